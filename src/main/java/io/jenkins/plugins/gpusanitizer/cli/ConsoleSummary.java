@@ -1,0 +1,43 @@
+package io.jenkins.plugins.gpusanitizer.cli;
+
+import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import java.io.PrintWriter;
+
+/** The few lines a console (or a Jenkins build log) gets: never the tool's flood. */
+public final class ConsoleSummary {
+    static final int MAX_REASONS = 12;
+
+    private ConsoleSummary() {
+    }
+
+    public static void print(Report r, PrintWriter out, boolean quiet) {
+        long open = r.defects().stream().filter(d -> !d.suppressed()).count();
+        long suppressed = r.defects().size() - open;
+        out.println("gpu-sanitize: " + r.verdict() + " (" + open + " defect(s), " + suppressed + " suppressed"
+                + (r.errorsTotal() == null ? "" : ", " + r.errorsTotal() + " sanitizer error(s) counted") + ")");
+        if (quiet) {
+            out.flush();
+            return;
+        }
+        int shown = 0;
+        for (Report.ReasonJson reason : r.reasons()) {
+            if ("info".equals(reason.level()) && !"PASS".equals(r.verdict())) {
+                continue;
+            }
+            if (shown++ == MAX_REASONS) {
+                out.println("  ... see the report for the rest");
+                break;
+            }
+            out.println("  " + reason.level() + ": " + oneLine(reason.message()));
+        }
+        if (r.diagnosis() != null && (r.diagnosis().reportedAt() != null || r.diagnosis().faultAt() != null)) {
+            out.println("  " + oneLine(r.diagnosis().summary()));
+        }
+        out.flush();
+    }
+
+    static String oneLine(String s) {
+        String one = s.replaceAll("[\\r\\n]+", " ");
+        return one.length() > 400 ? one.substring(0, 400) + "..." : one;
+    }
+}

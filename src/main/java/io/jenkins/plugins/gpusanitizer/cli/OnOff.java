@@ -1,0 +1,21 @@
+package io.jenkins.plugins.gpusanitizer.cli;
+
+import java.util.Locale;
+import picocli.CommandLine;
+
+/** Parses on/off/yes/no/true/false options; null stays null (unknown). */
+final class OnOff {
+    private OnOff() {
+    }
+
+    static Boolean parse(CommandLine cl, String option, String value) {
+        if (value == null) {
+            return null;
+        }
+        return switch (value.toLowerCase(Locale.ROOT)) {
+            case "on", "yes", "true", "1" -> Boolean.TRUE;
+            case "off", "no", "false", "0" -> Boolean.FALSE;
+            default -> throw new CommandLine.ParameterException(cl, option + ": expected on or off, got '" + value + "'");
+        };
+    }
+}

@@ -1,0 +1,83 @@
+package io.jenkins.plugins.gpusanitizer.cli;
+
+import io.jenkins.plugins.gpusanitizer.engine.findings.PatternSuppression;
+import io.jenkins.plugins.gpusanitizer.engine.gate.Action;
+import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
+import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+import picocli.CommandLine;
+import picocli.CommandLine.Option;
+
+/** Gate policy options shared by analyze and run. */
+final class PolicyOptions {
+    @Option(names = "--suppress", paramLabel = "SPEC",
+            description = "suppress matching defects: 'key=value;...' with keys id, tool, kind, kernel, message, frame (regexes), reason; repeatable.")
+    List<String> suppress = new ArrayList<>();
+
+    @Option(names = "--no-default-suppressions", description = "do not suppress vendor-library noise and follow-on API errors.")
+    boolean noDefaultSuppressions;
+
+    @Option(names = "--vendor-module", paramLabel = "REGEX",
+            description = "vendor library file name regex (replaces the defaults libcudnn.*, libcublas.*, libcublasLt.*, libcufft.*, libcusparse.*, libnccl.*); repeatable.")
+    List<String> vendorModules = new ArrayList<>();
+
+    @Option(names = "--tool-action", paramLabel = "TOOL=fail|unstable|ignore",
+            description = "what a tool's defects do (defaults: memcheck=fail, racecheck=fail, initcheck=unstable, synccheck=unstable); repeatable.")
+    List<String> toolActions = new ArrayList<>();
+
+    @Option(names = "--oom-action", paramLabel = "fail|unstable|ignore", description = "what an out-of-memory crash does (default unstable).")
+    String oomAction;
+
+    @Option(names = "--memory-growth-action", paramLabel = "fail|unstable|ignore", description = "what growing GPU memory does (default unstable).")
+    String growthAction;
+
+    @Option(names = "--growth-tolerance", paramLabel = "MIB_PER_MIN", description = "growth below this rate is accepted (default 1).")
+    Double growthTolerance;
+
+    GatePolicy toPolicy(CommandLine cl) {
+        GatePolicy.Builder b = GatePolicy.builder().defaultSuppressions(!noDefaultSuppressions);
+        try {
+            for (String s : suppress) {
+                b.suppress(PatternSuppression.parse(s));
+            }
+            for (String v : vendorModules) {
+                Pattern.compile(v);
+            }
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(cl, e instanceof PatternSyntaxException p
+                    ? "--vendor-module: bad regex: " + p.getDescription() : e.getMessage());
+        }
+        if (!vendorModules.isEmpty()) {
+            b.vendorModules(vendorModules);
+        }
+        for (String ta : toolActions) {
+            int eq = ta.indexOf('=');
+            Tool tool = eq > 0 ? Tool.fromId(ta.substring(0, eq)).orElse(null) : null;
+            if (tool == null) {
+                throw new CommandLine.ParameterException(cl, "--tool-action: expected TOOL=ACTION with TOOL memcheck, racecheck, initcheck or synccheck, got '" + ta + "'");
+            }
+            b.toolAction(tool, action(cl, "--tool-action", ta.substring(eq + 1)));
+        }
+        if (oomAction != null) {
+            b.oomAction(action(cl, "--oom-action", oomAction));
+        }
+        if (growthAction != null) {
+            b.memoryGrowthAction(action(cl, "--memory-growth-action", growthAction));
+        }
+        if (growthTolerance != null) {
+            b.growthToleranceMiBPerMin(growthTolerance);
+        }
+        return b.build();
+    }
+
+    private static Action action(CommandLine cl, String option, String value) {
+        try {
+            return Action.parse(value);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(cl, option + ": expected fail, unstable or ignore, got '" + value + "'");
+        }
+    }
+}

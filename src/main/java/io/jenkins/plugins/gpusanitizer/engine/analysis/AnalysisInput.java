@@ -1,0 +1,26 @@
+package io.jenkins.plugins.gpusanitizer.engine.analysis;
+
+import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What {@code analyze} reads.
+ *
+ * @param sanitizer          sanitizer outputs (text and XML)
+ * @param jobLogs            the job's error output per phase: {@code async} (the normal run),
+ *                           {@code blocking} (CUDA_LAUNCH_BLOCKING=1), others by name
+ * @param memoryCsv          nvidia-smi samples of the regression run, or null
+ * @param memoryCsvExpandable samples of a run with expandable_segments:True, or null
+ * @param cachingAllocator   whether the sanitizer run kept PyTorch's caching allocator; null if unknown
+ * @param policy             the gate policy
+ */
+public record AnalysisInput(List<SanitizerInput> sanitizer, Map<String, Path> jobLogs, Path memoryCsv,
+                            Path memoryCsvExpandable, Boolean cachingAllocator, GatePolicy policy) {
+    public AnalysisInput {
+        sanitizer = List.copyOf(sanitizer);
+        jobLogs = new LinkedHashMap<>(jobLogs);
+    }
+}

@@ -1,0 +1,117 @@
+package io.jenkins.plugins.gpusanitizer.engine.analysis;
+
+import io.jenkins.plugins.gpusanitizer.engine.diagnosis.Diagnoser;
+import io.jenkins.plugins.gpusanitizer.engine.diagnosis.Diagnosis;
+import io.jenkins.plugins.gpusanitizer.engine.diagnosis.MemoryCurve;
+import io.jenkins.plugins.gpusanitizer.engine.diagnosis.MemoryCurveAnalyzer;
+import io.jenkins.plugins.gpusanitizer.engine.findings.Defect;
+import io.jenkins.plugins.gpusanitizer.engine.findings.DefectGrouper;
+import io.jenkins.plugins.gpusanitizer.engine.findings.SanitizerRun;
+import io.jenkins.plugins.gpusanitizer.engine.findings.SuppressionRule;
+import io.jenkins.plugins.gpusanitizer.engine.gate.Gate;
+import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
+import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
+import io.jenkins.plugins.gpusanitizer.engine.parse.CudaFailure;
+import io.jenkins.plugins.gpusanitizer.engine.parse.MemoryCsvParser;
+import io.jenkins.plugins.gpusanitizer.engine.parse.MemorySamples;
+import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerOutput;
+import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerTextParser;
+import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerXmlParser;
+import io.jenkins.plugins.gpusanitizer.engine.parse.TracebackParser;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Reads every input, groups, diagnoses and gates. Each sanitizer file is streamed into its own
+ * grouper, so memory depends on distinct defects, not on file size. When a text log and an XML of the
+ * same tool are both given they are one run: the text's summary and status, the XML's records (full
+ * paths) unless the XML is cut short, in which case the text's records are used.
+ */
+public final class Analyzer {
+    private final SanitizerTextParser textParser = new SanitizerTextParser();
+    private final SanitizerXmlParser xmlParser = new SanitizerXmlParser();
+    private final TracebackParser tracebackParser = new TracebackParser();
+    private final MemoryCsvParser csvParser = new MemoryCsvParser();
+    private final MemoryCurveAnalyzer curveAnalyzer = new MemoryCurveAnalyzer();
+
+    /** @throws io.jenkins.plugins.gpusanitizer.engine.parse.InputException for unreadable or malformed input */
+    public Analysis analyze(AnalysisInput in) {
+        GatePolicy policy = in.policy();
+        List<String> inputs = new ArrayList<>();
+        Map<Tool, List<Parsed>> texts = new EnumMap<>(Tool.class);
+        Map<Tool, List<Parsed>> xmls = new EnumMap<>(Tool.class);
+        for (SanitizerInput s : in.sanitizer()) {
+            DefectGrouper grouper = new DefectGrouper(policy.frameClassifier());
+            SanitizerOutput out = s.xml() ? xmlParser.parse(s.file(), s.tool(), grouper) : textParser.parse(s.file(), s.tool(), grouper);
+            (s.xml() ? xmls : texts).computeIfAbsent(out.tool(), t -> new ArrayList<>()).add(new Parsed(out, grouper));
+            inputs.add(s.file().toString());
+        }
+        List<SanitizerRun> runs = new ArrayList<>();
+        for (Tool tool : Tool.values()) {
+            List<Parsed> t = texts.getOrDefault(tool, List.of());
+            List<Parsed> x = xmls.getOrDefault(tool, List.of());
+            for (int i = 0; i < Math.max(t.size(), x.size()); i++) {
+                runs.add(pair(tool, i < t.size() ? t.get(i) : null, i < x.size() ? x.get(i) : null, policy.suppressions()));
+            }
+        }
+        Map<String, CudaFailure> failures = new LinkedHashMap<>();
+        in.jobLogs().forEach((phase, file) -> {
+            failures.put(phase, tracebackParser.parse(file));
+            inputs.add(file.toString());
+        });
+        List<MemoryCurve> curves = new ArrayList<>();
+        addCurve(in.memoryCsv(), "default", curves, inputs);
+        addCurve(in.memoryCsvExpandable(), "expandable_segments", curves, inputs);
+        Diagnosis diagnosis = new Diagnoser().diagnose(runs, failures.get("async"), failures.get("blocking"), curves,
+                in.cachingAllocator());
+        Gate.Result gate = new Gate(policy).evaluate(new Gate.Input(runs, failures, curves, in.cachingAllocator()));
+        return new Analysis(runs, failures, curves, in.cachingAllocator(), diagnosis, gate, inputs);
+    }
+
+    private void addCurve(Path csv, String label, List<MemoryCurve> curves, List<String> inputs) {
+        if (csv == null) {
+            return;
+        }
+        MemoryCsvParser.Result r = csvParser.parse(csv);
+        // the job's GPU is the one whose memory moved most; the sampler may list idle GPUs too
+        MemorySamples busiest = r.byGpu().values().stream()
+                .max(Comparator.comparingDouble(s -> s.maxUsed() - (s.size() == 0 ? 0 : s.used(0)))).orElseThrow();
+        curves.add(curveAnalyzer.analyze(busiest, csv.toString(), label));
+        inputs.add(csv.toString());
+    }
+
+    private static SanitizerRun pair(Tool tool, Parsed text, Parsed xml, List<SuppressionRule> rules) {
+        Parsed records;
+        if (xml != null && (text == null || xml.output.complete() && xml.output.recordsParsed() >= text.output.recordsParsed())) {
+            records = xml;
+        } else {
+            records = text;
+        }
+        List<Defect> defects = suppress(records.grouper.defects(), rules);
+        return new SanitizerRun(tool, text == null ? null : text.output, xml == null ? null : xml.output,
+                records.output.format(), defects, records.grouper.overflowRecords());
+    }
+
+    static List<Defect> suppress(List<Defect> defects, List<SuppressionRule> rules) {
+        List<Defect> out = new ArrayList<>(defects.size());
+        for (Defect d : defects) {
+            Defect result = d;
+            for (SuppressionRule rule : rules) {
+                if (rule.matches(d, defects)) {
+                    result = d.withSuppression(new Defect.Suppression(rule.id(), rule.reason()));
+                    break;
+                }
+            }
+            out.add(result);
+        }
+        return out;
+    }
+
+    private record Parsed(SanitizerOutput output, DefectGrouper grouper) {
+    }
+}

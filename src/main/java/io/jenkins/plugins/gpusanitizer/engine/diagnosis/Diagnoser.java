@@ -1,0 +1,134 @@
+package io.jenkins.plugins.gpusanitizer.engine.diagnosis;
+
+import io.jenkins.plugins.gpusanitizer.engine.findings.Defect;
+import io.jenkins.plugins.gpusanitizer.engine.findings.SanitizerRun;
+import io.jenkins.plugins.gpusanitizer.engine.model.Kind;
+import io.jenkins.plugins.gpusanitizer.engine.model.SourceLocation;
+import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
+import io.jenkins.plugins.gpusanitizer.engine.parse.CudaErrorClass;
+import io.jenkins.plugins.gpusanitizer.engine.parse.CudaFailure;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Reads the phases against each other. CUDA reports kernel faults asynchronously, so the normal
+ * run's traceback blames whatever line synchronised next ({@code loss.item()}); the blocking run
+ * and the sanitizer's launch-time host stack name the real launch.
+ */
+public final class Diagnoser {
+
+    public Diagnosis diagnose(List<SanitizerRun> runs, CudaFailure async, CudaFailure blocking, List<MemoryCurve> curves,
+                              Boolean cachingAllocator) {
+        List<String> notes = new ArrayList<>();
+        SourceLocation reported = async != null && isFailure(async) ? async.userFrame() : null;
+        Defect top = topDefect(runs);
+        SourceLocation sanitizerAt = top == null ? null : top.hostLocation();
+        SourceLocation blockingAt = blocking != null && isFailure(blocking) && !blocking.asyncWarning() ? blocking.userFrame() : null;
+        SourceLocation fault = blockingAt != null ? blockingAt : sanitizerAt;
+        String evidence = blockingAt != null
+                ? (sanitizerAt != null && sanitizerAt.sameLine(blockingAt) ? "blocking+sanitizer" : "blocking")
+                : sanitizerAt != null ? "sanitizer" : null;
+
+        String summary;
+        if (reported != null && fault != null && !reported.sameLine(fault)) {
+            summary = "The normal run reported the error at " + show(reported) + "; the "
+                    + (blockingAt != null ? "blocking run" : "sanitizer") + " shows it at " + show(fault) + ".";
+            notes.add("CUDA reports kernel faults asynchronously: " + show(reported)
+                    + " only synchronised with the GPU after the faulting kernel; it is not the bug.");
+        } else if (reported != null && fault != null) {
+            summary = "The error is at " + show(fault) + " (normal, blocking and sanitizer runs agree).";
+        } else if (fault != null) {
+            summary = "The fault is at " + show(fault) + " (" + evidence + ").";
+        } else if (reported != null) {
+            summary = "The normal run reported the error at " + show(reported)
+                    + "; without a blocking run or sanitizer finding this line may be innocent (asynchronous report).";
+        } else {
+            summary = top == null ? "No fault located." : "The sanitizer found " + top.message() + " in kernel " + top.kernel() + ".";
+        }
+        if (top != null && top.hostLocation() != null) {
+            if (blockingAt != null && sanitizerAt.sameLine(blockingAt)) {
+                notes.add("compute-sanitizer confirms: kernel " + top.kernel() + " was launched from " + show(sanitizerAt) + ".");
+            } else if (blockingAt != null) {
+                notes.add("compute-sanitizer's first defect was launched from " + show(sanitizerAt)
+                        + ", the blocking run failed at " + show(blockingAt) + ": check both.");
+            }
+        }
+        if (blocking != null && isFailure(blocking) && blocking.asyncWarning()) {
+            notes.add("The blocking run still printed PyTorch's \"might be asynchronously reported\" warning: "
+                    + "CUDA_LAUNCH_BLOCKING was not in effect, so its line is not reliable.");
+        }
+        if (blocking != null && blocking.errorClass() == CudaErrorClass.NONE && async != null && isFailure(async)) {
+            notes.add("The blocking run did not fail where the normal run did: the fault may depend on timing or on the input.");
+        }
+        CudaFailure assertFailure = async != null && async.errorClass() == CudaErrorClass.DEVICE_ASSERT ? async
+                : blocking != null && blocking.errorClass() == CudaErrorClass.DEVICE_ASSERT ? blocking : null;
+        if (assertFailure != null) {
+            assertFailure.assertions().stream().findFirst().ifPresent(a -> notes.add("Device assert: " + a.condition()
+                    + " at " + a.file() + ":" + a.line() + " (" + a.count() + " thread(s) failed it)."));
+            if (assertFailure.dsaNotCompiled()) {
+                notes.add("This torch build has no device-side assertion tracking: TORCH_USE_CUDA_DSA is a build-time "
+                        + "macro, setting it at run time does nothing; the blocking run names the operator instead.");
+            }
+        }
+        boolean memcheck = runs.stream().anyMatch(r -> r.tool() == Tool.MEMCHECK);
+        if (memcheck && Boolean.TRUE.equals(cachingAllocator)) {
+            notes.add("memcheck ran with PyTorch's caching allocator on: small out-of-bounds accesses were not checkable "
+                    + "(they land inside larger cached blocks). Set PYTORCH_NO_CUDA_MEMORY_CACHING=1 for the sanitizer run.");
+        }
+        long vendorMemcheck = runs.stream().flatMap(r -> r.unsuppressed().stream())
+                .filter(d -> d.tool() == Tool.MEMCHECK && d.inVendorLibrary()).count();
+        if (vendorMemcheck > 0) {
+            notes.add(vendorMemcheck + " memcheck defect(s) are in vendor library kernels: usually the caller passed bad "
+                    + "arguments (shapes, strides, workspace sizes) to the library.");
+        }
+        memoryNotes(curves, notes);
+        return new Diagnosis(reported, fault, evidence, summary, notes);
+    }
+
+    private static void memoryNotes(List<MemoryCurve> curves, List<String> notes) {
+        for (MemoryCurve c : curves) {
+            notes.add("GPU memory (" + c.label() + "): " + c.describe() + ".");
+        }
+        MemoryCurve plain = curves.stream().filter(c -> "default".equals(c.label()) && c.shape() == MemoryCurve.Shape.STABLE).findFirst().orElse(null);
+        MemoryCurve expandable = curves.stream().filter(c -> "expandable_segments".equals(c.label()) && c.shape() == MemoryCurve.Shape.STABLE).findFirst().orElse(null);
+        if (plain != null && expandable != null && plain.peakMiB() > 0) {
+            double cut = 100.0 * (plain.peakMiB() - expandable.peakMiB()) / plain.peakMiB();
+            notes.add(String.format(Locale.ROOT, "expandable_segments %s the peak from %.0f to %.0f MiB (%s%.0f%%).",
+                    cut >= 0 ? "cut" : "raised", plain.peakMiB(), expandable.peakMiB(), cut >= 0 ? "-" : "+", Math.abs(cut)));
+        }
+    }
+
+    /** The defect most worth a user's attention: unsuppressed memcheck access errors first, then asserts, then the rest. */
+    static Defect topDefect(List<SanitizerRun> runs) {
+        return runs.stream().flatMap(r -> r.unsuppressed().stream())
+                .min(Comparator.comparingInt(Diagnoser::rank).thenComparing(Comparator.comparingLong(Defect::records).reversed()))
+                .orElse(null);
+    }
+
+    private static int rank(Defect d) {
+        if (d.kind().isAccessError()) {
+            return d.inVendorLibrary() ? 2 : 0;
+        }
+        if (d.kind() == Kind.DEVICE_ASSERT) {
+            return 1;
+        }
+        return d.kind() == Kind.API_ERROR ? 4 : 3;
+    }
+
+    private static boolean isFailure(CudaFailure f) {
+        return f.errorClass() != CudaErrorClass.NONE;
+    }
+
+    private static String show(SourceLocation l) {
+        StringBuilder sb = new StringBuilder(l.baseName()).append(':').append(l.line());
+        if (l.function() != null && !l.function().equals("<module>")) {
+            sb.append(" in ").append(l.function());
+        }
+        if (l.code() != null) {
+            sb.append(" (`").append(l.code().length() > 80 ? l.code().substring(0, 80) + "..." : l.code()).append("`)");
+        }
+        return sb.toString();
+    }
+}

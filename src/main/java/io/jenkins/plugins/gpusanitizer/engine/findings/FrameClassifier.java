@@ -1,0 +1,106 @@
+package io.jenkins.plugins.gpusanitizer.engine.findings;
+
+import io.jenkins.plugins.gpusanitizer.engine.model.Frame;
+import io.jenkins.plugins.gpusanitizer.engine.model.SanitizerRecord;
+import io.jenkins.plugins.gpusanitizer.engine.model.SourceLocation;
+import io.jenkins.plugins.gpusanitizer.engine.parse.TracebackParser;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+/**
+ * Tells the frames of a host stack apart: the CUDA driver/runtime that every launch passes through,
+ * vendor libraries (cuDNN, cuBLAS, ...), and the user's own code.
+ */
+public final class FrameClassifier {
+    /** Default vendor libraries: kernels launched from inside them are theirs, not the user's. */
+    public static final List<String> DEFAULT_VENDOR_MODULES = List.of(
+            "libcudnn.*", "libcublas.*", "libcublasLt.*", "libcufft.*", "libcusparse.*", "libnccl.*");
+
+    private static final Pattern DRIVER_MODULE = Pattern.compile("^(libcuda\\.so.*|libcudart.*|libcuda-.*|nvcuda.*)$");
+    private static final Pattern RUNTIME_FUNCTION = Pattern.compile(
+            "^(cuLaunch.*|cudaLaunch.*|__cudaLaunch.*|__device_stub_.*|libcudart_static_.*|cudaGraphLaunch.*|cuGraphLaunch.*)");
+    private static final Pattern SYSTEM_MODULE = Pattern.compile(
+            "^(libc\\.so.*|libc-.*|ld-linux.*|libpthread.*|libstdc\\+\\+.*|python\\d*(\\.\\d+)?|libpython.*)$");
+    private static final Set<String> INTERPRETER_FUNCTIONS = Set.of("_start", "__libc_start_main", "main");
+
+    private final List<Pattern> vendorModules;
+
+    public FrameClassifier(List<String> vendorModuleRegexes) {
+        this.vendorModules = vendorModuleRegexes.stream().map(Pattern::compile).toList();
+    }
+
+    public static FrameClassifier defaults() {
+        return new FrameClassifier(DEFAULT_VENDOR_MODULES);
+    }
+
+    boolean isDriverOrRuntime(Frame f) {
+        return !f.python() && (DRIVER_MODULE.matcher(f.moduleBaseName()).matches()
+                || f.function() != null && RUNTIME_FUNCTION.matcher(f.function()).matches());
+    }
+
+    /** The vendor library module that launched the kernel, or null: judged by the innermost frame past the driver. */
+    public String launchingVendorModule(SanitizerRecord r) {
+        for (Frame f : r.hostFrames()) {
+            if (f.python()) {
+                return null;
+            }
+            if (isDriverOrRuntime(f)) {
+                continue;
+            }
+            String module = f.moduleBaseName();
+            for (Pattern p : vendorModules) {
+                if (p.matcher(module).matches()) {
+                    return module;
+                }
+            }
+            return null;
+        }
+        return null;
+    }
+
+    public boolean isVendorFrame(Frame f) {
+        String module = f.moduleBaseName();
+        return vendorModules.stream().anyMatch(p -> p.matcher(module).matches());
+    }
+
+    /**
+     * The first frame (innermost) in user code: a Python frame outside installed packages when the
+     * stack has Python frames, else the first native frame that is not driver, runtime, vendor,
+     * libc or the kernel's own host stub.
+     */
+    public SourceLocation firstUserFrame(SanitizerRecord r, String kernelSimpleName) {
+        boolean anyPython = false;
+        for (Frame f : r.hostFrames()) {
+            if (f.python()) {
+                anyPython = true;
+                if (TracebackParser.isUserFile(f.file())) {
+                    return f.toLocation();
+                }
+            }
+        }
+        if (anyPython) {
+            return null;
+        }
+        for (Frame f : r.hostFrames()) {
+            if (f.function() == null || isDriverOrRuntime(f) || isVendorFrame(f)
+                    || SYSTEM_MODULE.matcher(f.moduleBaseName()).matches() && !"main".equals(f.function())
+                    || simpleFunction(f.function()).equals(kernelSimpleName)
+                    || f.function().startsWith("cuda") && f.function().matches("cuda[A-Z]\\w*(<.*>)?(\\(.*\\))?")
+                    || f.function().startsWith("cudaError cuda")) {
+                continue;
+            }
+            if (INTERPRETER_FUNCTIONS.contains(f.function()) && !"main".equals(f.function())) {
+                continue;
+            }
+            String file = f.file() != null ? f.file() : f.moduleBaseName();
+            return SourceLocation.of(file, f.line(), simpleFunction(f.function()));
+        }
+        return null;
+    }
+
+    /** {@code racy(int*)} and {@code racy} are the same host function: text and XML differ here. */
+    static String simpleFunction(String f) {
+        return KernelNames.simple(f);
+    }
+}

@@ -1,0 +1,212 @@
+package io.jenkins.plugins.gpusanitizer.engine.gate;
+
+import io.jenkins.plugins.gpusanitizer.engine.diagnosis.MemoryCurve;
+import io.jenkins.plugins.gpusanitizer.engine.findings.Defect;
+import io.jenkins.plugins.gpusanitizer.engine.findings.SanitizerRun;
+import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
+import io.jenkins.plugins.gpusanitizer.engine.parse.CudaErrorClass;
+import io.jenkins.plugins.gpusanitizer.engine.parse.CudaFailure;
+import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerOutput;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Turns findings into a verdict. Fails closed: a tool that did not finish, crashed or refused to run
+ * is an ERROR, never a PASS. FAIL outranks ERROR (a confirmed bug is the more useful message; the
+ * error is still listed), ERROR outranks UNSTABLE.
+ */
+public final class Gate {
+    static final int MAX_DEFECT_REASONS = 20;
+
+    /**
+     * Everything the gate judges.
+     *
+     * @param runs             sanitizer runs
+     * @param failures         the job's own failures by phase name ({@code async}, {@code blocking}, ...)
+     * @param curves           memory curves
+     * @param cachingAllocator whether memcheck ran with PyTorch's caching allocator on; null when unknown
+     */
+    public record Input(List<SanitizerRun> runs, Map<String, CudaFailure> failures, List<MemoryCurve> curves,
+                        Boolean cachingAllocator) {
+    }
+
+    /** The verdict and why. */
+    public record Result(Verdict verdict, List<Reason> reasons) {
+        public Result {
+            reasons = List.copyOf(reasons);
+        }
+    }
+
+    private final GatePolicy policy;
+
+    public Gate(GatePolicy policy) {
+        this.policy = policy;
+    }
+
+    public Result evaluate(Input in) {
+        List<Reason> reasons = new ArrayList<>();
+        int defectReasons = 0;
+        int moreDefects = 0;
+        for (SanitizerRun run : in.runs()) {
+            toolStatus(run, reasons);
+            for (Defect d : run.unsuppressed()) {
+                Action a = policy.actionFor(d.tool(), d.error());
+                if (a == Action.IGNORE) {
+                    continue;
+                }
+                if (defectReasons++ >= MAX_DEFECT_REASONS) {
+                    moreDefects++;
+                    continue;
+                }
+                String text = describe(d);
+                reasons.add(a == Action.FAIL ? Reason.fail("defect", text) : Reason.unstable("defect", text));
+            }
+            long suppressed = run.defects().stream().filter(Defect::suppressed).count();
+            if (suppressed > 0) {
+                reasons.add(Reason.info("suppressed", run.tool().id() + ": " + suppressed + " defect(s) suppressed as known noise (listed in the report with their rule)"));
+            }
+        }
+        if (moreDefects > 0) {
+            reasons.add(Reason.info("more-defects", moreDefects + " more defect(s), see the report"));
+        }
+        in.failures().forEach((phase, f) -> failure(phase, f, reasons));
+        cachingAllocator(in, reasons);
+        for (MemoryCurve c : in.curves()) {
+            if (c.shape() == MemoryCurve.Shape.GROWING && c.growthMiBPerMin() >= policy.growthToleranceMiBPerMin()
+                    && policy.memoryGrowthAction() != Action.IGNORE) {
+                String text = String.format(Locale.ROOT, "GPU %s memory grows %.0f MiB/min through the run (peak %.0f MiB): a leak or unbounded cache",
+                        c.gpu(), c.growthMiBPerMin(), c.peakMiB());
+                reasons.add(policy.memoryGrowthAction() == Action.FAIL ? Reason.fail("memory-growth", text) : Reason.unstable("memory-growth", text));
+            }
+        }
+        if (in.runs().isEmpty() && in.failures().isEmpty() && in.curves().isEmpty()) {
+            reasons.add(Reason.error("no-evidence", "nothing was analysed: no sanitizer output, job log or memory samples"));
+        }
+        return new Result(verdictOf(reasons), reasons);
+    }
+
+    static Verdict verdictOf(List<Reason> reasons) {
+        if (reasons.stream().anyMatch(r -> r.level() == Reason.Level.FAIL)) {
+            return Verdict.FAIL;
+        }
+        if (reasons.stream().anyMatch(r -> r.level() == Reason.Level.ERROR)) {
+            return Verdict.ERROR;
+        }
+        if (reasons.stream().anyMatch(r -> r.level() == Reason.Level.UNSTABLE)) {
+            return Verdict.UNSTABLE;
+        }
+        return Verdict.PASS;
+    }
+
+    private void toolStatus(SanitizerRun run, List<Reason> reasons) {
+        SanitizerOutput out = run.primary();
+        String tool = run.tool().id();
+        boolean defects = !run.unsuppressed().isEmpty();
+        for (String failure : out.toolFailures()) {
+            String hint = failure.contains("before first instrumented API call")
+                    ? " (the target never initialised CUDA: wrong command, missing script, or a wrapper that does not touch the GPU)"
+                    : "";
+            reasons.add(Reason.error("tool-failure", tool + " in " + out.source() + ": " + failure + hint));
+        }
+        if (run.text() != null && run.text().toolFailures().isEmpty() && run.text().errorsTotal() == null) {
+            reasons.add(Reason.error("incomplete", tool + ": no ERROR SUMMARY in " + run.text().source()
+                    + ": the sanitizer did not finish (killed, timed out or crashed); " + run.recordsParsed() + " record(s) read"));
+        }
+        if (run.xml() != null && !run.xml().complete()) {
+            Reason.Level level = run.text() != null && run.text().complete() ? Reason.Level.WARNING : Reason.Level.ERROR;
+            reasons.add(new Reason(level, "xml-truncated", tool + ": " + run.xml().source() + " is cut off; "
+                    + run.xml().recordsParsed() + " complete record(s) kept" + (level == Reason.Level.WARNING ? ", the text log is complete" : "")));
+        }
+        if (run.text() == null && run.xml() != null && run.xml().complete()) {
+            reasons.add(Reason.info("no-summary", tool + ": only the XML was given; it holds the printed records only, "
+                    + "so the total error count is unknown (keep the --log-file text beside it)"));
+        }
+        if (out.appCrashed()) {
+            if (defects) {
+                reasons.add(Reason.info("app-crashed", tool + ": the application then died under the tool (process didn't terminate successfully): "
+                        + "expected after a device error, the sanitizer destroys the CUDA context"));
+            } else {
+                reasons.add(Reason.error("app-crashed", tool + ": the application crashed under compute-sanitizer "
+                        + "(process didn't terminate successfully) and the tool reported no error: a tool-induced crash, "
+                        + "not a kernel bug, and nothing after it was checked"));
+            }
+        }
+        Long total = run.errorsTotal();
+        if (total != null && total > 0 && run.recordsParsed() == 0) {
+            reasons.add(Reason.fail("unprinted-errors", tool + ": compute-sanitizer counted " + total
+                    + " error(s) but printed none, so they cannot be grouped (raise --print-limit)"));
+        }
+        if (run.text() != null && run.text().errorsNotPrinted() != null && run.text().errorsNotPrinted() > 0) {
+            reasons.add(Reason.info("print-limit", tool + ": " + run.text().errorsNotPrinted() + " of " + total
+                    + " errors were not printed (print limit); defects are grouped from the printed ones"));
+        }
+        if (run.overflowRecords() > 0) {
+            reasons.add(Reason.warning("defect-cap", tool + ": more distinct defects than the report keeps; "
+                    + run.overflowRecords() + " record(s) only counted"));
+        }
+        for (String p : out.problems()) {
+            if (!p.startsWith("no ERROR SUMMARY") && !p.startsWith("XML cut off")) {
+                reasons.add(Reason.warning("input", out.source() + ": " + p));
+            }
+        }
+    }
+
+    private void failure(String phase, CudaFailure f, List<Reason> reasons) {
+        String where = f.userFrame() == null ? "" : " at " + f.userFrame();
+        String what = f.message() == null ? f.errorClass().text() : f.message();
+        switch (f.errorClass()) {
+            case NONE -> {
+            }
+            case OUT_OF_MEMORY -> add(reasons, policy.oomAction(), "oom", phase + " run: out of GPU memory" + where + ": " + what);
+            case NCCL -> add(reasons, policy.ncclAction(), "nccl", phase + " run: NCCL error" + where + ": " + what);
+            case NON_CUDA -> reasons.add(Reason.error("job-error", phase + " run: the job failed with " + (f.exceptionType() == null ? "an error" : f.exceptionType())
+                    + where + " before the GPU could be judged: " + what));
+            case OTHER_CUDA -> reasons.add(Reason.error("cuda-error", phase + " run: CUDA error" + where + ": " + what));
+            default -> add(reasons, policy.crashAction(), "crash", phase + " run crashed: " + f.errorClass().text() + where
+                    + (f.assertions().isEmpty() ? "" : "; device assert: " + f.assertions().get(0).condition()));
+        }
+    }
+
+    private static void add(List<Reason> reasons, Action a, String code, String text) {
+        if (a == Action.FAIL) {
+            reasons.add(Reason.fail(code, text));
+        } else if (a == Action.UNSTABLE) {
+            reasons.add(Reason.unstable(code, text));
+        }
+    }
+
+    private static void cachingAllocator(Input in, List<Reason> reasons) {
+        boolean memcheck = in.runs().stream().anyMatch(r -> r.tool() == Tool.MEMCHECK);
+        if (!memcheck) {
+            return;
+        }
+        if (Boolean.TRUE.equals(in.cachingAllocator())) {
+            reasons.add(Reason.warning("caching-allocator", "memcheck ran with PyTorch's caching allocator on: small "
+                    + "out-of-bounds accesses land inside cached blocks and are invisible to it; rerun with "
+                    + "PYTORCH_NO_CUDA_MEMORY_CACHING=1 to check them"));
+        } else if (in.cachingAllocator() == null) {
+            reasons.add(Reason.info("caching-allocator-unknown", "not known whether memcheck ran with "
+                    + "PYTORCH_NO_CUDA_MEMORY_CACHING=1; for a PyTorch job without it, small out-of-bounds accesses are invisible"));
+        }
+    }
+
+    static String describe(Defect d) {
+        StringBuilder sb = new StringBuilder(d.tool().id()).append(": ").append(d.message());
+        if (d.kernel() != null) {
+            sb.append(" in kernel ").append(d.kernel());
+        }
+        if (d.deviceLocation() != null) {
+            sb.append(" at ").append(d.deviceLocation().baseName()).append(':').append(d.deviceLocation().line());
+        }
+        if (d.hostLocation() != null) {
+            sb.append(", launched from ").append(d.hostLocation());
+        }
+        if (d.inVendorLibrary()) {
+            sb.append(" [in vendor library ").append(d.vendorModule()).append(']');
+        }
+        sb.append(" (").append(d.records()).append(d.records() == 1 ? " record)" : " records)");
+        return sb.toString();
+    }
+}

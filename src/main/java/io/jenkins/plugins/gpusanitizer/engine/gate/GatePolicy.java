@@ -1,0 +1,132 @@
+package io.jenkins.plugins.gpusanitizer.engine.gate;
+
+import io.jenkins.plugins.gpusanitizer.engine.findings.FollowOnApiErrorRule;
+import io.jenkins.plugins.gpusanitizer.engine.findings.FrameClassifier;
+import io.jenkins.plugins.gpusanitizer.engine.findings.SuppressionRule;
+import io.jenkins.plugins.gpusanitizer.engine.findings.VendorNoiseRule;
+import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What fails the gate. Defaults: any unsuppressed memcheck or racecheck error, a device assert or an
+ * illegal-memory-access crash fails; initcheck/synccheck findings, racecheck warnings, out-of-memory,
+ * NCCL errors and growing GPU memory make the build unstable; a tool failure is an error.
+ *
+ * @param toolActions        per tool, what its (error-level) defects do
+ * @param warningAction      what racecheck warnings do
+ * @param crashAction        what a memory-fault crash of the job does (illegal address, assert, ...)
+ * @param oomAction          what an out-of-memory crash does
+ * @param ncclAction         what an NCCL error does
+ * @param memoryGrowthAction what a growing memory curve does
+ * @param growthToleranceMiBPerMin growth below this is not acted on
+ * @param suppressions       rules, in order; the first match suppresses
+ * @param vendorModules      regexes of vendor library file names
+ */
+public record GatePolicy(Map<Tool, Action> toolActions, Action warningAction, Action crashAction, Action oomAction,
+                         Action ncclAction, Action memoryGrowthAction, double growthToleranceMiBPerMin,
+                         List<SuppressionRule> suppressions, List<String> vendorModules) {
+
+    public GatePolicy {
+        toolActions = Map.copyOf(toolActions);
+        suppressions = List.copyOf(suppressions);
+        vendorModules = List.copyOf(vendorModules);
+    }
+
+    public static List<SuppressionRule> defaultSuppressions() {
+        return List.of(new VendorNoiseRule(), new FollowOnApiErrorRule());
+    }
+
+    public static GatePolicy defaults() {
+        return builder().build();
+    }
+
+    public Action actionFor(Tool tool, boolean error) {
+        return error ? toolActions.getOrDefault(tool, Action.FAIL) : warningAction;
+    }
+
+    public FrameClassifier frameClassifier() {
+        return new FrameClassifier(vendorModules);
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Mutable builder: the CLI and the Jenkins step map their options onto it one by one. */
+    public static final class Builder {
+        private final Map<Tool, Action> toolActions = new EnumMap<>(Map.of(
+                Tool.MEMCHECK, Action.FAIL, Tool.RACECHECK, Action.FAIL,
+                Tool.INITCHECK, Action.UNSTABLE, Tool.SYNCCHECK, Action.UNSTABLE));
+        private Action warningAction = Action.UNSTABLE;
+        private Action crashAction = Action.FAIL;
+        private Action oomAction = Action.UNSTABLE;
+        private Action ncclAction = Action.UNSTABLE;
+        private Action memoryGrowthAction = Action.UNSTABLE;
+        private double growthTolerance = 1.0;
+        private boolean defaultSuppressions = true;
+        private final List<SuppressionRule> userSuppressions = new ArrayList<>();
+        private List<String> vendorModules = FrameClassifier.DEFAULT_VENDOR_MODULES;
+
+        public Builder toolAction(Tool tool, Action action) {
+            toolActions.put(tool, action);
+            return this;
+        }
+
+        public Builder warningAction(Action a) {
+            warningAction = a;
+            return this;
+        }
+
+        public Builder crashAction(Action a) {
+            crashAction = a;
+            return this;
+        }
+
+        public Builder oomAction(Action a) {
+            oomAction = a;
+            return this;
+        }
+
+        public Builder ncclAction(Action a) {
+            ncclAction = a;
+            return this;
+        }
+
+        public Builder memoryGrowthAction(Action a) {
+            memoryGrowthAction = a;
+            return this;
+        }
+
+        public Builder growthToleranceMiBPerMin(double t) {
+            growthTolerance = t;
+            return this;
+        }
+
+        public Builder defaultSuppressions(boolean on) {
+            defaultSuppressions = on;
+            return this;
+        }
+
+        public Builder suppress(SuppressionRule rule) {
+            userSuppressions.add(rule);
+            return this;
+        }
+
+        public Builder vendorModules(List<String> regexes) {
+            vendorModules = List.copyOf(regexes);
+            return this;
+        }
+
+        public GatePolicy build() {
+            List<SuppressionRule> rules = new ArrayList<>(userSuppressions);
+            if (defaultSuppressions) {
+                rules.addAll(GatePolicy.defaultSuppressions());
+            }
+            return new GatePolicy(toolActions, warningAction, crashAction, oomAction, ncclAction, memoryGrowthAction,
+                    growthTolerance, rules, vendorModules);
+        }
+    }
+}

@@ -1,0 +1,504 @@
+package io.jenkins.plugins.gpusanitizer.engine.parse;
+
+import io.jenkins.plugins.gpusanitizer.engine.model.Frame;
+import io.jenkins.plugins.gpusanitizer.engine.model.Kind;
+import io.jenkins.plugins.gpusanitizer.engine.model.SanitizerRecord;
+import io.jenkins.plugins.gpusanitizer.engine.model.SourceLocation;
+import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Streams compute-sanitizer's text output (stdout or {@code --log-file}) record by record, in
+ * bounded memory: each finished record goes to the sink at once and is not kept. Lines without the
+ * prefix are the application's own output and are skipped.
+ */
+public final class SanitizerTextParser {
+    public static final String DEFAULT_PREFIX = "=========";
+    private static final int MAX_PROBLEMS = 10;
+
+    private static final Pattern INVALID = Pattern.compile(
+            "^Invalid (?:(__\\w+__) )?(?:memory )?(\\w+)(?: access)? of size ([\\d,]+) bytes?.*");
+    private static final Pattern API = Pattern.compile(
+            "^Program hit (\\S+) \\(error (\\d+)\\) due to \"?(.*?)\"? on CUDA API call to (\\S+?)\\.?$");
+    private static final Pattern LEAK = Pattern.compile("^Leaked ([\\d,]+) bytes? at (0x[0-9a-fA-F]+)(.*)$");
+    private static final Pattern HAZARD = Pattern.compile(
+            "^(Error|Warning|WARN|Information|INFO): ?(?:\\(([^)]*)\\) )?Potential (\\w+) hazard detected at (\\S+) (\\S+) in block \\(([^)]*)\\).*");
+    private static final Pattern RACE = Pattern.compile(
+            "^(Error|Warning): Race reported between (\\w+) access at (.+)$");
+    private static final Pattern AT = Pattern.compile(
+            "^at (.+?)\\+(0x[0-9a-fA-F]+)(?: in (.+):(\\d+))?$");
+    private static final Pattern AT_OLD = Pattern.compile("^at (0x[0-9a-fA-F]+) in (.+)$");
+    private static final Pattern BY_THREAD = Pattern.compile(
+            "^by thread \\(([^)]*)\\) in block \\(([^)]*)\\)");
+    private static final Pattern HAZARD_THREAD = Pattern.compile(
+            "^(\\w+) Thread \\(([^)]*)\\) at (.+?)\\+(0x[0-9a-fA-F]+)(?: in (.+):(\\d+))?$");
+    private static final Pattern RACE_AND = Pattern.compile("^and (\\w+) access at .*?(?:\\[([\\d,]+) hazards?\\])?$");
+    private static final Pattern ERROR_SUMMARY = Pattern.compile("^ERROR SUMMARY: ([\\d,]+) errors?(.*)$");
+    private static final Pattern RACECHECK_SUMMARY = Pattern.compile(
+            "^RACECHECK SUMMARY: ([\\d,]+) hazards? displayed \\(([\\d,]+) errors?, ([\\d,]+) warnings?\\)");
+    /** Messages the tool prints about itself when it could not run the target properly. */
+    private static final Pattern TOOL_ERROR_NO_BANNER = Pattern.compile(
+            "(?i).*(was enabled but no save location|unrecognized option|extra \\w+ detected|compute-sanitizer.*(?:error|not found)|"
+                    + "device not supported|no attachable process).*");
+
+    private final String prefix;
+
+    public SanitizerTextParser() {
+        this(DEFAULT_PREFIX);
+    }
+
+    public SanitizerTextParser(String prefix) {
+        this.prefix = prefix;
+    }
+
+    /**
+     * Parses a file.
+     *
+     * @param hint the tool that ran when the caller knows it (the runner does), else null
+     * @throws InputException when the file is missing, unreadable, empty or not sanitizer output
+     */
+    public SanitizerOutput parse(Path file, Tool hint, Consumer<SanitizerRecord> sink) {
+        try (InputStream in = Files.newInputStream(file)) {
+            return parse(in, file, hint, sink);
+        } catch (NoSuchFileException e) {
+            throw new InputException(file, "no such file");
+        } catch (IOException e) {
+            throw new InputException(file, "cannot read: " + e.getMessage(), e);
+        }
+    }
+
+    public SanitizerOutput parse(InputStream in, Path name, Tool hint, Consumer<SanitizerRecord> sink) throws IOException {
+        InputStreamReader reader = new InputStreamReader(in, StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPLACE).onUnmappableCharacter(CodingErrorAction.REPLACE));
+        State st = new State(name, hint, sink);
+        BoundedLineReader lines = new BoundedLineReader(reader);
+        String line;
+        while ((line = lines.readLine()) != null) {
+            st.line(line);
+        }
+        st.flush();
+        if (lines.truncatedLines() > 0) {
+            st.problem(lines.truncatedLines() + " over-long line(s) were cut at " + BoundedLineReader.DEFAULT_MAX_LINE + " characters");
+        }
+        return st.finish(lines.lineNumber());
+    }
+
+    private final class State {
+        final Path name;
+        final Tool hint;
+        final Consumer<SanitizerRecord> sink;
+        final Map<Tool, Integer> typedRecords = new EnumMap<>(Tool.class);
+        final List<String> toolFailures = new ArrayList<>();
+        final List<String> problems = new ArrayList<>();
+        final List<String> foreignToolErrors = new ArrayList<>();
+        RecordBuilder current;
+        boolean pendingBarePc;
+        boolean banner;
+        boolean racecheckSummary;
+        long records;
+        Long errorsTotal;
+        Long notPrinted;
+        Long warnings;
+        String leakSummary;
+        boolean targetReturnedError;
+        boolean appCrashed;
+        long nulLines;
+
+        State(Path name, Tool hint, Consumer<SanitizerRecord> sink) {
+            this.name = name;
+            this.hint = hint;
+            this.sink = sink;
+        }
+
+        void line(String raw) {
+            String line = raw;
+            if (line.indexOf('\u001b') >= 0) {
+                line = line.replaceAll("\u001b\\[[0-9;]*[A-Za-z]", "");
+            }
+            if (line.indexOf('\0') >= 0) {
+                nulLines++;
+                line = line.replace("\0", "");
+            }
+            if (!line.startsWith(prefix)) {
+                if (!banner && foreignToolErrors.size() < 3 && TOOL_ERROR_NO_BANNER.matcher(line).matches()) {
+                    foreignToolErrors.add(line.trim());
+                }
+                return;
+            }
+            String content = line.substring(prefix.length());
+            int indent = 0;
+            while (indent < content.length() && content.charAt(indent) == ' ') {
+                indent++;
+            }
+            String text = content.substring(indent).stripTrailing();
+            if (text.isEmpty()) {
+                flush();
+                return;
+            }
+            if (indent <= 1) {
+                header(text);
+            } else if (current != null) {
+                detail(text);
+            }
+            // an indented line outside a record explains the line above it (e.g. why the app crashed)
+        }
+
+        void header(String text) {
+            flush();
+            char c = text.charAt(0);
+            switch (c) {
+                case 'C':
+                    if (text.startsWith("COMPUTE-SANITIZER") || text.startsWith("CUDA-MEMCHECK")) {
+                        banner = true;
+                        return;
+                    }
+                    break;
+                case 'E':
+                    if (text.startsWith("ERROR SUMMARY:")) {
+                        summary(text);
+                        return;
+                    }
+                    if (text.startsWith("Error: process didn't terminate successfully")) {
+                        appCrashed = true;
+                        return;
+                    }
+                    break;
+                case 'L':
+                    if (text.startsWith("LEAK SUMMARY:")) {
+                        leakSummary = text.substring("LEAK SUMMARY:".length()).trim();
+                        return;
+                    }
+                    break;
+                case 'R':
+                    if (text.startsWith("RACECHECK SUMMARY:")) {
+                        Matcher m = RACECHECK_SUMMARY.matcher(text);
+                        racecheckSummary = true;
+                        if (m.find()) {
+                            errorsTotal = FrameParser.parseLong(m.group(2));
+                            warnings = FrameParser.parseLong(m.group(3));
+                        }
+                        return;
+                    }
+                    break;
+                case 'T':
+                    if (text.startsWith("Target application returned an error")) {
+                        targetReturnedError = true;
+                        return;
+                    }
+                    break;
+                default:
+                    break;
+            }
+            RecordBuilder r = startRecord(text);
+            if (r != null) {
+                current = r;
+                return;
+            }
+            if (text.startsWith("Error") || text.startsWith("Internal Sanitizer Error") || text.contains("timed-out")) {
+                toolFailures.add(text);
+            } else if (!text.startsWith("Default timeout can be adjusted")) {
+                problem("unrecognised sanitizer line: " + abbreviate(text));
+            }
+        }
+
+        RecordBuilder startRecord(String text) {
+            Matcher m;
+            switch (text.charAt(0)) {
+                case 'I':
+                    if (text.startsWith("Invalid ") && (m = INVALID.matcher(text)).matches()) {
+                        return typed(Tool.MEMCHECK, Kind.INVALID_ACCESS, text, false);
+                    }
+                    if (text.startsWith("Illegal")) {
+                        return typed(Tool.MEMCHECK, Kind.HARDWARE_EXCEPTION, text, false);
+                    }
+                    break;
+                case 'P':
+                    if (text.startsWith("Program hit ") && (m = API.matcher(text)).matches()) {
+                        RecordBuilder r = typed(Tool.MEMCHECK, Kind.API_ERROR, m.group(1) + " on CUDA API call to " + m.group(4), false);
+                        r.addDetail(text);
+                        return r;
+                    }
+                    break;
+                case 'L':
+                    if ((m = LEAK.matcher(text)).matches()) {
+                        RecordBuilder r = typed(Tool.MEMCHECK, Kind.LEAK,
+                                m.group(3).contains("device heap") ? "Leaked memory on the device heap" : "Leaked device memory", false);
+                        r.addDetail("Leaked " + m.group(1) + " bytes");
+                        return r;
+                    }
+                    break;
+                case 'W':
+                case 'B':
+                case 'D':
+                    if (text.endsWith(" assert") || text.startsWith("Warp assert") || text.startsWith("Device assert")) {
+                        return typed(Tool.MEMCHECK, Kind.DEVICE_ASSERT, text, false);
+                    }
+                    if (text.startsWith("Barrier error") || text.startsWith("Warpgroup MMA")) {
+                        return typed(Tool.SYNCCHECK, Kind.BARRIER_ERROR, text.replaceAll("\\.$", ""), true);
+                    }
+                    if ((text.startsWith("Warning") || text.startsWith("WARN")) && (m = HAZARD.matcher(text)).matches()) {
+                        return hazard(m);
+                    }
+                    if (text.startsWith("Warning: Race reported") && (m = RACE.matcher(text)).matches()) {
+                        return race(m);
+                    }
+                    break;
+                case 'E':
+                    if (text.startsWith("Error: Potential") && (m = HAZARD.matcher(text)).matches()) {
+                        return hazard(m);
+                    }
+                    if (text.startsWith("Error: Race reported") && (m = RACE.matcher(text)).matches()) {
+                        return race(m);
+                    }
+                    break;
+                case 'U':
+                    if (text.startsWith("Uninitialized")) {
+                        return typed(Tool.INITCHECK, Kind.UNINITIALIZED_READ, text, true);
+                    }
+                    if (text.startsWith("Unused")) {
+                        RecordBuilder r = typed(Tool.INITCHECK, Kind.UNUSED_MEMORY, "Unused memory in allocation", true);
+                        r.addDetail(text);
+                        return r;
+                    }
+                    break;
+                case 'M':
+                    if (text.startsWith("Malloc/Free error")) {
+                        return typed(Tool.MEMCHECK, Kind.MALLOC_FREE_ERROR, text, false);
+                    }
+                    if (text.startsWith("Misaligned")) {
+                        return typed(Tool.MEMCHECK, Kind.MISALIGNED, text, false);
+                    }
+                    break;
+                case 'H':
+                    if (text.startsWith("Host API memory access error")) {
+                        return typed(Tool.MEMCHECK, Kind.INVALID_ACCESS, "Host API memory access error", false);
+                    }
+                    if (text.startsWith("Hardware exception") || text.startsWith("Hardware Exception")) {
+                        return typed(Tool.MEMCHECK, Kind.HARDWARE_EXCEPTION, text, false);
+                    }
+                    break;
+                case 'F':
+                    if (text.startsWith("Fatal UVM")) {
+                        return typed(Tool.MEMCHECK, Kind.HARDWARE_EXCEPTION, text, false);
+                    }
+                    break;
+                case 'O':
+                    if (text.startsWith("Out-of-range")) {
+                        return typed(Tool.MEMCHECK, Kind.HARDWARE_EXCEPTION, text, false);
+                    }
+                    break;
+                default:
+                    break;
+            }
+            return null;
+        }
+
+        /** @param toolSpecific true when only that tool prints this kind of record */
+        RecordBuilder typed(Tool natural, Kind kind, String message, boolean toolSpecific) {
+            Tool tool = toolSpecific ? natural : generalTool(natural);
+            if (toolSpecific) {
+                typedRecords.merge(natural, 1, Integer::sum);
+            }
+            return new RecordBuilder(tool, kind, message);
+        }
+
+        Tool generalTool(Tool natural) {
+            if (hint != null) {
+                return hint;
+            }
+            return typedRecords.keySet().stream().findFirst().orElse(natural);
+        }
+
+        RecordBuilder hazard(Matcher m) {
+            RecordBuilder r = typed(Tool.RACECHECK, Kind.RACE,
+                    "Potential " + m.group(3) + " hazard at " + m.group(4), true);
+            r.severityError = m.group(1).startsWith("E");
+            r.block = "(" + m.group(6).replace(" ", "") + ")";
+            return r;
+        }
+
+        RecordBuilder race(Matcher m) {
+            RecordBuilder r = typed(Tool.RACECHECK, Kind.RACE, "Race reported between " + m.group(2) + " accesses", true);
+            r.severityError = m.group(1).startsWith("E");
+            atLocation(r, "at " + m.group(3));
+            return r;
+        }
+
+        void detail(String text) {
+            RecordBuilder r = current;
+            Matcher m;
+            if (text.startsWith("Host Frame:")) {
+                String rest = text.substring("Host Frame:".length());
+                if (FrameParser.isBarePc(rest)) {
+                    pendingBarePc = true;
+                    return;
+                }
+                pendingBarePc = false;
+                r.addFrame(FrameParser.parse(rest));
+            } else if (pendingBarePc && text.startsWith("in ")) {
+                pendingBarePc = false;
+                r.addFrame(Frame.nativeFrame(null, null, 0, text.substring(3).trim()));
+            } else if (text.startsWith("at ")) {
+                atLocation(r, text);
+            } else if (text.startsWith("by thread") && (m = BY_THREAD.matcher(text)).find()) {
+                r.thread = "(" + m.group(1).replace(" ", "") + ")";
+                r.block = "(" + m.group(2).replace(" ", "") + ")";
+            } else if (text.startsWith("Access to ") || text.startsWith("Address ")) {
+                if (text.endsWith("is misaligned")) {
+                    r.kind = Kind.MISALIGNED;
+                } else if (text.endsWith("is out of bounds") && r.kind == Kind.INVALID_ACCESS) {
+                    r.kind = Kind.OUT_OF_BOUNDS;
+                }
+                r.addDetail(text);
+            } else if (text.startsWith("and is ")) {
+                r.addDetail(text);
+            } else if (text.startsWith("Device Frame:")) {
+                if (r.deviceLocation == null) {
+                    Matcher d = AT.matcher("at " + text.substring("Device Frame:".length()).trim());
+                    if (d.matches() && d.group(3) != null && !d.group(1).startsWith("__assertfail")) {
+                        r.deviceLocation = SourceLocation.of(d.group(3), FrameParser.parseInt(d.group(4)), d.group(1));
+                    }
+                }
+            } else if (r.kind == Kind.RACE) {
+                raceDetail(r, text);
+            } else if (!text.startsWith("Saved host backtrace")) {
+                r.addDetail(text);
+            }
+        }
+
+        void raceDetail(RecordBuilder r, String text) {
+            Matcher m = HAZARD_THREAD.matcher(text);
+            if (m.matches()) {
+                if (r.kernel == null) {
+                    r.thread = "(" + m.group(2).replace(" ", "") + ")";
+                    r.kernel = m.group(3);
+                    r.pc = m.group(4);
+                    if (m.group(5) != null) {
+                        r.deviceLocation = SourceLocation.of(m.group(5), FrameParser.parseInt(m.group(6)), m.group(3));
+                    }
+                }
+                return;
+            }
+            m = RACE_AND.matcher(text);
+            if (m.matches()) {
+                if (m.group(2) != null) {
+                    r.addDetail(m.group(2) + " hazards");
+                }
+                return;
+            }
+            if (!text.startsWith("Current Value")) {
+                r.addDetail(text);
+            }
+        }
+
+        void atLocation(RecordBuilder r, String text) {
+            Matcher m = AT.matcher(text);
+            if (m.matches()) {
+                r.kernel = m.group(1);
+                r.pc = m.group(2);
+                if (m.group(3) != null) {
+                    r.deviceLocation = SourceLocation.of(m.group(3), FrameParser.parseInt(m.group(4)), null);
+                }
+                return;
+            }
+            m = AT_OLD.matcher(text);
+            if (m.matches()) {
+                r.pc = m.group(1);
+                r.kernel = m.group(2);
+            }
+        }
+
+        void summary(String text) {
+            Matcher m = ERROR_SUMMARY.matcher(text);
+            if (!m.matches()) {
+                problem("unrecognised summary: " + abbreviate(text));
+                return;
+            }
+            long n = FrameParser.parseLong(m.group(1));
+            if (m.group(2).contains("not printed")) {
+                notPrinted = n;
+            } else {
+                errorsTotal = n;
+            }
+        }
+
+        void flush() {
+            pendingBarePc = false;
+            if (current != null) {
+                records++;
+                sink.accept(current.build());
+                current = null;
+            }
+        }
+
+        void problem(String text) {
+            if (problems.size() < MAX_PROBLEMS) {
+                problems.add(text);
+            }
+        }
+
+        SanitizerOutput finish(long lineCount) {
+            if (!banner && records == 0 && errorsTotal == null) {
+                if (!foreignToolErrors.isEmpty()) {
+                    return new SanitizerOutput(name.toString(), "text", hint == null ? Tool.MEMCHECK : hint, hint != null,
+                            false, 0, null, null, null, null, false, false, foreignToolErrors, false,
+                            List.of("no compute-sanitizer banner: the tool refused to run"));
+                }
+                if (lineCount == 0) {
+                    throw new InputException(name, "empty file, expected compute-sanitizer text output");
+                }
+                if (nulLines > 0) {
+                    throw new InputException(name, "binary data, not compute-sanitizer text output");
+                }
+                throw new InputException(name, "not compute-sanitizer text output (no '" + prefix
+                        + " COMPUTE-SANITIZER' banner, no record, no summary)");
+            }
+            Tool tool = hint;
+            boolean detected = false;
+            if (racecheckSummary) {
+                tool = Tool.RACECHECK;
+                detected = true;
+            } else if (!typedRecords.isEmpty()) {
+                tool = typedRecords.entrySet().stream().max(Map.Entry.comparingByValue()).get().getKey();
+                detected = true;
+            } else if (leakSummary != null) {
+                tool = Tool.MEMCHECK;
+                detected = true;
+            } else if (records > 0) {
+                tool = hint == null ? Tool.MEMCHECK : hint;
+                detected = true;
+            }
+            if (tool == null) {
+                tool = Tool.MEMCHECK;
+            }
+            boolean complete = errorsTotal != null && toolFailures.isEmpty();
+            if (errorsTotal == null) {
+                problem("no ERROR SUMMARY: the sanitizer did not finish (killed, timed out or crashed)");
+            }
+            if (nulLines > 0) {
+                problem(nulLines + " line(s) held NUL bytes");
+            }
+            return new SanitizerOutput(name.toString(), "text", tool, detected || hint != null, banner, records,
+                    errorsTotal, notPrinted, warnings, leakSummary, targetReturnedError, appCrashed, toolFailures,
+                    complete, problems);
+        }
+    }
+
+    static String abbreviate(String s) {
+        return s.length() <= 200 ? s : s.substring(0, 200) + "...";
+    }
+}

@@ -1,0 +1,289 @@
+package io.jenkins.plugins.gpusanitizer.engine.parse;
+
+import io.jenkins.plugins.gpusanitizer.engine.model.Frame;
+import io.jenkins.plugins.gpusanitizer.engine.model.Kind;
+import io.jenkins.plugins.gpusanitizer.engine.model.SanitizerRecord;
+import io.jenkins.plugins.gpusanitizer.engine.model.SourceLocation;
+import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.Iterator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Consumer;
+import javax.xml.stream.XMLInputFactory;
+import javax.xml.stream.XMLStreamConstants;
+import javax.xml.stream.XMLStreamException;
+import javax.xml.stream.XMLStreamReader;
+
+/**
+ * Streams compute-sanitizer's {@code --xml --save} file with StAX. DTDs and external entities are
+ * off (the file is untrusted). A file cut off mid-record (a killed tool) keeps its complete records
+ * and is flagged incomplete. The XML holds only the printed records and no summary, so
+ * {@code errorsTotal} is always null here: the total comes from the text output.
+ */
+public final class SanitizerXmlParser {
+    private static final int MAX_TEXT = 16 * 1024;
+    private static final int MAX_PROBLEMS = 10;
+
+    private final XMLInputFactory factory;
+
+    public SanitizerXmlParser() {
+        factory = XMLInputFactory.newFactory();
+        factory.setProperty(XMLInputFactory.SUPPORT_DTD, false);
+        factory.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
+        factory.setProperty(XMLInputFactory.IS_REPLACING_ENTITY_REFERENCES, false);
+        factory.setProperty(XMLInputFactory.IS_COALESCING, true);
+    }
+
+    public SanitizerOutput parse(Path file, Tool hint, Consumer<SanitizerRecord> sink) {
+        try (InputStream in = Files.newInputStream(file)) {
+            if (Files.size(file) == 0) {
+                throw new InputException(file, "empty file, expected compute-sanitizer XML (--xml --save)");
+            }
+            return parse(in, file, hint, sink);
+        } catch (NoSuchFileException e) {
+            throw new InputException(file, "no such file");
+        } catch (IOException e) {
+            throw new InputException(file, "cannot read: " + e.getMessage(), e);
+        }
+    }
+
+    public SanitizerOutput parse(InputStream in, Path name, Tool hint, Consumer<SanitizerRecord> sink) {
+        List<String> problems = new ArrayList<>();
+        Map<Tool, Integer> typed = new HashMap<>();
+        long records = 0;
+        boolean rootSeen = false;
+        boolean closed = false;
+        XMLStreamReader r = null;
+        try {
+            r = factory.createXMLStreamReader(in);
+            while (r.hasNext()) {
+                int ev = r.next();
+                if (ev == XMLStreamConstants.DTD) {
+                    problems.add("DOCTYPE ignored (DTDs are not processed)");
+                } else if (ev == XMLStreamConstants.ENTITY_REFERENCE) {
+                    problems.add("entity reference &" + r.getLocalName() + "; not expanded");
+                } else if (ev == XMLStreamConstants.START_ELEMENT) {
+                    String el = r.getLocalName();
+                    if (!rootSeen) {
+                        if (!"ComputeSanitizerOutput".equals(el)) {
+                            throw new InputException(name, "not compute-sanitizer XML (root element <" + el
+                                    + ">, expected <ComputeSanitizerOutput>)");
+                        }
+                        rootSeen = true;
+                    } else if ("record".equals(el)) {
+                        SanitizerRecord rec = readRecord(r, hint);
+                        if (rec.tool() != null) {
+                            typed.merge(rec.tool(), 1, Integer::sum);
+                        }
+                        records++;
+                        sink.accept(rec);
+                    }
+                } else if (ev == XMLStreamConstants.END_ELEMENT && "ComputeSanitizerOutput".equals(r.getLocalName())) {
+                    closed = true;
+                }
+            }
+        } catch (XMLStreamException | RuntimeException e) {
+            if (e instanceof InputException ie) {
+                throw ie;
+            }
+            if (!rootSeen) {
+                throw new InputException(name, "not compute-sanitizer XML: " + oneLine(e.getMessage()));
+            }
+            if (problems.size() < MAX_PROBLEMS) {
+                problems.add("XML cut off or malformed after " + records + " complete record(s): " + oneLine(e.getMessage()));
+            }
+        } finally {
+            if (r != null) {
+                try {
+                    r.close();
+                } catch (XMLStreamException ignored) {
+                    // nothing to keep from a failed close
+                }
+            }
+        }
+        if (!rootSeen) {
+            throw new InputException(name, "not compute-sanitizer XML (no <ComputeSanitizerOutput> element)");
+        }
+        if (!closed && problems.stream().noneMatch(p -> p.startsWith("XML cut off"))) {
+            problems.add("XML cut off after " + records + " complete record(s): no closing </ComputeSanitizerOutput>");
+        }
+        Tool tool = hint;
+        if (tool == null) {
+            tool = typed.entrySet().stream().filter(e -> e.getKey() != Tool.MEMCHECK)
+                    .max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse(Tool.MEMCHECK);
+        }
+        return new SanitizerOutput(name.toString(), "xml", tool, hint != null || records > 0, rootSeen, records,
+                null, null, null, null, false, false, List.of(), closed, problems);
+    }
+
+    /** Reads one {@code <record>} (the reader is on its start tag) into a record. */
+    private SanitizerRecord readRecord(XMLStreamReader r, Tool hint) throws XMLStreamException {
+        Map<String, String> v = new HashMap<>();
+        List<Frame> frames = new ArrayList<>();
+        Map<String, String> frame = null;
+        Deque<String> names = new ArrayDeque<>();
+        Deque<StringBuilder> texts = new ArrayDeque<>();
+        Deque<boolean[]> hasChild = new ArrayDeque<>();
+        while (true) {
+            if (!r.hasNext()) {
+                throw new XMLStreamException("record not closed");
+            }
+            int ev = r.next();
+            if (ev == XMLStreamConstants.START_ELEMENT) {
+                if (!hasChild.isEmpty()) {
+                    hasChild.peek()[0] = true;
+                }
+                names.push(r.getLocalName());
+                texts.push(new StringBuilder());
+                hasChild.push(new boolean[1]);
+                if (names.size() == 2 && "frame".equals(names.peek()) && "hostStack".equals(names.peekLast())) {
+                    frame = new HashMap<>();
+                }
+            } else if (ev == XMLStreamConstants.CHARACTERS || ev == XMLStreamConstants.CDATA) {
+                StringBuilder sb = texts.peek();
+                if (sb != null && sb.length() < MAX_TEXT) {
+                    sb.append(r.getText(), 0, Math.min(r.getText().length(), MAX_TEXT - sb.length()));
+                }
+            } else if (ev == XMLStreamConstants.END_ELEMENT) {
+                if (names.isEmpty()) {
+                    return toRecord(v, frames, hint); // </record>
+                }
+                String key = path(names);
+                String name = names.pop();
+                String text = texts.pop().toString().trim();
+                boolean container = hasChild.pop()[0];
+                if (frame != null && "/hostStack/frame".equals(key)) {
+                    if (frames.size() < SanitizerRecord.MAX_FRAMES) {
+                        frames.add(toFrame(frame));
+                    }
+                    frame = null;
+                } else if (!container) {
+                    if (frame != null && key.startsWith("/hostStack/frame/")) {
+                        frame.put(name, text);
+                    } else {
+                        v.putIfAbsent(key, text);
+                    }
+                }
+            }
+        }
+    }
+
+    private static String path(Deque<String> names) {
+        StringBuilder sb = new StringBuilder();
+        for (Iterator<String> it = names.descendingIterator(); it.hasNext(); ) {
+            sb.append('/').append(it.next());
+        }
+        return sb.toString();
+    }
+
+    private static Frame toFrame(Map<String, String> f) {
+        String path = f.get("path");
+        int line = f.containsKey("line") ? FrameParser.parseInt(f.get("line")) : 0;
+        if (f.get("module") == null && f.get("pc") == null && path != null) {
+            return Frame.python(f.get("func"), path, line);
+        }
+        return Frame.nativeFrame(f.get("func"), path, line, f.get("module"));
+    }
+
+    private static SanitizerRecord toRecord(Map<String, String> v, List<Frame> frames, Tool hint) {
+        String kindName = v.getOrDefault("/kind", "");
+        String text = v.getOrDefault("/what/text", kindName);
+        Tool tool = hint == null ? Tool.MEMCHECK : hint;
+        Kind kind;
+        String message = text;
+        switch (kindName) {
+            case "Precise": {
+                String error = v.getOrDefault("/what/error", "").toLowerCase(Locale.ROOT);
+                kind = error.contains("misaligned") ? Kind.MISALIGNED
+                        : error.contains("out of bounds") ? Kind.OUT_OF_BOUNDS : Kind.INVALID_ACCESS;
+                if (text.startsWith("Uninitialized")) {
+                    kind = Kind.UNINITIALIZED_READ;
+                    tool = Tool.INITCHECK;
+                } else if (v.containsKey("/what/size")) {
+                    message = "Invalid " + v.getOrDefault("/what/space", "") + " " + v.getOrDefault("/what/direction", "access")
+                            + " of size " + v.get("/what/size") + " bytes";
+                    message = message.replace("Invalid  ", "Invalid ");
+                }
+                break;
+            }
+            case "Api":
+                kind = Kind.API_ERROR;
+                message = v.getOrDefault("/what/error", "API error") + " on CUDA API call to " + v.getOrDefault("/what/api", "?");
+                break;
+            case "Leak":
+                kind = Kind.LEAK;
+                message = "Leaked device memory";
+                break;
+            case "Synccheck":
+                kind = Kind.BARRIER_ERROR;
+                tool = Tool.SYNCCHECK;
+                message = text + (v.containsKey("/what/type") ? " detected. " + v.get("/what/type") : "");
+                break;
+            case "Analysis":
+            case "Hazard":
+            case "Race":
+                kind = Kind.RACE;
+                tool = Tool.RACECHECK;
+                break;
+            case "Initcheck":
+            case "Uninitialized":
+                kind = text.startsWith("Unused") ? Kind.UNUSED_MEMORY : Kind.UNINITIALIZED_READ;
+                tool = Tool.INITCHECK;
+                break;
+            default:
+                String lower = text.toLowerCase(Locale.ROOT);
+                kind = lower.contains("assert") ? Kind.DEVICE_ASSERT
+                        : lower.contains("malloc") || lower.contains("free") ? Kind.MALLOC_FREE_ERROR
+                        : lower.contains("exception") || lower.contains("illegal") ? Kind.HARDWARE_EXCEPTION
+                        : Kind.OTHER;
+                break;
+        }
+        String thread = dim(v, "/who/threadIdx");
+        String block = dim(v, "/who/blockIdx");
+        String kernel = v.get("/where/func");
+        SourceLocation device = v.containsKey("/where/path")
+                ? SourceLocation.of(v.get("/where/path"), FrameParser.parseInt(v.getOrDefault("/where/line", "0")), kernel)
+                : null;
+        StringBuilder detail = new StringBuilder();
+        if (v.containsKey("/what/address")) {
+            detail.append("Address ").append(v.get("/what/address"));
+            if (v.containsKey("/what/error")) {
+                detail.append(" is ").append(v.get("/what/error"));
+            }
+        }
+        if (kind == Kind.LEAK && v.containsKey("/what/size")) {
+            detail.append("Leaked ").append(v.get("/what/size")).append(" bytes");
+        }
+        if (kind == Kind.API_ERROR) {
+            detail.append(text);
+        }
+        boolean error = !"Warning".equalsIgnoreCase(v.getOrDefault("/level", "Error"));
+        return new SanitizerRecord(tool, kind, message, kernel, v.get("/where/pc"), device, thread, block,
+                detail.length() == 0 ? null : detail.toString(), frames, error);
+    }
+
+    private static String dim(Map<String, String> v, String prefix) {
+        if (!v.containsKey(prefix + "/x")) {
+            return null;
+        }
+        return "(" + v.get(prefix + "/x") + "," + v.getOrDefault(prefix + "/y", "0") + "," + v.getOrDefault(prefix + "/z", "0") + ")";
+    }
+
+    private static String oneLine(String s) {
+        if (s == null) {
+            return "unknown error";
+        }
+        String one = s.replaceAll("\\s+", " ").trim();
+        return one.length() > 200 ? one.substring(0, 200) + "..." : one;
+    }
+}

@@ -1,0 +1,47 @@
+package io.jenkins.plugins.gpusanitizer.engine.report;
+
+import java.util.List;
+import java.util.Locale;
+
+/** An inline SVG line chart of memory curves: seconds against MiB, one polyline per series. */
+final class MemoryChart {
+    private static final int W = 640;
+    private static final int H = 240;
+    private static final int PAD = 44;
+
+    private MemoryChart() {
+    }
+
+    static String svg(List<Report.MemoryJson> curves) {
+        double maxT = 1;
+        double maxY = 1;
+        for (Report.MemoryJson c : curves) {
+            for (double[] p : c.points()) {
+                maxT = Math.max(maxT, p[0]);
+                maxY = Math.max(maxY, p[1]);
+            }
+        }
+        maxY *= 1.1;
+        StringBuilder s = new StringBuilder();
+        s.append("<svg class=\"gs-chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 ").append(W).append(' ').append(H)
+                .append("\" role=\"img\" aria-label=\"GPU memory used over time\">");
+        s.append("<line class=\"gs-axis\" x1=\"").append(PAD).append("\" y1=\"").append(H - PAD).append("\" x2=\"").append(W - 10)
+                .append("\" y2=\"").append(H - PAD).append("\"/>");
+        s.append("<line class=\"gs-axis\" x1=\"").append(PAD).append("\" y1=\"10\" x2=\"").append(PAD).append("\" y2=\"")
+                .append(H - PAD).append("\"/>");
+        s.append(String.format(Locale.ROOT, "<text class=\"gs-label\" x=\"%d\" y=\"%d\">%.0f MiB</text>", 2, 20, maxY));
+        s.append(String.format(Locale.ROOT, "<text class=\"gs-label\" x=\"%d\" y=\"%d\">%.0f s</text>", W - 60, H - PAD + 16, maxT));
+        int series = 0;
+        for (Report.MemoryJson c : curves) {
+            s.append("<polyline class=\"gs-series gs-series-").append(series++).append("\" points=\"");
+            for (double[] p : c.points()) {
+                double x = PAD + (W - PAD - 10) * p[0] / maxT;
+                double y = (H - PAD) - (H - PAD - 10) * p[1] / maxY;
+                s.append(String.format(Locale.ROOT, "%.1f,%.1f ", x, y));
+            }
+            s.append("\"><title>").append(Html.esc(c.label())).append("</title></polyline>");
+        }
+        s.append("</svg>");
+        return s.toString();
+    }
+}
