@@ -41,9 +41,11 @@ public final class Diagnoser {
             summary = "The error is at " + show(fault) + " (normal, blocking and sanitizer runs agree).";
         } else if (fault != null) {
             summary = "The fault is at " + show(fault) + " (" + evidence + ").";
-        } else if (reported != null) {
+        } else if (reported != null && async.asyncWarning()) {
             summary = "The normal run reported the error at " + show(reported)
                     + "; without a blocking run or sanitizer finding this line may be innocent (asynchronous report).";
+        } else if (reported != null) {
+            summary = "The job failed at " + show(reported) + ".";
         } else {
             summary = top == null ? "No fault located." : "The sanitizer found " + top.message() + " in kernel " + top.kernel() + ".";
         }

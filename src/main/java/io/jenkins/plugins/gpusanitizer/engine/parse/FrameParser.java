@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  */
 final class FrameParser {
     private static final Pattern NATIVE = Pattern.compile(
-            "^(?<func>.*?)(?: in (?<file>[^\\s\\[]+):(?<line>\\d+))? \\[(?<pc>0x[0-9a-fA-F]+)\\] in (?<module>\\S.*)$");
+            "^(?:(?<func>.*?)(?: in (?<file>[^\\s\\[]+):(?<line>\\d+))? )?\\[(?<pc>0x[0-9a-fA-F]+)\\] in (?<module>\\S.*)$");
     private static final Pattern PYTHON = Pattern.compile(
             "^(?<func>\\S.*?) in (?<file>[^\\s\\[\\]]+\\.(?:py|pyx|pyi|ipynb)):(?<line>\\d+)$");
     private static final Pattern OLD_MODULE_FIRST = Pattern.compile(

@@ -52,8 +52,10 @@ public final class SanitizerTextParser {
             "^RACECHECK SUMMARY: ([\\d,]+) hazards? displayed \\(([\\d,]+) errors?, ([\\d,]+) warnings?\\)");
     /** Messages the tool prints about itself when it could not run the target properly. */
     private static final Pattern TOOL_ERROR_NO_BANNER = Pattern.compile(
-            "(?i).*(was enabled but no save location|unrecognized option|extra \\w+ detected|compute-sanitizer.*(?:error|not found)|"
-                    + "device not supported|no attachable process).*");
+            "^(?:--\\S+ was enabled but .*|(?:Error: )?[Uu]nrecognized option.*|.*: extra \\S+ detected.*|Error: .*|"
+                    + ".*[Dd]evice not supported.*|.*No attachable process.*)$");
+    /** A file without banner is taken as the tool's own refusal only when it is this short. */
+    private static final int MAX_LINES_OF_REFUSAL = 20;
 
     private final String prefix;
 
@@ -453,7 +455,7 @@ public final class SanitizerTextParser {
 
         SanitizerOutput finish(long lineCount) {
             if (!banner && records == 0 && errorsTotal == null) {
-                if (!foreignToolErrors.isEmpty()) {
+                if (!foreignToolErrors.isEmpty() && lineCount <= MAX_LINES_OF_REFUSAL) {
                     return new SanitizerOutput(name.toString(), "text", hint == null ? Tool.MEMCHECK : hint, hint != null,
                             false, 0, null, null, null, null, false, false, foreignToolErrors, false,
                             List.of("no compute-sanitizer banner: the tool refused to run"));

@@ -255,7 +255,7 @@ public final class SanitizerXmlParser {
                 ? SourceLocation.of(v.get("/where/path"), FrameParser.parseInt(v.getOrDefault("/where/line", "0")), kernel)
                 : null;
         StringBuilder detail = new StringBuilder();
-        if (v.containsKey("/what/address")) {
+        if (v.containsKey("/what/address") && kind != Kind.LEAK) {
             detail.append("Address ").append(v.get("/what/address"));
             if (v.containsKey("/what/error")) {
                 detail.append(" is ").append(v.get("/what/error"));

@@ -1,0 +1,28 @@
+package io.jenkins.plugins.gpusanitizer.cli;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+
+/** Runs the CLI in-process and captures what it prints. */
+record CliRunner(int exit, String out, String err) {
+
+    static CliRunner run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = GpuSanitizeCli.execute(args, new PrintWriter(out, true), new PrintWriter(err, true));
+        return new CliRunner(code, out.toString(), err.toString());
+    }
+
+    static JsonNode json(Path file) {
+        try {
+            return ReportJson.mapper().readTree(file.toFile());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

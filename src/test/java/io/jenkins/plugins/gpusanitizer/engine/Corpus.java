@@ -1,0 +1,66 @@
+package io.jenkins.plugins.gpusanitizer.engine;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The real H200 outputs copied into test resources (see corpus/h200/MANIFEST.md). */
+public final class Corpus {
+    private Corpus() {
+    }
+
+    public static Path file(String relative) {
+        try {
+            var url = Corpus.class.getResource("/corpus/h200/" + relative);
+            if (url == null) {
+                throw new IllegalArgumentException("no corpus file " + relative);
+            }
+            return Path.of(url.toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** One run's output from cpp-probe/text-runs.txt, between {@code ### name:} and its {@code ### rc=} line. */
+    public static String textRun(String name) {
+        try {
+            List<String> lines = Files.readAllLines(file("cpp-probe/text-runs.txt"), StandardCharsets.UTF_8);
+            List<String> out = new ArrayList<>();
+            boolean in = false;
+            for (String l : lines) {
+                if (l.startsWith("### " + name + ":")) {
+                    in = true;
+                } else if (in && l.startsWith("### rc=")) {
+                    return String.join("\n", out) + "\n";
+                } else if (in) {
+                    out.add(l);
+                }
+            }
+            throw new IllegalArgumentException("no run " + name);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public static InputStream stream(String text) {
+        return new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** Writes text to a file in dir (for tests that go through file-based APIs). */
+    public static Path write(Path dir, String name, String text) {
+        try {
+            Path p = dir.resolve(name);
+            Files.writeString(p, text, StandardCharsets.UTF_8);
+            return p;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
