@@ -4,6 +4,7 @@ import io.jenkins.plugins.gpusanitizer.engine.analysis.AnalysisInput;
 import io.jenkins.plugins.gpusanitizer.engine.analysis.SanitizerInput;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import io.jenkins.plugins.gpusanitizer.engine.run.RunDirectory;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -45,6 +46,9 @@ final class AnalyzeCommand implements Callable<Integer> {
     @Option(names = "--memory-csv-expandable", paramLabel = "FILE", description = "samples of the same job with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True.")
     Path memoryCsvExpandable;
 
+    @Option(names = "--run-dir", paramLabel = "DIR", description = "a run directory written by 'gpu-sanitize run' (reads its layout and run.json); excludes the inputs above.")
+    Path runDir;
+
     @CommandLine.Mixin
     OutputOptions output = new OutputOptions();
 
@@ -59,8 +63,25 @@ final class AnalyzeCommand implements Callable<Integer> {
     public Integer call() {
         var err = spec.commandLine().getErr();
         var out = spec.commandLine().getOut();
-        if (sanitizerLogs.isEmpty() && sanitizerXmls.isEmpty() && asyncLog == null && blockingLog == null && jobLogs.isEmpty()
-                && memoryCsv == null && memoryCsvExpandable == null) {
+        boolean inputs0 = sanitizerLogs.isEmpty() && sanitizerXmls.isEmpty() && asyncLog == null && blockingLog == null && jobLogs.isEmpty()
+                && memoryCsv == null && memoryCsvExpandable == null;
+        if (runDir != null) {
+            if (!inputs0) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "--run-dir excludes the other inputs");
+            }
+            try {
+                var gatePolicy = policy.toPolicy(spec.commandLine());
+                var dir = new RunDirectory(runDir);
+                var record = dir.readRecord();
+                Report report = ReportOutput.analyze(dir.analysisInput(record, gatePolicy, true)).withExecution(record.execution());
+                output.write(report, out);
+                return ReportOutput.exitCode(report);
+            } catch (InputException e) {
+                err.println("gpu-sanitize: " + e.getMessage());
+                return ExitCodes.ERROR;
+            }
+        }
+        if (inputs0) {
             throw new CommandLine.ParameterException(spec.commandLine(), "nothing to analyze: give --sanitizer-log, --sanitizer-xml, --async-log, --blocking-log or --memory-csv");
         }
         Boolean caching = OnOff.parse(spec.commandLine(), "--caching-allocator", cachingAllocator);

@@ -1,14 +1,212 @@
 package io.jenkins.plugins.gpusanitizer.cli;
 
+import io.jenkins.plugins.gpusanitizer.engine.gate.Action;
+import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
+import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import io.jenkins.plugins.gpusanitizer.engine.run.Phase;
+import io.jenkins.plugins.gpusanitizer.engine.run.RunException;
+import io.jenkins.plugins.gpusanitizer.engine.run.RunSpec;
+import io.jenkins.plugins.gpusanitizer.engine.run.Runner;
+import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
 
-/** {@code gpu-sanitize run}: placeholder until the runner lands. */
-@Command(name = "run", mixinStandardHelpOptions = true, description = "Runs a job in three phases on a GPU (not yet available).")
+/** {@code gpu-sanitize run [options] -- command...}: the three phases on a GPU machine. */
+@Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
+        description = {"Runs a training command three ways on a GPU: under compute-sanitizer (one GPU, caching allocator off),",
+                "with CUDA_LAUNCH_BLOCKING=1, and as a regression run for 2x the failure time with GPU memory sampled.",
+                "Writes the run directory (raw outputs, run.json, report.json, report.html) and gives the verdict.",
+                "Exit: 0 PASS, 1 FAIL, 2 UNSTABLE, 3 ERROR, 64 usage."})
 final class RunCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--out", paramLabel = "DIR", description = "the run directory (must be new or empty; never deleted). Default: gpu-sanitize-run-<time>.")
+    Path out;
+
+    @Option(names = "--sanitizer-command", paramLabel = "CMD", description = "a smaller command for the sanitizer phase (fewer steps, batch size 1); a shell string.")
+    String sanitizerCommand;
+
+    @Option(names = "--gpu", split = ",", paramLabel = "INDEX", description = "GPU(s) to use (CUDA_VISIBLE_DEVICES); the sanitizer phase always uses the first. Default 0.")
+    List<String> gpus = new ArrayList<>(List.of("0"));
+
+    @Option(names = "--tool", split = ",", paramLabel = "TOOL", description = "sanitizer tools, one run each: memcheck (default), racecheck, initcheck, synccheck.")
+    List<String> tools = new ArrayList<>(List.of("memcheck"));
+
+    @Option(names = "--print-limit", paramLabel = "N", description = "compute-sanitizer --print-limit (records printed and saved to XML; 0 = all). Default 1000.")
+    int printLimit = 1000;
+
+    @Option(names = "--keep-caching-allocator", description = "do not set PYTORCH_NO_CUDA_MEMORY_CACHING=1 in the sanitizer phase (recorded in the report: small out-of-bounds accesses become invisible).")
+    boolean keepCachingAllocator;
+
+    @Option(names = "--phases", split = ",", paramLabel = "PHASE", description = "phases in the order to run: sanitizer, blocking, regression. Default all three in that order.")
+    List<String> phases = new ArrayList<>(List.of("sanitizer", "blocking", "regression"));
+
+    @Option(names = "--skip", split = ",", paramLabel = "PHASE", description = "phases to leave out.")
+    List<String> skip = new ArrayList<>();
+
+    @Option(names = "--timeout", paramLabel = "PHASE=SECONDS", description = "per-phase timeout (default 3600 each); repeatable.")
+    Map<String, Integer> timeouts = new LinkedHashMap<>();
+
+    @Option(names = "--regression-seconds", paramLabel = "S", description = "explicit regression duration (overrides the multiple of the reference).")
+    Double regressionSeconds;
+
+    @Option(names = "--regression-multiple", paramLabel = "M", description = "regression duration = M x the reference failure time. Default 2.")
+    double regressionMultiple = 2.0;
+
+    @Option(names = "--reference-seconds", paramLabel = "S", description = "the reference failure time, when known.")
+    Double referenceSeconds;
+
+    @Option(names = "--reference-report", paramLabel = "FILE", description = "a previous report.json of a failing run: its failure time is the reference.")
+    Path referenceReport;
+
+    @Option(names = "--expandable-segments", description = "regression run with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (never in the sanitizer phase).")
+    boolean expandableSegments;
+
+    @Option(names = "--throughput-regex", paramLabel = "REGEX", description = "reads throughput from the regression output (first group), e.g. 'it/s ([0-9.]+)'.")
+    String throughputRegex;
+
+    @Option(names = "--throughput-baseline", paramLabel = "X", description = "expected throughput; a drop beyond the tolerance makes the build unstable.")
+    Double throughputBaseline;
+
+    @Option(names = "--throughput-tolerance", paramLabel = "FRACTION", description = "accepted drop below the baseline. Default 0.10.")
+    double throughputTolerance = 0.10;
+
+    @Option(names = "--compute-sanitizer", paramLabel = "PATH", description = "compute-sanitizer to use (default: PATH, then CUDA_HOME/bin, /usr/local/cuda/bin).")
+    Path computeSanitizer;
+
+    @Option(names = "--nvidia-smi", paramLabel = "PATH", description = "nvidia-smi to use (default: PATH).")
+    Path nvidiaSmi;
+
+    @Option(names = "--python", paramLabel = "PATH", description = "the job's Python for the torch probe (default: the command's python, else python3 on PATH).")
+    Path python;
+
+    @Option(names = "--nvcc", paramLabel = "PATH", description = "nvcc to check (default: PATH).")
+    Path nvcc;
+
+    @Option(names = "--sanitizer-arg", paramLabel = "ARG", description = "extra compute-sanitizer argument; repeatable (e.g. --sanitizer-arg=--padding=64).")
+    List<String> sanitizerArgs = new ArrayList<>();
+
+    @Option(names = "--env", paramLabel = "NAME=VALUE", description = "extra environment for every phase; repeatable.")
+    Map<String, String> env = new LinkedHashMap<>();
+
+    @Option(names = "--workdir", paramLabel = "DIR", description = "working directory of the job (default: the current one).")
+    Path workdir;
+
+    @Option(names = "--sample-interval", paramLabel = "MS", description = "nvidia-smi sampling interval. Default 250.")
+    int sampleIntervalMs = 250;
+
+    @Option(names = "--kill-grace", paramLabel = "S", description = "seconds between SIGTERM and SIGKILL. Default 5.")
+    int killGrace = 5;
+
+    @Option(names = "--tool-write-grace", paramLabel = "S", description = "seconds compute-sanitizer gets to write its XML after the target is stopped. Default 15.")
+    int toolWriteGrace = 15;
+
+    @Option(names = "--progress-interval", paramLabel = "S", description = "seconds between progress lines. Default 10.")
+    int progressInterval = 10;
+
+    @CommandLine.Mixin
+    OutputOptions output = new OutputOptions();
+
+    @CommandLine.Mixin
+    PolicyOptions policy = new PolicyOptions();
+
+    @Parameters(arity = "1..*", paramLabel = "COMMAND", description = "the training command, after --; one argument with spaces is a shell string (run by sh -c).")
+    List<String> command = new ArrayList<>();
+
     @Override
     public Integer call() {
-        System.err.println("gpu-sanitize: run is not available in this build");
-        return ExitCodes.ERROR;
+        CommandLine cl = spec.commandLine();
+        RunSpec run = toSpec(cl);
+        var err = cl.getErr();
+        var console = cl.getOut();
+        try {
+            Runner runner = new Runner(run, System.getenv(), line -> {
+                console.println(line);
+                console.flush();
+            });
+            Report report = runner.run();
+            output.write(report, console);
+            console.println("run directory: " + runner.directory().root());
+            return ReportOutput.exitCode(report);
+        } catch (RunException e) {
+            err.println("gpu-sanitize: " + e.getMessage());
+            return ExitCodes.ERROR;
+        }
+    }
+
+    RunSpec toSpec(CommandLine cl) {
+        RunSpec s = new RunSpec().command(command);
+        if (sanitizerCommand != null) {
+            s.sanitizerCommand(List.of(sanitizerCommand));
+        }
+        List<Tool> ts = new ArrayList<>();
+        for (String t : tools) {
+            ts.add(Tool.fromId(t).orElseThrow(() -> new CommandLine.ParameterException(cl,
+                    "--tool: unknown tool '" + t + "' (memcheck, racecheck, initcheck, synccheck)")));
+        }
+        List<Phase> ps = new ArrayList<>();
+        for (String p : phases) {
+            Phase phase = phase(cl, "--phases", p);
+            if (!ps.contains(phase)) {
+                ps.add(phase);
+            }
+        }
+        for (String p : skip) {
+            ps.remove(phase(cl, "--skip", p));
+        }
+        if (ps.isEmpty()) {
+            throw new CommandLine.ParameterException(cl, "no phase left to run");
+        }
+        timeouts.forEach((k, v) -> {
+            if (v <= 0) {
+                throw new CommandLine.ParameterException(cl, "--timeout " + k + ": must be positive");
+            }
+            s.timeoutSeconds(phase(cl, "--timeout", k), v);
+        });
+        s.gpus(gpus).tools(ts).phases(ps).printLimit(printLimit).keepCachingAllocator(keepCachingAllocator)
+                .regressionSeconds(regressionSeconds).regressionMultiple(regressionMultiple).referenceSeconds(referenceSeconds)
+                .referenceReport(referenceReport == null ? null : referenceReport.toString()).expandableSegments(expandableSegments)
+                .throughputRegex(throughputRegex).throughputBaseline(throughputBaseline).throughputTolerance(throughputTolerance)
+                .computeSanitizer(str(computeSanitizer)).nvidiaSmi(str(nvidiaSmi)).python(str(python)).nvcc(str(nvcc))
+                .extraSanitizerArgs(sanitizerArgs).extraEnv(env).workDir(str(workdir)).samplerIntervalMs(sampleIntervalMs)
+                .killGraceSeconds(killGrace).toolWriteGraceSeconds(toolWriteGrace).progressIntervalSeconds(progressInterval)
+                .outDir((out != null ? out : Path.of("gpu-sanitize-run-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")))).toString());
+        s.suppressions(policy.suppress).defaultSuppressions(!policy.noDefaultSuppressions);
+        policy.toPolicy(cl); // validates every policy option with its own message
+        for (String ta : policy.toolActions) {
+            int eq = ta.indexOf('=');
+            s.toolAction(Tool.fromId(ta.substring(0, eq)).orElseThrow(), Action.parse(ta.substring(eq + 1)));
+        }
+        if (policy.oomAction != null) {
+            s.oomAction(Action.parse(policy.oomAction));
+        }
+        if (policy.growthAction != null) {
+            s.memoryGrowthAction(Action.parse(policy.growthAction));
+        }
+        try {
+            s.validate();
+        } catch (RunException e) {
+            throw new CommandLine.ParameterException(cl, e.getMessage());
+        }
+        return s;
+    }
+
+    private static Phase phase(CommandLine cl, String option, String p) {
+        return Phase.fromId(p).orElseThrow(() -> new CommandLine.ParameterException(cl,
+                option + ": unknown phase '" + p + "' (sanitizer, blocking, regression)"));
+    }
+
+    private static String str(Path p) {
+        return p == null ? null : p.toString();
     }
 }

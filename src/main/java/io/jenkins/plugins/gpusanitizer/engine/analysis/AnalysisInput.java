@@ -16,11 +16,19 @@ import java.util.Map;
  * @param memoryCsvExpandable samples of a run with expandable_segments:True, or null
  * @param cachingAllocator   whether the sanitizer run kept PyTorch's caching allocator; null if unknown
  * @param policy             the gate policy
+ * @param lenient            false: unreadable input throws (analyze: the user gave a wrong file);
+ *                           true: it becomes an ERROR reason and the rest is still analysed (run:
+ *                           the tools wrote it, and nothing may be lost)
  */
 public record AnalysisInput(List<SanitizerInput> sanitizer, Map<String, Path> jobLogs, Path memoryCsv,
-                            Path memoryCsvExpandable, Boolean cachingAllocator, GatePolicy policy) {
+                            Path memoryCsvExpandable, Boolean cachingAllocator, GatePolicy policy, boolean lenient) {
     public AnalysisInput {
         sanitizer = List.copyOf(sanitizer);
         jobLogs = new LinkedHashMap<>(jobLogs);
+    }
+
+    public AnalysisInput(List<SanitizerInput> sanitizer, Map<String, Path> jobLogs, Path memoryCsv,
+                         Path memoryCsvExpandable, Boolean cachingAllocator, GatePolicy policy) {
+        this(sanitizer, jobLogs, memoryCsv, memoryCsvExpandable, cachingAllocator, policy, false);
     }
 }

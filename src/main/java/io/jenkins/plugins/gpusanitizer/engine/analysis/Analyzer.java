@@ -12,6 +12,7 @@ import io.jenkins.plugins.gpusanitizer.engine.gate.Gate;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.parse.CudaFailure;
+import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
 import io.jenkins.plugins.gpusanitizer.engine.parse.MemoryCsvParser;
 import io.jenkins.plugins.gpusanitizer.engine.parse.MemorySamples;
 import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerOutput;
@@ -45,11 +46,21 @@ public final class Analyzer {
         List<String> inputs = new ArrayList<>();
         Map<Tool, List<Parsed>> texts = new EnumMap<>(Tool.class);
         Map<Tool, List<Parsed>> xmls = new EnumMap<>(Tool.class);
+        List<String> inputErrors = new ArrayList<>();
         for (SanitizerInput s : in.sanitizer()) {
             DefectGrouper grouper = new DefectGrouper(policy.frameClassifier());
-            SanitizerOutput out = s.xml() ? xmlParser.parse(s.file(), s.tool(), grouper) : textParser.parse(s.file(), s.tool(), grouper);
-            (s.xml() ? xmls : texts).computeIfAbsent(out.tool(), t -> new ArrayList<>()).add(new Parsed(out, grouper));
             inputs.add(s.file().toString());
+            SanitizerOutput out;
+            try {
+                out = s.xml() ? xmlParser.parse(s.file(), s.tool(), grouper) : textParser.parse(s.file(), s.tool(), grouper);
+            } catch (InputException e) {
+                if (!in.lenient()) {
+                    throw e;
+                }
+                inputErrors.add(e.getMessage());
+                continue;
+            }
+            (s.xml() ? xmls : texts).computeIfAbsent(out.tool(), t -> new ArrayList<>()).add(new Parsed(out, grouper));
         }
         List<SanitizerRun> runs = new ArrayList<>();
         for (Tool tool : Tool.values()) {
@@ -61,16 +72,31 @@ public final class Analyzer {
         }
         Map<String, CudaFailure> failures = new LinkedHashMap<>();
         in.jobLogs().forEach((phase, file) -> {
-            failures.put(phase, tracebackParser.parse(file));
             inputs.add(file.toString());
+            try {
+                failures.put(phase, tracebackParser.parse(file));
+            } catch (InputException e) {
+                if (!in.lenient()) {
+                    throw e;
+                }
+                inputErrors.add(e.getMessage());
+            }
         });
         List<MemoryCurve> curves = new ArrayList<>();
-        addCurve(in.memoryCsv(), "default", curves, inputs);
-        addCurve(in.memoryCsvExpandable(), "expandable_segments", curves, inputs);
+        for (var c : new Object[][] {{in.memoryCsv(), "default"}, {in.memoryCsvExpandable(), "expandable_segments"}}) {
+            try {
+                addCurve((Path) c[0], (String) c[1], curves, inputs);
+            } catch (InputException e) {
+                if (!in.lenient()) {
+                    throw e;
+                }
+                inputErrors.add(e.getMessage());
+            }
+        }
         Diagnosis diagnosis = new Diagnoser().diagnose(runs, failures.get("async"), failures.get("blocking"), curves,
                 in.cachingAllocator());
-        Gate.Result gate = new Gate(policy).evaluate(new Gate.Input(runs, failures, curves, in.cachingAllocator()));
-        return new Analysis(runs, failures, curves, in.cachingAllocator(), diagnosis, gate, inputs);
+        Gate.Result gate = new Gate(policy).evaluate(new Gate.Input(runs, failures, curves, in.cachingAllocator(), inputErrors));
+        return new Analysis(runs, failures, curves, in.cachingAllocator(), diagnosis, gate, inputs, inputErrors);
     }
 
     private void addCurve(Path csv, String label, List<MemoryCurve> curves, List<String> inputs) {

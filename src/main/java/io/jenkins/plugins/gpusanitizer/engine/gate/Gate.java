@@ -4,7 +4,6 @@ import io.jenkins.plugins.gpusanitizer.engine.diagnosis.MemoryCurve;
 import io.jenkins.plugins.gpusanitizer.engine.findings.Defect;
 import io.jenkins.plugins.gpusanitizer.engine.findings.SanitizerRun;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
-import io.jenkins.plugins.gpusanitizer.engine.parse.CudaErrorClass;
 import io.jenkins.plugins.gpusanitizer.engine.parse.CudaFailure;
 import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerOutput;
 import java.util.ArrayList;
@@ -29,7 +28,10 @@ public final class Gate {
      * @param cachingAllocator whether memcheck ran with PyTorch's caching allocator on; null when unknown
      */
     public record Input(List<SanitizerRun> runs, Map<String, CudaFailure> failures, List<MemoryCurve> curves,
-                        Boolean cachingAllocator) {
+                        Boolean cachingAllocator, List<String> inputErrors) {
+        public Input(List<SanitizerRun> runs, Map<String, CudaFailure> failures, List<MemoryCurve> curves, Boolean cachingAllocator) {
+            this(runs, failures, curves, cachingAllocator, List.of());
+        }
     }
 
     /** The verdict and why. */
@@ -47,6 +49,7 @@ public final class Gate {
 
     public Result evaluate(Input in) {
         List<Reason> reasons = new ArrayList<>();
+        in.inputErrors().forEach(e -> reasons.add(Reason.error("unreadable-output", e)));
         int defectReasons = 0;
         int moreDefects = 0;
         for (SanitizerRun run : in.runs()) {
@@ -81,13 +84,13 @@ public final class Gate {
                 reasons.add(policy.memoryGrowthAction() == Action.FAIL ? Reason.fail("memory-growth", text) : Reason.unstable("memory-growth", text));
             }
         }
-        if (in.runs().isEmpty() && in.failures().isEmpty() && in.curves().isEmpty()) {
+        if (in.runs().isEmpty() && in.failures().isEmpty() && in.curves().isEmpty() && in.inputErrors().isEmpty()) {
             reasons.add(Reason.error("no-evidence", "nothing was analysed: no sanitizer output, job log or memory samples"));
         }
         return new Result(verdictOf(reasons), reasons);
     }
 
-    static Verdict verdictOf(List<Reason> reasons) {
+    public static Verdict verdictOf(List<Reason> reasons) {
         if (reasons.stream().anyMatch(r -> r.level() == Reason.Level.FAIL)) {
             return Verdict.FAIL;
         }

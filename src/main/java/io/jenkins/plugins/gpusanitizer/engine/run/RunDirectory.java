@@ -1,0 +1,123 @@
+package io.jenkins.plugins.gpusanitizer.engine.run;
+
+import io.jenkins.plugins.gpusanitizer.engine.analysis.AnalysisInput;
+import io.jenkins.plugins.gpusanitizer.engine.analysis.SanitizerInput;
+import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
+import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
+import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
+import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The run directory's layout (documented in README.md), shared by the runner that writes it and
+ * {@code analyze --run-dir} that reads it:
+ * <pre>
+ * run.json  report.json  report.html
+ * env/                      nvidia-smi.txt, nvidia-smi-query.csv, nvcc-version.txt, python-probe.txt, compute-sanitizer-version.txt
+ * sanitizer-TOOL/           command.txt, stdout.log, stderr.log, sanitizer.log (--log-file), sanitizer.xml (--xml --save)
+ * blocking/                 command.txt, stdout.log, stderr.log
+ * regression/               command.txt, stdout.log, stderr.log, nvidia-smi.csv, nvidia-smi.err
+ * </pre>
+ */
+public final class RunDirectory {
+    public static final String RUN_JSON = "run.json";
+    public static final String REPORT_JSON = "report.json";
+    public static final String REPORT_HTML = "report.html";
+    public static final String SANITIZER_LOG = "sanitizer.log";
+    public static final String SANITIZER_XML = "sanitizer.xml";
+    public static final String STDOUT = "stdout.log";
+    public static final String STDERR = "stderr.log";
+    public static final String MEMORY_CSV = "nvidia-smi.csv";
+
+    private final Path root;
+
+    public RunDirectory(Path root) {
+        this.root = root;
+    }
+
+    public Path root() {
+        return root;
+    }
+
+    public Path env() {
+        return root.resolve("env");
+    }
+
+    public static String sanitizerDir(Tool tool) {
+        return "sanitizer-" + tool.id();
+    }
+
+    public Path dir(String name) {
+        return root.resolve(name);
+    }
+
+    public RunRecord readRecord() {
+        Path f = root.resolve(RUN_JSON);
+        if (!Files.isRegularFile(f)) {
+            throw new InputException(f, "no such file: not a gpu-sanitize run directory");
+        }
+        try {
+            return ReportJson.mapper().readValue(f.toFile(), RunRecord.class);
+        } catch (IOException e) {
+            throw new InputException(f, "unreadable run record: " + e.getMessage().split("\n", 2)[0]);
+        }
+    }
+
+    void writeRecord(RunRecord r) throws IOException {
+        Path f = root.resolve(RUN_JSON);
+        Path tmp = root.resolve(RUN_JSON + ".tmp");
+        ReportJson.mapper().writeValue(tmp.toFile(), r);
+        Files.move(tmp, f, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /** What the analyzer reads from this directory: only outputs that exist and are not empty. */
+    public AnalysisInput analysisInput(RunRecord record, GatePolicy policy, boolean lenient) {
+        List<SanitizerInput> sanitizer = new ArrayList<>();
+        for (Tool tool : Tool.values()) {
+            Path d = dir(sanitizerDir(tool));
+            if (nonEmpty(d.resolve(SANITIZER_LOG))) {
+                sanitizer.add(new SanitizerInput(d.resolve(SANITIZER_LOG), false, tool));
+            }
+            if (nonEmpty(d.resolve(SANITIZER_XML))) {
+                sanitizer.add(new SanitizerInput(d.resolve(SANITIZER_XML), true, tool));
+            }
+        }
+        Map<String, Path> logs = new LinkedHashMap<>();
+        if (Files.exists(dir(Phase.REGRESSION.id()).resolve(STDERR))) {
+            logs.put("async", dir(Phase.REGRESSION.id()).resolve(STDERR));
+        }
+        if (Files.exists(dir(Phase.BLOCKING.id()).resolve(STDERR))) {
+            logs.put("blocking", dir(Phase.BLOCKING.id()).resolve(STDERR));
+        }
+        Path csv = dir(Phase.REGRESSION.id()).resolve(MEMORY_CSV);
+        Path memory = hasSamples(csv) ? csv : null;
+        boolean expandable = record != null && record.expandableSegments();
+        return new AnalysisInput(sanitizer, logs, expandable ? null : memory, expandable ? memory : null,
+                record == null ? null : record.cachingAllocator(), policy, lenient);
+    }
+
+    static boolean nonEmpty(Path p) {
+        try {
+            return Files.isRegularFile(p) && Files.size(p) > 0;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static boolean hasSamples(Path csv) {
+        if (!Files.isRegularFile(csv)) {
+            return false;
+        }
+        try (var lines = Files.lines(csv)) {
+            return lines.limit(3).count() >= 2;
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return false;
+        }
+    }
+}

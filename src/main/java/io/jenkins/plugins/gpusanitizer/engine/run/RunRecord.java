@@ -1,0 +1,17 @@
+package io.jenkins.plugins.gpusanitizer.engine.run;
+
+import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import java.util.List;
+
+/**
+ * {@code run.json} in the run directory: what the runner did, written after every phase so a crash
+ * or an abort still leaves it. {@code analyze --run-dir} reads it back.
+ *
+ * @param cachingAllocator whether the sanitizer runs kept PyTorch's caching allocator
+ * @param expandableSegments whether the regression run used expandable_segments:True
+ * @param tools            the sanitizer tools run
+ * @param finished         false while the run is still going (or when it died)
+ */
+public record RunRecord(int schemaVersion, Boolean cachingAllocator, boolean expandableSegments, List<String> tools,
+                        boolean finished, Report.ExecutionJson execution) {
+}

@@ -1,0 +1,402 @@
+package io.jenkins.plugins.gpusanitizer.engine.run;
+
+import io.jenkins.plugins.gpusanitizer.engine.findings.PatternSuppression;
+import io.jenkins.plugins.gpusanitizer.engine.gate.Action;
+import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
+import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything {@code gpu-sanitize run} and the {@code gpuSanitize} step can be told: one plain,
+ * serializable object (it travels to a Jenkins agent), so both front ends map their options onto it
+ * one by one. Paths are strings for the same reason.
+ */
+public final class RunSpec implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private List<String> command = new ArrayList<>();
+    private List<String> sanitizerCommand;
+    private List<String> gpus = new ArrayList<>(List.of("0"));
+    private List<Tool> tools = new ArrayList<>(List.of(Tool.MEMCHECK));
+    private int printLimit = 1000;
+    private boolean keepCachingAllocator;
+    private List<Phase> phases = new ArrayList<>(List.of(Phase.SANITIZER, Phase.BLOCKING, Phase.REGRESSION));
+    private final Map<Phase, Integer> timeoutSeconds = new EnumMap<>(Map.of(Phase.SANITIZER, 3600, Phase.BLOCKING, 3600, Phase.REGRESSION, 3600));
+    private Double regressionSeconds;
+    private double regressionMultiple = 2.0;
+    private Double referenceSeconds;
+    private String referenceReport;
+    private boolean expandableSegments;
+    private String throughputRegex;
+    private Double throughputBaseline;
+    private double throughputTolerance = 0.10;
+    private String outDir = "gpu-sanitize-run";
+    private String workDir;
+    private String computeSanitizer;
+    private String nvidiaSmi;
+    private String python;
+    private String nvcc;
+    private int samplerIntervalMs = 250;
+    private int killGraceSeconds = 5;
+    private int toolWriteGraceSeconds = 15;
+    private int progressIntervalSeconds = 10;
+    private List<String> extraSanitizerArgs = new ArrayList<>();
+    private Map<String, String> extraEnv = new LinkedHashMap<>();
+    private List<String> suppressions = new ArrayList<>();
+    private boolean defaultSuppressions = true;
+    private Map<Tool, Action> toolActions = new EnumMap<>(Tool.class);
+    private Action oomAction;
+    private Action memoryGrowthAction;
+
+    /** The user's command as given: one element with spaces is a shell string. */
+    public List<String> command() {
+        return command;
+    }
+
+    public RunSpec command(List<String> c) {
+        command = new ArrayList<>(c);
+        return this;
+    }
+
+    /** True when the command is one shell string (run through {@code sh -c}, knowingly). */
+    public boolean shellCommand() {
+        return isShell(command);
+    }
+
+    static boolean isShell(List<String> c) {
+        return c.size() == 1 && c.get(0).chars().anyMatch(ch -> Character.isWhitespace(ch) || "|&;<>()$`\\\"'*?[#~=%".indexOf(ch) >= 0);
+    }
+
+    /** The argv that runs the command: the shell string through {@code sh -c}, else as given. */
+    public static List<String> argv(List<String> c) {
+        return isShell(c) ? List.of("sh", "-c", c.get(0)) : List.copyOf(c);
+    }
+
+    public List<String> sanitizerCommand() {
+        return sanitizerCommand == null || sanitizerCommand.isEmpty() ? command : sanitizerCommand;
+    }
+
+    public RunSpec sanitizerCommand(List<String> c) {
+        sanitizerCommand = c == null ? null : new ArrayList<>(c);
+        return this;
+    }
+
+    public List<String> gpus() {
+        return gpus;
+    }
+
+    public RunSpec gpus(List<String> g) {
+        gpus = new ArrayList<>(g);
+        return this;
+    }
+
+    public List<Tool> tools() {
+        return tools;
+    }
+
+    public RunSpec tools(List<Tool> t) {
+        tools = new ArrayList<>(t);
+        return this;
+    }
+
+    public int printLimit() {
+        return printLimit;
+    }
+
+    public RunSpec printLimit(int n) {
+        printLimit = n;
+        return this;
+    }
+
+    public boolean keepCachingAllocator() {
+        return keepCachingAllocator;
+    }
+
+    public RunSpec keepCachingAllocator(boolean b) {
+        keepCachingAllocator = b;
+        return this;
+    }
+
+    public List<Phase> phases() {
+        return phases;
+    }
+
+    public RunSpec phases(List<Phase> p) {
+        phases = new ArrayList<>(p);
+        return this;
+    }
+
+    public int timeoutSeconds(Phase p) {
+        return timeoutSeconds.get(p);
+    }
+
+    public RunSpec timeoutSeconds(Phase p, int s) {
+        timeoutSeconds.put(p, s);
+        return this;
+    }
+
+    public Double regressionSeconds() {
+        return regressionSeconds;
+    }
+
+    public RunSpec regressionSeconds(Double s) {
+        regressionSeconds = s;
+        return this;
+    }
+
+    public double regressionMultiple() {
+        return regressionMultiple;
+    }
+
+    public RunSpec regressionMultiple(double m) {
+        regressionMultiple = m;
+        return this;
+    }
+
+    public Double referenceSeconds() {
+        return referenceSeconds;
+    }
+
+    public RunSpec referenceSeconds(Double s) {
+        referenceSeconds = s;
+        return this;
+    }
+
+    public String referenceReport() {
+        return referenceReport;
+    }
+
+    public RunSpec referenceReport(String r) {
+        referenceReport = r;
+        return this;
+    }
+
+    public boolean expandableSegments() {
+        return expandableSegments;
+    }
+
+    public RunSpec expandableSegments(boolean b) {
+        expandableSegments = b;
+        return this;
+    }
+
+    public String throughputRegex() {
+        return throughputRegex;
+    }
+
+    public RunSpec throughputRegex(String r) {
+        throughputRegex = r;
+        return this;
+    }
+
+    public Double throughputBaseline() {
+        return throughputBaseline;
+    }
+
+    public RunSpec throughputBaseline(Double b) {
+        throughputBaseline = b;
+        return this;
+    }
+
+    public double throughputTolerance() {
+        return throughputTolerance;
+    }
+
+    public RunSpec throughputTolerance(double t) {
+        throughputTolerance = t;
+        return this;
+    }
+
+    public String outDir() {
+        return outDir;
+    }
+
+    public RunSpec outDir(String d) {
+        outDir = d;
+        return this;
+    }
+
+    public String workDir() {
+        return workDir;
+    }
+
+    public RunSpec workDir(String d) {
+        workDir = d;
+        return this;
+    }
+
+    public String computeSanitizer() {
+        return computeSanitizer;
+    }
+
+    public RunSpec computeSanitizer(String p) {
+        computeSanitizer = p;
+        return this;
+    }
+
+    public String nvidiaSmi() {
+        return nvidiaSmi;
+    }
+
+    public RunSpec nvidiaSmi(String p) {
+        nvidiaSmi = p;
+        return this;
+    }
+
+    public String python() {
+        return python;
+    }
+
+    public RunSpec python(String p) {
+        python = p;
+        return this;
+    }
+
+    public String nvcc() {
+        return nvcc;
+    }
+
+    public RunSpec nvcc(String p) {
+        nvcc = p;
+        return this;
+    }
+
+    public int samplerIntervalMs() {
+        return samplerIntervalMs;
+    }
+
+    public RunSpec samplerIntervalMs(int ms) {
+        samplerIntervalMs = ms;
+        return this;
+    }
+
+    public int killGraceSeconds() {
+        return killGraceSeconds;
+    }
+
+    public RunSpec killGraceSeconds(int s) {
+        killGraceSeconds = s;
+        return this;
+    }
+
+    public int toolWriteGraceSeconds() {
+        return toolWriteGraceSeconds;
+    }
+
+    public RunSpec toolWriteGraceSeconds(int s) {
+        toolWriteGraceSeconds = s;
+        return this;
+    }
+
+    public int progressIntervalSeconds() {
+        return progressIntervalSeconds;
+    }
+
+    public RunSpec progressIntervalSeconds(int s) {
+        progressIntervalSeconds = s;
+        return this;
+    }
+
+    public List<String> extraSanitizerArgs() {
+        return extraSanitizerArgs;
+    }
+
+    public RunSpec extraSanitizerArgs(List<String> a) {
+        extraSanitizerArgs = new ArrayList<>(a);
+        return this;
+    }
+
+    /** Variables added to every phase (after the inherited environment, before the phase's own). */
+    public Map<String, String> extraEnv() {
+        return extraEnv;
+    }
+
+    public RunSpec extraEnv(Map<String, String> e) {
+        extraEnv = new LinkedHashMap<>(e);
+        return this;
+    }
+
+    public List<String> suppressions() {
+        return suppressions;
+    }
+
+    public RunSpec suppressions(List<String> s) {
+        suppressions = new ArrayList<>(s);
+        return this;
+    }
+
+    public RunSpec defaultSuppressions(boolean b) {
+        defaultSuppressions = b;
+        return this;
+    }
+
+    public RunSpec toolAction(Tool t, Action a) {
+        toolActions.put(t, a);
+        return this;
+    }
+
+    public RunSpec oomAction(Action a) {
+        oomAction = a;
+        return this;
+    }
+
+    public RunSpec memoryGrowthAction(Action a) {
+        memoryGrowthAction = a;
+        return this;
+    }
+
+    /** @throws IllegalArgumentException (one line) for a malformed suppression */
+    public GatePolicy policy() {
+        GatePolicy.Builder b = GatePolicy.builder().defaultSuppressions(defaultSuppressions);
+        suppressions.forEach(s -> b.suppress(PatternSuppression.parse(s)));
+        toolActions.forEach(b::toolAction);
+        if (oomAction != null) {
+            b.oomAction(oomAction);
+        }
+        if (memoryGrowthAction != null) {
+            b.memoryGrowthAction(memoryGrowthAction);
+        }
+        return b.build();
+    }
+
+    /** @throws RunException when the spec cannot run */
+    public void validate() {
+        if (command.isEmpty() || command.stream().allMatch(String::isBlank)) {
+            throw new RunException("no command to run: give it after --");
+        }
+        if (gpus.isEmpty()) {
+            throw new RunException("no GPU selected");
+        }
+        if (phases.isEmpty()) {
+            throw new RunException("no phase to run");
+        }
+        if (phases.contains(Phase.SANITIZER) && tools.isEmpty()) {
+            throw new RunException("the sanitizer phase needs at least one tool");
+        }
+        if (printLimit < 0) {
+            throw new RunException("print limit must be 0 (unlimited) or more, got " + printLimit);
+        }
+        for (Phase p : Phase.values()) {
+            if (timeoutSeconds.get(p) <= 0) {
+                throw new RunException(p.id() + " timeout must be positive");
+            }
+        }
+        try {
+            policy();
+        } catch (IllegalArgumentException e) {
+            throw new RunException(e.getMessage());
+        }
+        if (throughputRegex != null) {
+            try {
+                java.util.regex.Pattern.compile(throughputRegex);
+            } catch (java.util.regex.PatternSyntaxException e) {
+                throw new RunException("throughput regex: " + e.getDescription());
+            }
+        }
+    }
+}

@@ -1,0 +1,448 @@
+package io.jenkins.plugins.gpusanitizer.engine.run;
+
+import io.jenkins.plugins.gpusanitizer.engine.analysis.Analysis;
+import io.jenkins.plugins.gpusanitizer.engine.analysis.Analyzer;
+import io.jenkins.plugins.gpusanitizer.engine.gate.Gate;
+import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
+import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
+import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
+import io.jenkins.plugins.gpusanitizer.engine.parse.CudaErrorClass;
+import io.jenkins.plugins.gpusanitizer.engine.parse.CudaFailure;
+import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
+import io.jenkins.plugins.gpusanitizer.engine.report.HtmlReport;
+import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
+import io.jenkins.plugins.gpusanitizer.engine.report.ReportMapper;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * {@code gpu-sanitize run}: probes the machine, runs the planned phases, analyses what they wrote
+ * and always leaves a report beside the raw outputs, whatever happened on the way (a phase that
+ * crashed, timed out or was aborted, a tool that is missing).
+ */
+public final class Runner {
+    /** compute-sanitizer's exit code when it found errors; distinct from the job's own codes. */
+    public static final int SANITIZER_ERROR_EXIT = 86;
+    private static final List<String> DEBUG_VARIABLES = List.of("CUDA_LAUNCH_BLOCKING", "PYTORCH_NO_CUDA_MEMORY_CACHING",
+            "PYTORCH_USE_CUDA_DSA", "TORCH_USE_CUDA_DSA", "PYTORCH_CUDA_DSA_STACKTRACING");
+
+    private final RunSpec spec;
+    private final Map<String, String> baseEnv;
+    private final ProgressListener progress;
+    private final RunDirectory dir;
+    private final List<PhaseResult> results = new ArrayList<>();
+    private final List<Reason> runReasons = new ArrayList<>();
+    private final String runId = UUID.randomUUID().toString();
+    private Environment environment;
+    private Double referenceSeconds;
+    private String referenceSource;
+    private Double regressionTarget;
+    private Report.ThroughputJson throughput;
+
+    public Runner(RunSpec spec, Map<String, String> baseEnv, ProgressListener progress) {
+        this.spec = spec;
+        this.baseEnv = new LinkedHashMap<>(baseEnv);
+        this.progress = progress;
+        this.dir = new RunDirectory(Path.of(spec.outDir()).toAbsolutePath());
+    }
+
+    public RunDirectory directory() {
+        return dir;
+    }
+
+    /**
+     * Runs everything and returns the report (also written to report.json/html in the run directory).
+     *
+     * @throws RunException before anything ran, for a spec that cannot run or an unusable run directory
+     */
+    public Report run() {
+        spec.validate();
+        prepareDirectory();
+        GatePolicy policy = spec.policy();
+        boolean aborted = false;
+        try {
+            writeRecord(false);
+            ToolLocator tools = ToolLocator.fromEnvironment(baseEnv);
+            try {
+                environment = new EnvironmentProbe(tools, baseEnv, dir.env()).probe(spec, EnvironmentProbe.needsSanitizer(spec));
+                progress.line("[gpu-sanitize] environment: driver " + environment.driverVersion() + " (CUDA " + environment.driverCudaVersion()
+                        + "), " + environment.gpus().size() + " GPU(s), torch " + environment.torchVersion() + " (CUDA " + environment.torchCuda()
+                        + ")" + (environment.computeSanitizerVersion() == null ? "" : ", compute-sanitizer " + environment.computeSanitizerVersion())
+                        + ": " + environment.compatibility());
+                environmentReasons();
+            } catch (RunException e) {
+                runReasons.add(Reason.error("environment", e.getMessage()));
+                progress.line("[gpu-sanitize] " + e.getMessage());
+            }
+            if (environment != null && !"error".equals(environment.compatibility())) {
+                reference();
+                aborted = runPhases(tools);
+            } else if (environment != null) {
+                progress.line("[gpu-sanitize] environment incompatible: no phase run");
+            }
+        } catch (IOException | RuntimeException e) {
+            runReasons.add(Reason.error("runner", "the runner failed: " + e));
+        } finally {
+            try {
+                writeRecord(true);
+            } catch (IOException e) {
+                runReasons.add(Reason.error("runner", "cannot write " + RunDirectory.RUN_JSON + ": " + e.getMessage()));
+            }
+        }
+        Report report = report(policy);
+        if (aborted) {
+            Thread.currentThread().interrupt();
+        }
+        return report;
+    }
+
+    private void prepareDirectory() {
+        Path root = dir.root();
+        try {
+            if (Files.exists(root)) {
+                try (var s = Files.list(root)) {
+                    if (s.findAny().isPresent()) {
+                        throw new RunException("run directory " + root + " is not empty: give a new --out (run directories are never overwritten)");
+                    }
+                }
+            }
+            Files.createDirectories(dir.env());
+        } catch (IOException e) {
+            throw new RunException("cannot create run directory " + root + ": " + e.getMessage());
+        }
+    }
+
+    private void environmentReasons() {
+        for (String m : environment.messages()) {
+            if ("error".equals(environment.compatibility()) && (m.contains("supports up to") || m.contains("is_available() is False"))) {
+                runReasons.add(Reason.error("environment", m));
+            } else if (m.contains("differ in major") || m.contains("minor-version")) {
+                runReasons.add(Reason.warning("environment", m));
+            } else {
+                runReasons.add(Reason.info("environment", m));
+            }
+        }
+    }
+
+    /** The reference failure time: given, from an earlier report, or later from this run's blocking phase. */
+    private void reference() {
+        if (spec.referenceSeconds() != null) {
+            referenceSeconds = spec.referenceSeconds();
+            referenceSource = "given";
+        } else if (spec.referenceReport() != null) {
+            try {
+                Report old = ReportJson.read(Path.of(spec.referenceReport()));
+                if (old.execution() != null && old.execution().referenceFailureSeconds() != null) {
+                    referenceSeconds = old.execution().referenceFailureSeconds();
+                    referenceSource = "report " + spec.referenceReport();
+                } else {
+                    runReasons.add(Reason.warning("reference", spec.referenceReport() + " records no failure time; using this run's"));
+                }
+            } catch (InputException e) {
+                runReasons.add(Reason.warning("reference", e.getMessage()));
+            }
+        }
+    }
+
+    /** @return true when aborted */
+    private boolean runPhases(ToolLocator tools) throws IOException {
+        String gpu = spec.gpus().get(0);
+        for (Phase phase : spec.phases()) {
+            if (phase == Phase.SANITIZER) {
+                Path cs = Path.of(environment.computeSanitizerPath());
+                for (Tool tool : spec.tools()) {
+                    if (record(sanitizer(cs, tool, gpu))) {
+                        return true;
+                    }
+                }
+            } else if (phase == Phase.BLOCKING) {
+                if (record(blocking(gpu))) {
+                    return true;
+                }
+            } else if (record(regression(tools, gpu))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private boolean record(PhaseResult r) throws IOException {
+        results.add(r);
+        writeRecord(false);
+        progress.line("[gpu-sanitize] " + r.name() + " " + r.status() + " after " + PhaseProcess.fmt(r.wallSeconds()) + " s"
+                + (r.exitCode() == null ? "" : " (exit " + r.exitCode() + (r.signal() == null ? "" : ", signal " + r.signal()) + ")")
+                + (r.name().startsWith("sanitizer") ? ", " + recordsSoFar(dir.dir(r.directory()).resolve(RunDirectory.SANITIZER_LOG)) + " error record(s)" : "")
+                + (r.note() == null ? "" : ": " + r.note()));
+        return PhaseResult.ABORTED.equals(r.status()) || Thread.currentThread().isInterrupted();
+    }
+
+    private PhaseResult sanitizer(Path cs, Tool tool, String gpu) throws IOException {
+        String name = RunDirectory.sanitizerDir(tool);
+        Path d = Files.createDirectories(dir.dir(name));
+        Path log = d.resolve(RunDirectory.SANITIZER_LOG);
+        Path xml = d.resolve(RunDirectory.SANITIZER_XML);
+        List<String> argv = new ArrayList<>(List.of(cs.toString(), "--tool", tool.id(), "--xml", "--save", xml.toString(),
+                "--log-file", log.toString(), "--print-limit", Integer.toString(spec.printLimit()),
+                "--error-exitcode", Integer.toString(SANITIZER_ERROR_EXIT)));
+        argv.addAll(spec.extraSanitizerArgs());
+        argv.addAll(RunSpec.argv(spec.sanitizerCommand()));
+        Map<String, String> set = new LinkedHashMap<>();
+        set.put("CUDA_VISIBLE_DEVICES", gpu);
+        if (!spec.keepCachingAllocator()) {
+            set.put("PYTORCH_NO_CUDA_MEMORY_CACHING", "1");
+        }
+        List<String> removed = new ArrayList<>(List.of("CUDA_LAUNCH_BLOCKING"));
+        // expandable_segments makes memcheck report false out-of-bounds writes (pytorch #196209)
+        for (String v : List.of("PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_ALLOC_CONF")) {
+            String val = baseEnv.get(v);
+            if (val != null && val.contains("expandable_segments")) {
+                removed.add(v);
+            }
+        }
+        return runPhase(name, Phase.SANITIZER, argv, set, removed, gpu, d, spec.timeoutSeconds(Phase.SANITIZER), null, true,
+                elapsed -> progress.line("[gpu-sanitize] " + name + " running " + Math.round(elapsed) + " s, "
+                        + recordsSoFar(log) + " error record(s) so far"));
+    }
+
+    private PhaseResult blocking(String gpu) throws IOException {
+        Path d = Files.createDirectories(dir.dir(Phase.BLOCKING.id()));
+        Map<String, String> set = new LinkedHashMap<>();
+        set.put("CUDA_VISIBLE_DEVICES", gpu);
+        set.put("CUDA_LAUNCH_BLOCKING", "1");
+        if (Boolean.TRUE.equals(environment.torchDsa())) {
+            set.put("PYTORCH_USE_CUDA_DSA", "1");
+        }
+        List<String> removed = new ArrayList<>(DEBUG_VARIABLES);
+        removed.removeAll(set.keySet());
+        PhaseResult r = runPhase(Phase.BLOCKING.id(), Phase.BLOCKING, RunSpec.argv(spec.command()), set, removed, gpu, d,
+                spec.timeoutSeconds(Phase.BLOCKING), null, false,
+                elapsed -> progress.line("[gpu-sanitize] blocking running " + Math.round(elapsed) + " s"));
+        if (referenceSeconds == null && r.timeToFailure() != null) {
+            referenceSeconds = r.timeToFailure();
+            referenceSource = "this run's blocking phase";
+        }
+        return r;
+    }
+
+    private PhaseResult regression(ToolLocator tools, String gpu) throws IOException {
+        Path d = Files.createDirectories(dir.dir(Phase.REGRESSION.id()));
+        Map<String, String> set = new LinkedHashMap<>();
+        set.put("CUDA_VISIBLE_DEVICES", gpu);
+        if (spec.expandableSegments()) {
+            set.put("PYTORCH_CUDA_ALLOC_CONF", "expandable_segments:True");
+        }
+        List<String> removed = new ArrayList<>(DEBUG_VARIABLES);
+        int timeout = spec.timeoutSeconds(Phase.REGRESSION);
+        if (spec.regressionSeconds() != null) {
+            regressionTarget = spec.regressionSeconds();
+        } else if (referenceSeconds != null) {
+            regressionTarget = spec.regressionMultiple() * referenceSeconds;
+        }
+        // without a failure to reproduce, the regression run ends by itself or at its time limit (a pass)
+        double stopAt = regressionTarget != null ? Math.min(regressionTarget, timeout) : timeout;
+        Path smi = tools.require("nvidia-smi", spec.nvidiaSmi() == null ? null : Path.of(spec.nvidiaSmi()), "--nvidia-smi");
+        MemorySampler sampler = null;
+        String samplerNote = null;
+        try {
+            sampler = MemorySampler.start(smi, gpu, spec.samplerIntervalMs(), d.resolve(RunDirectory.MEMORY_CSV),
+                    d.resolve("nvidia-smi.err"), baseEnv);
+        } catch (IOException e) {
+            samplerNote = "memory sampler could not start: " + e.getMessage();
+        }
+        PhaseResult r;
+        try {
+            r = runPhase(Phase.REGRESSION.id(), Phase.REGRESSION, RunSpec.argv(spec.command()), set, removed, gpu, d,
+                    timeout + 1, stopAt, false,
+                    elapsed -> progress.line("[gpu-sanitize] regression running " + Math.round(elapsed) + " s"
+                            + (regressionTarget == null ? "" : " of " + Math.round(regressionTarget) + " s target")));
+        } finally {
+            if (sampler != null) {
+                String n = sampler.stop();
+                samplerNote = n == null ? samplerNote : n;
+            }
+        }
+        if (samplerNote != null) {
+            runReasons.add(Reason.warning("memory-sampler", samplerNote));
+            r = new PhaseResult(r.name(), r.phase(), r.command(), r.env(), r.gpu(), r.status(), r.exitCode(), r.signal(),
+                    r.wallSeconds(), r.timeToFailure(), r.directory(), r.files(), r.note() == null ? samplerNote : r.note() + "; " + samplerNote);
+        }
+        if (regressionTarget == null && PhaseResult.STOPPED_AT_TARGET.equals(r.status())) {
+            r = new PhaseResult(r.name(), r.phase(), r.command(), r.env(), r.gpu(), r.status(), r.exitCode(), r.signal(),
+                    r.wallSeconds(), r.timeToFailure(), r.directory(), r.files(),
+                    "no reference failure time: ran for the regression time limit of " + timeout + " s");
+        }
+        if (referenceSeconds == null && r.timeToFailure() != null) {
+            referenceSeconds = r.timeToFailure();
+            referenceSource = "this run's regression phase";
+        }
+        if (spec.throughputRegex() != null) {
+            throughput = Throughput.read(spec.throughputRegex(), spec.throughputBaseline(),
+                    List.of(d.resolve(RunDirectory.STDOUT), d.resolve(RunDirectory.STDERR)));
+        }
+        return r;
+    }
+
+    private PhaseResult runPhase(String name, Phase phase, List<String> argv, Map<String, String> set, List<String> removed,
+                                 String gpu, Path d, double timeout, Double stopAt, boolean toolWrapsTarget,
+                                 java.util.function.DoubleConsumer onProgress) throws IOException {
+        Map<String, String> env = new LinkedHashMap<>(baseEnv);
+        env.putAll(spec.extraEnv());
+        removed.forEach(env::remove);
+        env.putAll(set);
+        Files.writeString(d.resolve("command.txt"), String.join(" ", argv) + "\n" + describeEnv(set, removed) + "\n", StandardCharsets.UTF_8);
+        progress.line("[gpu-sanitize] " + name + " started on GPU " + gpu + ": " + abbreviate(String.join(" ", argv)));
+        PhaseProcess p = new PhaseProcess(argv, env, spec.workDir() == null ? null : Path.of(spec.workDir()),
+                d.resolve(RunDirectory.STDOUT), d.resolve(RunDirectory.STDERR), toolWrapsTarget, spec.killGraceSeconds(),
+                spec.toolWriteGraceSeconds(), runId + "-" + name);
+        PhaseProcess.Outcome o = p.run(timeout, stopAt, Math.max(1, spec.progressIntervalSeconds()), onProgress);
+        Integer signal = o.exitCode() != null && o.exitCode() > 128 && o.exitCode() <= 128 + 64 ? o.exitCode() - 128 : null;
+        Double ttf = PhaseResult.FAILED.equals(o.status()) ? round(o.wallSeconds()) : null;
+        List<String> files = new ArrayList<>();
+        try (var s = Files.list(d)) {
+            s.sorted().forEach(f -> files.add(dir.root().relativize(f).toString()));
+        }
+        String note = o.note();
+        if (toolWrapsTarget && !RunDirectory.nonEmpty(d.resolve(RunDirectory.SANITIZER_XML))) {
+            note = (note == null ? "" : note + "; ") + "no --save XML written: records come from the text log";
+        }
+        Map<String, String> shown = new LinkedHashMap<>(set);
+        removed.stream().filter(baseEnv::containsKey).forEach(v -> shown.put(v, "(removed)"));
+        return new PhaseResult(name, phase, argv, shown, gpu, o.status(), o.exitCode(), signal, round(o.wallSeconds()), ttf,
+                dir.root().relativize(d).toString(), files, note);
+    }
+
+    private String describeEnv(Map<String, String> set, List<String> removed) {
+        StringBuilder sb = new StringBuilder();
+        set.forEach((k, v) -> sb.append(k).append('=').append(v).append('\n'));
+        removed.stream().filter(baseEnv::containsKey).forEach(v -> sb.append("unset ").append(v).append('\n'));
+        return sb.toString();
+    }
+
+    /** Error records printed so far: the separator lines of the tool's log, read cheaply from the file. */
+    static long recordsSoFar(Path log) {
+        if (!Files.isRegularFile(log)) {
+            return 0;
+        }
+        long n = 0;
+        try (RandomAccessFile f = new RandomAccessFile(log.toFile(), "r")) {
+            byte[] buf = new byte[1 << 16];
+            byte[] sep = "\n========= \n".getBytes(StandardCharsets.US_ASCII);
+            int matched = 0;
+            int r;
+            while ((r = f.read(buf)) > 0) {
+                for (int i = 0; i < r; i++) {
+                    byte b = buf[i];
+                    if (b == sep[matched]) {
+                        if (++matched == sep.length) {
+                            n++;
+                            matched = 1;
+                        }
+                    } else {
+                        matched = b == sep[0] ? 1 : 0;
+                    }
+                }
+            }
+        } catch (IOException e) {
+            return n;
+        }
+        return n;
+    }
+
+    private Report report(GatePolicy policy) {
+        Analysis analysis;
+        RunRecord record = currentRecord(true);
+        analysis = new Analyzer().analyze(dir.analysisInput(record, policy, true));
+        List<Reason> reasons = new ArrayList<>(runReasons);
+        phaseReasons(analysis, reasons);
+        reasons.addAll(analysis.gate().reasons());
+        Gate.Result gate = new Gate.Result(Gate.verdictOf(reasons), reasons);
+        Analysis merged = new Analysis(analysis.runs(), analysis.failures(), analysis.curves(), analysis.cachingAllocator(),
+                analysis.diagnosis(), gate, analysis.inputs(), analysis.inputErrors());
+        Report report = new ReportMapper(policy.frameClassifier()).toReport(merged).withExecution(record.execution());
+        try {
+            ReportJson.write(report, dir.root().resolve(RunDirectory.REPORT_JSON));
+            Files.writeString(dir.root().resolve(RunDirectory.REPORT_HTML), new HtmlReport().page(report), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            progress.line("[gpu-sanitize] cannot write the report into " + dir.root() + ": " + e.getMessage());
+        }
+        return report;
+    }
+
+    private void phaseReasons(Analysis a, List<Reason> reasons) {
+        for (PhaseResult r : results) {
+            switch (r.status()) {
+                case PhaseResult.TIMED_OUT -> reasons.add(Reason.error("timeout", r.name() + " timed out after "
+                        + PhaseProcess.fmt(r.wallSeconds()) + " s and was killed; its output is partial"));
+                case PhaseResult.ABORTED -> reasons.add(Reason.error("aborted", r.name() + " was aborted after "
+                        + PhaseProcess.fmt(r.wallSeconds()) + " s; later phases did not run"));
+                case PhaseResult.NOT_STARTED -> reasons.add(Reason.error("not-started", r.name() + " could not start: " + r.note()));
+                default -> {
+                }
+            }
+            if (r.phase() == Phase.SANITIZER && !PhaseResult.NOT_STARTED.equals(r.status())
+                    && !RunDirectory.nonEmpty(dir.dir(r.directory()).resolve(RunDirectory.SANITIZER_LOG))) {
+                reasons.add(Reason.error("no-sanitizer-output", r.name() + ": compute-sanitizer wrote no log (exit " + r.exitCode()
+                        + "); see " + r.directory() + "/stderr.log"));
+            }
+            if (r.phase() != Phase.SANITIZER && PhaseResult.FAILED.equals(r.status())) {
+                CudaFailure f = a.failures().get(r.phase() == Phase.BLOCKING ? "blocking" : "async");
+                if (f == null || f.errorClass() == CudaErrorClass.NONE) {
+                    reasons.add(Reason.error("exit-without-error", r.name() + " exited with " + r.exitCode()
+                            + (r.signal() == null ? "" : " (signal " + r.signal() + ")") + " and printed no recognisable error"));
+                }
+            }
+            if (r.phase() == Phase.BLOCKING && PhaseResult.FAILED.equals(r.status())) {
+                CudaFailure f = a.failures().get("blocking");
+                if (f != null && f.asyncWarning()) {
+                    reasons.add(Reason.warning("not-blocking", "the blocking run printed PyTorch's asynchronous-report warning: "
+                            + "CUDA_LAUNCH_BLOCKING was not in effect (set before the first CUDA call?)"));
+                }
+            }
+        }
+        if (throughput != null && throughput.ratio() != null && throughput.ratio() < 1 - spec.throughputTolerance()) {
+            reasons.add(Reason.unstable("throughput", String.format(Locale.ROOT,
+                    "throughput %.2f is %.0f%% below the baseline %.2f", throughput.measured(),
+                    100 * (1 - throughput.ratio()), throughput.baseline())));
+        } else if (throughput != null && throughput.measured() == null) {
+            reasons.add(Reason.warning("throughput", "the throughput regex matched nothing in the regression output"));
+        }
+    }
+
+    private void writeRecord(boolean finished) throws IOException {
+        dir.writeRecord(currentRecord(finished));
+    }
+
+    private RunRecord currentRecord(boolean finished) {
+        List<Report.PhaseJson> phases = results.stream().map(r -> new Report.PhaseJson(r.name(), r.phase() == Phase.SANITIZER
+                ? r.name().substring("sanitizer-".length()) : null, r.command(), r.env(), r.gpu(), r.status(), r.exitCode(),
+                r.signal(), r.wallSeconds(), r.timeToFailure(), PhaseResult.TIMED_OUT.equals(r.status()),
+                PhaseResult.STOPPED_AT_TARGET.equals(r.status()), r.files(), r.note())).toList();
+        Report.EnvironmentJson env = environment == null ? null : new Report.EnvironmentJson(environment.driverVersion(),
+                environment.driverCudaVersion(), environment.gpus().stream().map(g -> new Report.GpuJson(g.index(), g.name(), g.uuid(),
+                g.memoryTotalMiB())).toList(), environment.nvccVersion(), environment.torchVersion(), environment.torchCuda(),
+                environment.cudnnVersion(), environment.torchDsa(), environment.computeSanitizerVersion(), environment.compatibility(),
+                environment.messages());
+        Report.ExecutionJson exec = new Report.ExecutionJson(env, phases, dir.root().toString(), referenceSeconds, referenceSource,
+                regressionTarget, throughput);
+        return new RunRecord(1, spec.phases().contains(Phase.SANITIZER) ? spec.keepCachingAllocator() : null,
+                spec.expandableSegments(), spec.tools().stream().map(Tool::id).toList(), finished, exec);
+    }
+
+    private static double round(double v) {
+        return Math.round(v * 100) / 100.0;
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() > 300 ? s.substring(0, 300) + "..." : s;
+    }
+}

@@ -1,0 +1,104 @@
+package io.jenkins.plugins.gpusanitizer.engine.run;
+
+import io.jenkins.plugins.gpusanitizer.engine.Corpus;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A machine with stand-in GPU tools (test resources fake-tools/) replaying a corpus case through
+ * real processes. See fake-tools/README.md for what the files of a case mean.
+ */
+final class FakeGpu {
+    final Path tools;
+    final Path caseDir;
+    final Path log;
+    final Path root;
+
+    FakeGpu(Path dir) {
+        this.root = dir;
+        this.tools = dir.resolve("bin");
+        this.caseDir = dir.resolve("case");
+        this.log = dir.resolve("log");
+        try {
+            Files.createDirectories(tools);
+            Files.createDirectories(caseDir);
+            Files.createDirectories(log);
+            for (String t : List.of("nvidia-smi", "compute-sanitizer", "nvcc", "python3")) {
+                try (InputStream in = FakeGpu.class.getResourceAsStream("/fake-tools/" + t)) {
+                    Path p = tools.resolve(t);
+                    Files.copy(in, p, StandardCopyOption.REPLACE_EXISTING);
+                    p.toFile().setExecutable(true);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The job's environment: fakes first on PATH, nothing of the real machine's CUDA. */
+    Map<String, String> env() {
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("PATH", tools + ":/usr/bin:/bin");
+        env.put("HOME", root.toString());
+        env.put("FAKE_CORPUS", Corpus.file("MANIFEST.md").getParent().toString());
+        env.put("FAKE_CASE", caseDir.toString());
+        env.put("FAKE_LOG", log.toString());
+        return env;
+    }
+
+    FakeGpu copy(String corpusFile, String as) {
+        try {
+            Files.copy(Corpus.file(corpusFile), caseDir.resolve(as), StandardCopyOption.REPLACE_EXISTING);
+            return this;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    FakeGpu put(String name, String content) {
+        Corpus.write(caseDir, name, content);
+        return this;
+    }
+
+    FakeGpu remove(String tool) {
+        try {
+            Files.delete(tools.resolve(tool));
+            return this;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    String logged(String name) {
+        try {
+            return Files.readString(log.resolve(name), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            return "";
+        }
+    }
+
+    /** The far out-of-bounds job as recorded on the H200, phase by phase. */
+    FakeGpu farOob() {
+        return copy("far-oob/memcheck.log", "memcheck.log").copy("far-oob/memcheck.xml", "memcheck.xml")
+                .copy("far-oob/memcheck-app.stderr", "memcheck-app.stderr").put("memcheck-app.exit", "1")
+                .copy("far-oob/blocking.stderr", "blocking.stderr").put("blocking.exit", "1").put("blocking.sleep", "0.4")
+                .copy("far-oob/async.stderr", "async.stderr").put("async.exit", "1").put("async.sleep", "0.3")
+                .copy("curves/clean.nvidia-smi.csv", "curve.csv");
+    }
+
+    /** A job without a bug: clean memcheck output, normal runs finish. */
+    FakeGpu clean() {
+        return put("memcheck.log", Corpus.textRun("mc-clean-exit").replace("sync -> 0 no error\n", ""))
+                .copy("near-oob/async.stdout", "async.stdout").copy("near-oob/async.stdout", "blocking.stdout")
+                .copy("near-oob/async.stdout", "memcheck-app.stdout").copy("curves/clean.nvidia-smi.csv", "curve.csv")
+                .put("async.sleep", "2");
+    }
+}

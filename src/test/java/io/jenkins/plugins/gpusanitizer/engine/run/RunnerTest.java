@@ -1,0 +1,243 @@
+package io.jenkins.plugins.gpusanitizer.engine.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The real runner through real processes, with stand-in GPU tools replaying the H200 corpus. */
+class RunnerTest {
+    @TempDir
+    Path dir;
+
+    private final List<String> console = new ArrayList<>();
+
+    private RunSpec spec() {
+        return new RunSpec().command(List.of("python3", "train.py", "--bug", "far")).outDir(dir.resolve("run").toString())
+                .killGraceSeconds(1).toolWriteGraceSeconds(5).progressIntervalSeconds(1).samplerIntervalMs(100);
+    }
+
+    private Report run(FakeGpu gpu, RunSpec spec) {
+        return run(gpu.env(), spec);
+    }
+
+    private Report run(Map<String, String> env, RunSpec spec) {
+        return new Runner(spec, env, console::add).run();
+    }
+
+    private static Report.PhaseJson phase(Report r, String name) {
+        return r.execution().phases().stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow();
+    }
+
+    @Test
+    void farOutOfBoundsAllThreePhases() throws IOException {
+        FakeGpu gpu = new FakeGpu(dir).farOob();
+        Map<String, String> env = new java.util.LinkedHashMap<>(gpu.env());
+        env.put("CUDA_LAUNCH_BLOCKING", "1"); // inherited by accident: must not reach the regression run
+        env.put("PYTORCH_CUDA_ALLOC_CONF", "expandable_segments:True"); // must not reach the sanitizer run
+        Report r = run(env, spec());
+        assertThat(r.verdict()).isEqualTo("FAIL");
+        assertThat(r.errorsTotal()).isEqualTo(1603L);
+        assertThat(r.defects()).filteredOn(d -> !d.suppressed()).singleElement().satisfies(d -> {
+            assertThat(d.kernel()).isEqualTo("scale_shift");
+            assertThat(d.hostLocation().line()).isEqualTo(32);
+            assertThat(d.hostLocation().function()).isEqualTo("buggy_scale");
+        });
+        assertThat(r.diagnosis().reportedAt().line()).isEqualTo(99);
+        assertThat(r.diagnosis().faultAt().line()).isEqualTo(32);
+        assertThat(r.diagnosis().faultEvidence()).isEqualTo("blocking+sanitizer");
+        Report.PhaseJson san = phase(r, "sanitizer-memcheck");
+        assertThat(san.exitCode()).isEqualTo(Runner.SANITIZER_ERROR_EXIT);
+        assertThat(san.command()).containsSubsequence("--tool", "memcheck", "--xml", "--save").contains("--print-limit", "1000");
+        assertThat(san.environment()).containsEntry("PYTORCH_NO_CUDA_MEMORY_CACHING", "1").containsEntry("CUDA_VISIBLE_DEVICES", "0")
+                .containsEntry("PYTORCH_CUDA_ALLOC_CONF", "(removed)");
+        Report.PhaseJson blocking = phase(r, "blocking");
+        assertThat(blocking.status()).isEqualTo("failed");
+        assertThat(blocking.timeToFailureSeconds()).isBetween(0.3, 5.0);
+        assertThat(r.execution().referenceFailureSeconds()).isEqualTo(blocking.timeToFailureSeconds());
+        assertThat(r.execution().referenceSource()).isEqualTo("this run's blocking phase");
+        assertThat(r.execution().regressionTargetSeconds()).isEqualTo(2 * blocking.timeToFailureSeconds());
+        assertThat(gpu.logged("env-memcheck-app.txt")).contains("PYTORCH_NO_CUDA_MEMORY_CACHING=1\n")
+                .doesNotContain("CUDA_LAUNCH_BLOCKING").doesNotContain("expandable_segments");
+        assertThat(gpu.logged("env-blocking.txt")).contains("CUDA_LAUNCH_BLOCKING=1\n").doesNotContain("PYTORCH_USE_CUDA_DSA")
+                .doesNotContain("PYTORCH_NO_CUDA_MEMORY_CACHING");
+        assertThat(gpu.logged("env-async.txt")).doesNotContain("CUDA_LAUNCH_BLOCKING").doesNotContain("PYTORCH_NO_CUDA_MEMORY_CACHING")
+                .contains("CUDA_VISIBLE_DEVICES=0\n");
+        assertThat(r.execution().environment().driverVersion()).isEqualTo("580.159.04");
+        assertThat(r.execution().environment().driverCudaVersion()).isEqualTo("13.0");
+        assertThat(r.execution().environment().torchCuda()).isEqualTo("13.0");
+        assertThat(r.execution().environment().compatibility()).isEqualTo("ok");
+        assertThat(r.execution().environment().torchDsa()).isFalse();
+        Path run = dir.resolve("run");
+        for (String f : List.of("run.json", "report.json", "report.html", "env/nvidia-smi.txt", "sanitizer-memcheck/sanitizer.log",
+                "sanitizer-memcheck/sanitizer.xml", "sanitizer-memcheck/command.txt", "blocking/stderr.log", "regression/stderr.log",
+                "regression/nvidia-smi.csv")) {
+            assertThat(run.resolve(f)).as(f).isNotEmptyFile();
+        }
+        assertThat(ReportJson.read(run.resolve("report.json")).verdict()).isEqualTo("FAIL");
+        assertThat(console).anyMatch(l -> l.startsWith("[gpu-sanitize] sanitizer-memcheck failed after") && l.contains("100 error record(s)"));
+        assertThat(console).noneMatch(l -> l.contains("Host Frame"));
+    }
+
+    @Test
+    void cleanJobPasses() {
+        FakeGpu gpu = new FakeGpu(dir).clean();
+        Report r = run(gpu, spec().command(List.of("python3", "train.py")));
+        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo("PASS");
+        assertThat(r.defects()).isEmpty();
+        assertThat(phase(r, "regression").status()).isEqualTo("passed");
+        assertThat(r.execution().referenceFailureSeconds()).isNull();
+        assertThat(r.memory()).singleElement().satisfies(m -> assertThat(m.peakMiB()).isEqualTo(853));
+    }
+
+    @Test
+    void nearOutOfBoundsIsOnlyVisibleToTheSanitizer() {
+        FakeGpu gpu = new FakeGpu(dir).copy("near-oob/memcheck-nocache.log", "memcheck.log")
+                .copy("near-oob/memcheck-nocache.xml", "memcheck.xml")
+                .copy("near-oob/memcheck-nocache-app.stderr", "memcheck-app.stderr").put("memcheck-app.exit", "134")
+                .copy("near-oob/async.stdout", "async.stdout").copy("near-oob/async.stdout", "blocking.stdout");
+        Report r = run(gpu, spec());
+        assertThat(r.verdict()).isEqualTo("FAIL");
+        assertThat(r.diagnosis().reportedAt()).isNull();
+        assertThat(r.diagnosis().faultAt().line()).isEqualTo(32);
+        assertThat(r.diagnosis().faultEvidence()).isEqualTo("sanitizer");
+        assertThat(phase(r, "blocking").status()).isEqualTo("passed");
+        assertThat(r.diagnosis().cachingAllocator()).isFalse();
+    }
+
+    @Test
+    void hangingJobIsKilledWholeAtTheTimeout() throws Exception {
+        FakeGpu gpu = new FakeGpu(dir).put("blocking.hang", "");
+        Report r = run(gpu, spec().phases(List.of(Phase.BLOCKING)).timeoutSeconds(Phase.BLOCKING, 2));
+        Report.PhaseJson p = phase(r, "blocking");
+        assertThat(p.status()).isEqualTo("timed-out");
+        assertThat(p.timedOut()).isTrue();
+        assertThat(p.note()).contains("killed after the timeout of 2.0 s");
+        assertThat(r.verdict()).isEqualTo("ERROR");
+        assertThat(r.reasons()).anyMatch(x -> x.code().equals("timeout"));
+        assertNoSurvivors(gpu, "pid-blocking.txt", "children-blocking.txt");
+    }
+
+    @Test
+    void sanitizerTimeoutKillsTheTargetFirstSoTheToolStillWritesItsXml() throws Exception {
+        FakeGpu gpu = new FakeGpu(dir).farOob().put("memcheck-app.hang", "");
+        Report r = run(gpu, spec().phases(List.of(Phase.SANITIZER)).timeoutSeconds(Phase.SANITIZER, 2));
+        Report.PhaseJson p = phase(r, "sanitizer-memcheck");
+        assertThat(p.status()).isEqualTo("timed-out");
+        assertThat(p.note()).contains("compute-sanitizer finished writing after the target was stopped");
+        assertThat(dir.resolve("run/sanitizer-memcheck/sanitizer.xml")).isNotEmptyFile();
+        assertThat(r.sanitizerRuns().get(0).recordsFrom()).isEqualTo("xml");
+        assertThat(r.sanitizerRuns().get(0).errorsTotal()).isEqualTo(1603L);
+        assertThat(r.verdict()).isEqualTo("FAIL");
+        assertThat(r.reasons()).anyMatch(x -> x.code().equals("timeout"));
+        assertNoSurvivors(gpu, "pid-memcheck-app.txt", "children-memcheck-app.txt");
+    }
+
+    @Test
+    void toolThatExits255WithoutSummaryIsAnError() {
+        FakeGpu gpu = new FakeGpu(dir).copy("tool-errors/missing-script.log", "memcheck.log").put("sanitizer.exit", "255")
+                .copy("tool-errors/missing-script-app.stderr", "memcheck-app.stderr").put("memcheck-app.exit", "2");
+        Report r = run(gpu, spec().phases(List.of(Phase.SANITIZER)));
+        assertThat(r.verdict()).isEqualTo("ERROR");
+        assertThat(phase(r, "sanitizer-memcheck").exitCode()).isEqualTo(255);
+        assertThat(r.reasons()).anyMatch(x -> x.code().equals("tool-failure") && x.message().contains("before first instrumented API call"));
+    }
+
+    @Test
+    void noGpuIsAOneLineErrorAndStillAReport() {
+        FakeGpu gpu = new FakeGpu(dir).put("no-gpu", "");
+        Report r = run(gpu, spec());
+        assertThat(r.verdict()).isEqualTo("ERROR");
+        assertThat(r.reasons().get(0).message()).startsWith("no GPU: " + gpu.tools.resolve("nvidia-smi") + " failed (exit 9): NVIDIA-SMI has failed")
+                .doesNotContain("\n");
+        assertThat(r.execution().phases()).isEmpty();
+        assertThat(dir.resolve("run/report.json")).isNotEmptyFile();
+        assertThat(dir.resolve("run/env/nvidia-smi.txt")).isNotEmptyFile();
+    }
+
+    @Test
+    void missingComputeSanitizerNamesWhereItLooked() {
+        FakeGpu gpu = new FakeGpu(dir).clean().remove("compute-sanitizer");
+        Report r = run(gpu, spec());
+        assertThat(r.verdict()).isEqualTo("ERROR");
+        assertThat(r.reasons().get(0).message()).startsWith("compute-sanitizer not found: looked in PATH (" + gpu.tools)
+                .contains("/usr/local/cuda/bin").endsWith("give --compute-sanitizer PATH");
+        // without the sanitizer phase the tool is not needed
+        Report r2 = new Runner(spec().outDir(dir.resolve("run2").toString()).phases(List.of(Phase.BLOCKING)), gpu.env(), console::add).run();
+        assertThat(r2.verdict()).isEqualTo("PASS");
+    }
+
+    @Test
+    void regressionStopsCleanlyAtTwiceTheReferenceFailureTime() {
+        FakeGpu gpu = new FakeGpu(dir).clean().put("async.sleep", "30");
+        Report r = run(gpu, spec().phases(List.of(Phase.REGRESSION)).referenceSeconds(1.0));
+        Report.PhaseJson p = phase(r, "regression");
+        assertThat(p.status()).isEqualTo("stopped-at-target");
+        assertThat(p.stoppedAtTarget()).isTrue();
+        assertThat(p.wallSeconds()).isBetween(2.0, 6.0);
+        assertThat(r.execution().regressionTargetSeconds()).isEqualTo(2.0);
+        assertThat(r.verdict()).isEqualTo("PASS");
+    }
+
+    @Test
+    void referenceFailureTimeFromAnEarlierReport() throws IOException {
+        FakeGpu gpu = new FakeGpu(dir).farOob();
+        run(gpu, spec().phases(List.of(Phase.BLOCKING)));
+        Path old = dir.resolve("run/report.json");
+        double ttf = ReportJson.read(old).execution().referenceFailureSeconds();
+        Report r = run(gpu, spec().outDir(dir.resolve("run2").toString()).phases(List.of(Phase.REGRESSION)).referenceReport(old.toString()));
+        assertThat(r.execution().referenceFailureSeconds()).isEqualTo(ttf);
+        assertThat(r.execution().referenceSource()).isEqualTo("report " + old);
+        assertThat(r.execution().regressionTargetSeconds()).isEqualTo(2 * ttf);
+    }
+
+    @Test
+    void throughputBelowBaselineIsUnstable() {
+        FakeGpu gpu = new FakeGpu(dir).clean().copy("slowdown/plain-200-steps.stdout", "async.stdout");
+        Report ok = run(gpu, spec().phases(List.of(Phase.REGRESSION)).throughputRegex("it/s ([0-9.]+)").throughputBaseline(237.0));
+        assertThat(ok.execution().throughput().measured()).isBetween(200.0, 240.0);
+        assertThat(ok.verdict()).isEqualTo("PASS");
+        Report slow = run(gpu, spec().outDir(dir.resolve("run2").toString()).phases(List.of(Phase.REGRESSION))
+                .throughputRegex("it/s ([0-9.]+)").throughputBaseline(2370.0));
+        assertThat(slow.verdict()).isEqualTo("UNSTABLE");
+        assertThat(slow.reasons()).anyMatch(x -> x.code().equals("throughput"));
+    }
+
+    @Test
+    void runDirectoryIsNeverReused() throws IOException {
+        Files.createDirectories(dir.resolve("run"));
+        Files.writeString(dir.resolve("run/keep.txt"), "x");
+        assertThatThrownBy(() -> run(new FakeGpu(dir).clean(), spec())).isInstanceOf(RunException.class)
+                .hasMessageContaining("is not empty");
+        assertThat(dir.resolve("run/keep.txt")).exists();
+    }
+
+    @Test
+    void shellStringsRunThroughShOnly() {
+        assertThat(RunSpec.argv(List.of("python3 train.py --steps 5 | tee out.txt"))).containsExactly("sh", "-c",
+                "python3 train.py --steps 5 | tee out.txt");
+        assertThat(RunSpec.argv(List.of("python3", "train.py", "a b"))).containsExactly("python3", "train.py", "a b");
+    }
+
+    private static void assertNoSurvivors(FakeGpu gpu, String... pidFiles) throws InterruptedException {
+        Set<Long> pids = new java.util.HashSet<>();
+        for (String f : pidFiles) {
+            Arrays.stream(gpu.logged(f).split("\\s+")).filter(s -> !s.isBlank()).map(Long::parseLong).forEach(pids::add);
+        }
+        assertThat(pids).as("pids recorded by the fake job").isNotEmpty();
+        Thread.sleep(200);
+        assertThat(pids).allSatisfy(pid -> assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
+                .as("process " + pid + " survived").isFalse());
+    }
+}
