@@ -35,7 +35,9 @@ public record MemoryCurve(String source, String label, String gpu, Shape shape, 
             case STABLE -> String.format(Locale.ROOT, "stable after %.1f s warm-up, peak %.0f MiB", warmupSeconds, peakMiB);
             case GROWING -> String.format(Locale.ROOT, "growing %.0f MiB/min through the run (peak %.0f MiB after %.1f s)",
                     growthMiBPerMin, peakMiB, durationSeconds);
-            case UNKNOWN -> String.format(Locale.ROOT, "not enough samples to judge (%d)", samples);
+            case UNKNOWN -> samples < 4 ? String.format(Locale.ROOT, "not enough samples to judge (%d)", samples)
+                    : String.format(Locale.ROOT, "too short to judge: the run ended %.1f s after its last rise (peak %.0f MiB)",
+                    Math.max(0, durationSeconds - warmupSeconds), peakMiB);
         };
     }
 }

@@ -6,14 +6,18 @@ import java.util.List;
 
 /**
  * Judges a memory curve. The job's span starts at the first sample above the idle baseline and ends
- * before the curve falls back to it. The curve is stable when it reaches its peak (within a
- * tolerance) early enough that it then stays flat for a good part of the run; otherwise it is
- * growing, and the rate is the least-squares slope over the second half of the climb, which skips
- * start-up (CUDA context, first allocations).
+ * at the last one above it. A leak is sustained growth: many rises of memory.used, spread over most
+ * of the run and still happening near its end; its rate is the least-squares slope from the first
+ * rises in the second half of the climb. Start-up (CUDA context, cuDNN workspaces, the allocator's first segments) is a few rises
+ * early in the run: the curve is stable once it then holds its level for a while. A run too short
+ * to hold its level after warm-up is not judged (seen on the H200: a 10 s job rises in its last
+ * second and ends).
  */
 public final class MemoryCurveAnalyzer {
-    /** Share of the job's span the curve must stay at its peak to count as stable. */
-    static final double STABLE_SHARE = 0.3;
+    /** Rises below this are nvidia-smi noise. */
+    static final double RISE_MIB = 4;
+    /** Fewer rises than this after the job started are warm-up, not growth. */
+    static final int MIN_RISES = 5;
     static final double MIN_STABLE_SECONDS = 2.0;
     static final int MAX_POINTS = 400;
 
@@ -41,24 +45,37 @@ public final class MemoryCurveAnalyzer {
         for (int i = start; i <= end; i++) {
             peak = Math.max(peak, s.used(i));
         }
+        List<Integer> rises = new ArrayList<>();
+        for (int i = start + 1; i <= end; i++) {
+            if (s.used(i) - s.used(i - 1) > RISE_MIB) {
+                rises.add(i);
+            }
+        }
+        double span = s.time(end) - s.time(start);
+        int lastRise = rises.isEmpty() ? start : rises.get(rises.size() - 1);
+        if (rises.size() >= MIN_RISES) {
+            int first = rises.get(0);
+            double window = s.time(end) - s.time(first);
+            double rising = s.time(lastRise) - s.time(first);
+            if (window > 0 && rising >= 0.5 * window && s.time(end) - s.time(lastRise) <= 0.25 * window) {
+                // the rate of the later rises: the first ones may still be start-up
+                int from = rises.get(rises.size() / 2);
+                return new MemoryCurve(source, label, s.gpu(), MemoryCurve.Shape.GROWING, peak, baseline, 0,
+                        Math.max(0, slope(s, from, lastRise) * 60), span, n, points);
+            }
+        }
         double tol = Math.max(32, 0.02 * (peak - baseline));
         int settle = start;
         while (settle <= end && s.used(settle) < peak - tol) {
             settle++;
         }
-        double span = s.time(end) - s.time(start);
-        double flat = s.time(end) - s.time(settle);
-        if (span <= 0) {
-            return new MemoryCurve(source, label, s.gpu(), MemoryCurve.Shape.UNKNOWN, peak, baseline, 0, 0, 0, n, points);
-        }
-        if (flat >= Math.max(MIN_STABLE_SECONDS, STABLE_SHARE * span)) {
+        double held = s.time(end) - s.time(Math.max(settle, lastRise));
+        if (held >= MIN_STABLE_SECONDS) {
             return new MemoryCurve(source, label, s.gpu(), MemoryCurve.Shape.STABLE, peak, baseline,
                     s.time(settle) - s.time(start), 0, span, n, points);
         }
-        int from = start + (settle - start) / 2;
-        double slopePerSecond = slope(s, from, Math.max(settle, from + 1));
-        return new MemoryCurve(source, label, s.gpu(), MemoryCurve.Shape.GROWING, peak, baseline, 0,
-                Math.max(0, slopePerSecond * 60), span, n, points);
+        return new MemoryCurve(source, label, s.gpu(), MemoryCurve.Shape.UNKNOWN, peak, baseline,
+                s.time(settle) - s.time(start), 0, span, n, points);
     }
 
     private static double slope(MemorySamples s, int from, int to) {

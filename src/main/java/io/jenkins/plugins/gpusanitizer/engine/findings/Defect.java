@@ -21,12 +21,14 @@ import java.util.List;
  * @param detail          the first record's detail (address, allocation)
  * @param hostStack       the first record's host stack, innermost first (bounded)
  * @param vendorModule    the vendor library that launched the kernel, or null
+ * @param launcher        the host function that launched the kernel (past driver and runtime), or null
  * @param error           false for tool warnings (racecheck warnings)
  * @param suppressedBy    the rule that suppressed it, or null
  */
 public record Defect(String id, Tool tool, Kind kind, String message, String kernel, SourceLocation deviceLocation,
                      SourceLocation hostLocation, long records, List<String> examples, String detail,
-                     List<Frame> hostStack, String vendorModule, boolean error, Suppression suppressedBy) {
+                     List<Frame> hostStack, String vendorModule, String launcher, boolean error,
+                     Suppression suppressedBy) {
 
     public Defect {
         examples = List.copyOf(examples);
@@ -43,7 +45,7 @@ public record Defect(String id, Tool tool, Kind kind, String message, String ker
 
     public Defect withSuppression(Suppression s) {
         return new Defect(id, tool, kind, message, kernel, deviceLocation, hostLocation, records, examples, detail,
-                hostStack, vendorModule, error, s);
+                hostStack, vendorModule, launcher, error, s);
     }
 
     /** Why a defect is not gated: the rule's id and its explanation. */

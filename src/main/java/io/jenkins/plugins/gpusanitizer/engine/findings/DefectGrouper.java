@@ -41,7 +41,7 @@ public final class DefectGrouper implements Consumer<SanitizerRecord> {
                 overflowRecords++;
                 return;
             }
-            g = new Group(id, r, host, frames.launchingVendorModule(r));
+            g = new Group(id, r, host, frames.launchingVendorModule(r), frames.launcher(r));
             groups.put(id, g);
         }
         g.add(r);
@@ -69,11 +69,13 @@ public final class DefectGrouper implements Consumer<SanitizerRecord> {
         final SanitizerRecord first;
         final SourceLocation host;
         final String vendor;
+        final String launcher;
         final Set<String> examples = new LinkedHashSet<>();
         long count;
 
-        Group(String id, SanitizerRecord first, SourceLocation host, String vendor) {
+        Group(String id, SanitizerRecord first, SourceLocation host, String vendor, String launcher) {
             this.id = id;
+            this.launcher = launcher;
             this.first = first;
             this.host = host;
             this.vendor = vendor;
@@ -93,7 +95,7 @@ public final class DefectGrouper implements Consumer<SanitizerRecord> {
                 device = SourceLocation.of(device.file(), device.line(), KernelNames.simple(first.kernel()));
             }
             return new Defect(id, first.tool(), first.kind(), first.message(), first.kernel(), device, host, count,
-                    List.copyOf(examples), first.detail(), stack, vendor, first.severityError(), null);
+                    List.copyOf(examples), first.detail(), stack, vendor, launcher, first.severityError(), null);
         }
     }
 }

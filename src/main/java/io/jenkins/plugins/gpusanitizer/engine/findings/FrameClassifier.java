@@ -59,6 +59,23 @@ public final class FrameClassifier {
         return null;
     }
 
+    /**
+     * The host function that launched the kernel: the innermost named native frame past the CUDA
+     * driver and runtime (for a device assert inside ATen, the operator, e.g. gather_cuda_kernel's
+     * kernel), or null.
+     */
+    public String launcher(SanitizerRecord r) {
+        for (Frame f : r.hostFrames()) {
+            if (f.python()) {
+                return null;
+            }
+            if (!isDriverOrRuntime(f) && f.function() != null) {
+                return KernelNames.simple(f.function());
+            }
+        }
+        return null;
+    }
+
     public boolean isVendorFrame(Frame f) {
         String module = f.moduleBaseName();
         return vendorModules.stream().anyMatch(p -> p.matcher(module).matches());

@@ -216,6 +216,13 @@ public final class SanitizerXmlParser {
                 }
                 break;
             }
+            case "Imprecise": {
+                // device exceptions without a precise address; a device-side assert is "Warp assert"
+                String exception = v.getOrDefault("/what/exception", text);
+                kind = exception.toLowerCase(Locale.ROOT).contains("assert") ? Kind.DEVICE_ASSERT : Kind.HARDWARE_EXCEPTION;
+                message = exception;
+                break;
+            }
             case "Api":
                 kind = Kind.API_ERROR;
                 message = v.getOrDefault("/what/error", "API error") + " on CUDA API call to " + v.getOrDefault("/what/api", "?");

@@ -160,6 +160,7 @@ public final class HtmlReport {
                 dl(h, "suppressed by", d.suppressedBy().rule() + ": " + d.suppressedBy().reason());
             }
             dl(h, "kind", d.kind());
+            dl(h, "launched by", d.launcher());
             if (d.deviceLocation() != null) {
                 dl(h, "device line", d.deviceLocation().file() + ":" + d.deviceLocation().line());
             }

@@ -38,10 +38,10 @@ public record Report(int schemaVersion, String generator, String verdict, List<R
     }
 
     @JsonPropertyOrder({"id", "tool", "kind", "severity", "message", "kernel", "records", "suppressed", "suppressedBy",
-            "inVendorLibrary", "vendorModule", "deviceLocation", "hostLocation", "examples", "detail", "hostStack", "status"})
+            "inVendorLibrary", "vendorModule", "launcher", "deviceLocation", "hostLocation", "examples", "detail", "hostStack", "status"})
     public record DefectJson(String id, String tool, String kind, String severity, String message, String kernel,
                              long records, boolean suppressed, SuppressionJson suppressedBy, boolean inVendorLibrary,
-                             String vendorModule, LocationJson deviceLocation, LocationJson hostLocation,
+                             String vendorModule, String launcher, LocationJson deviceLocation, LocationJson hostLocation,
                              List<String> examples, String detail, List<FrameJson> hostStack, String status) {
     }
 

@@ -67,7 +67,7 @@ public final class ReportMapper {
         return new Report.DefectJson(d.id(), d.tool().id(), d.kind().id(), d.error() ? "error" : "warning", d.message(),
                 d.kernel(), d.records(), d.suppressed(),
                 d.suppressedBy() == null ? null : new Report.SuppressionJson(d.suppressedBy().rule(), d.suppressedBy().reason()),
-                d.inVendorLibrary(), d.vendorModule(), deviceLoc(d.deviceLocation()), loc(d.hostLocation()), d.examples(),
+                d.inVendorLibrary(), d.vendorModule(), d.launcher(), deviceLoc(d.deviceLocation()), loc(d.hostLocation()), d.examples(),
                 d.detail(), stack, null);
     }
 
