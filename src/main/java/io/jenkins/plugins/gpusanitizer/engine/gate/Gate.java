@@ -145,6 +145,14 @@ public final class Gate {
             reasons.add(Reason.info("print-limit", tool + ": " + run.text().errorsNotPrinted() + " of " + total
                     + " errors were not printed (print limit); defects are grouped from the printed ones"));
         }
+        Long notPrinted = run.text() == null ? null : run.text().errorsNotPrinted();
+        if (notPrinted != null && notPrinted > 0 && !defects && !run.defects().isEmpty()) {
+            // every printed record was suppressed, but the unprinted ones were never seen: do not call that clean
+            String text = tool + ": " + notPrinted + " error(s) were not printed and every printed one was suppressed: "
+                    + "the unprinted ones were not checked (raise --print-limit or narrow the run)";
+            reasons.add(policy.actionFor(run.tool(), true) == Action.FAIL ? Reason.unstable("unprinted-unchecked", text)
+                    : Reason.warning("unprinted-unchecked", text));
+        }
         if (run.overflowRecords() > 0) {
             reasons.add(Reason.warning("defect-cap", tool + ": more distinct defects than the report keeps; "
                     + run.overflowRecords() + " record(s) only counted"));
