@@ -127,7 +127,7 @@ public final class Gate {
                     + "so the total error count is unknown (keep the --log-file text beside it)"));
         }
         if (out.appCrashed()) {
-            if (defects) {
+            if (!run.defects().isEmpty()) {
                 reasons.add(Reason.info("app-crashed", tool + ": the application then died under the tool (process didn't terminate successfully): "
                         + "expected after a device error, the sanitizer destroys the CUDA context"));
             } else {
