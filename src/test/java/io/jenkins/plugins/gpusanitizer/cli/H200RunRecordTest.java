@@ -15,7 +15,7 @@ import org.junit.jupiter.api.io.TempDir;
  * runner reported there must come out again from the raw outputs.
  */
 class H200RunRecordTest {
-    static final Path RECORD = Path.of(System.getProperty("gs.projectRoot", ".."), "docs", "h200-2026-12-02");
+    static final Path RECORD = Path.of(System.getProperty("gs.projectRoot", "."), "docs", "h200-2026-12-02");
 
     @TempDir
     Path dir;

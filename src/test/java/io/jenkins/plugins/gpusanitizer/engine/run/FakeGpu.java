@@ -16,13 +16,13 @@ import java.util.Map;
  * A machine with stand-in GPU tools (test resources fake-tools/) replaying a corpus case through
  * real processes. See fake-tools/README.md for what the files of a case mean.
  */
-final class FakeGpu {
+public final class FakeGpu {
     final Path tools;
     final Path caseDir;
     final Path log;
     final Path root;
 
-    FakeGpu(Path dir) {
+    public FakeGpu(Path dir) {
         this.root = dir;
         this.tools = dir.resolve("bin");
         this.caseDir = dir.resolve("case");
@@ -44,7 +44,7 @@ final class FakeGpu {
     }
 
     /** The job's environment: fakes first on PATH, nothing of the real machine's CUDA. */
-    Map<String, String> env() {
+    public Map<String, String> env() {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("PATH", tools + ":/usr/bin:/bin");
         env.put("HOME", root.toString());
@@ -86,7 +86,7 @@ final class FakeGpu {
     }
 
     /** The far out-of-bounds job as recorded on the H200, phase by phase. */
-    FakeGpu farOob() {
+    public FakeGpu farOob() {
         return copy("far-oob/memcheck.log", "memcheck.log").copy("far-oob/memcheck.xml", "memcheck.xml")
                 .copy("far-oob/memcheck-app.stderr", "memcheck-app.stderr").put("memcheck-app.exit", "1")
                 .copy("far-oob/blocking.stderr", "blocking.stderr").put("blocking.exit", "1").put("blocking.sleep", "0.4")
@@ -95,7 +95,7 @@ final class FakeGpu {
     }
 
     /** A job without a bug: clean memcheck output, normal runs finish. */
-    FakeGpu clean() {
+    public FakeGpu clean() {
         return put("memcheck.log", Corpus.textRun("mc-clean-exit").replace("sync -> 0 no error\n", ""))
                 .copy("near-oob/async.stdout", "async.stdout").copy("near-oob/async.stdout", "blocking.stdout")
                 .copy("near-oob/async.stdout", "memcheck-app.stdout").copy("curves/clean.nvidia-smi.csv", "curve.csv")

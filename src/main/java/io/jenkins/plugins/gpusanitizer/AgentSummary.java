@@ -1,0 +1,12 @@
+package io.jenkins.plugins.gpusanitizer;
+
+import java.io.Serializable;
+
+/**
+ * What the agent sends back to the controller after a run: small, serializable, defined in this
+ * plugin (JEP-200). The full report stays in report.json, copied into the build folder.
+ */
+public record AgentSummary(String verdict, int defects, int suppressed, Long errorsTotal, String firstReason,
+                           String diagnosis, String reportedAt, String faultAt, String runDirectory) implements Serializable {
+    private static final long serialVersionUID = 1L;
+}

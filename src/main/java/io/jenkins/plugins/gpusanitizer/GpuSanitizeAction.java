@@ -1,0 +1,156 @@
+package io.jenkins.plugins.gpusanitizer;
+
+import hudson.FilePath;
+import hudson.model.Action;
+import hudson.model.DirectoryBrowserSupport;
+import hudson.model.Run;
+import io.jenkins.plugins.gpusanitizer.engine.report.HtmlReport;
+import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
+import io.jenkins.plugins.gpusanitizer.engine.run.RunDirectory;
+import java.io.File;
+import java.lang.ref.SoftReference;
+import java.util.Collection;
+import java.util.List;
+import jenkins.model.RunAction2;
+import jenkins.tasks.SimpleBuildStep;
+
+/**
+ * The result of one {@code gpuSanitize} on its build: small fields in build.xml, the full report
+ * read lazily from the build folder ({@code gpu-sanitizer/ID/report.json}) and cached softly.
+ * Several calls per build live side by side, one URL each.
+ */
+public class GpuSanitizeAction implements RunAction2, SimpleBuildStep.LastBuildAction {
+    private final String id;
+    private final String name;
+    private final String verdict;
+    private final int defects;
+    private final int suppressed;
+    private final Long errorsTotal;
+    private final String firstReason;
+    private final String diagnosis;
+    private final String reportedAt;
+    private final String faultAt;
+    private transient Run<?, ?> owner;
+    private transient SoftReference<Report> report;
+
+    public GpuSanitizeAction(String id, String name, AgentSummary s) {
+        this.id = id;
+        this.name = name;
+        this.verdict = s.verdict();
+        this.defects = s.defects();
+        this.suppressed = s.suppressed();
+        this.errorsTotal = s.errorsTotal();
+        this.firstReason = s.firstReason();
+        this.diagnosis = s.diagnosis();
+        this.reportedAt = s.reportedAt();
+        this.faultAt = s.faultAt();
+    }
+
+    @Override
+    public void onAttached(Run<?, ?> r) {
+        owner = r;
+    }
+
+    @Override
+    public void onLoad(Run<?, ?> r) {
+        owner = r;
+    }
+
+    public Run<?, ?> getOwner() {
+        return owner;
+    }
+
+    @Override
+    public String getIconFileName() {
+        return "symbol-search";
+    }
+
+    @Override
+    public String getDisplayName() {
+        return name;
+    }
+
+    @Override
+    public String getUrlName() {
+        return "gpu-sanitizer-" + id;
+    }
+
+    public String getId() {
+        return id;
+    }
+
+    public String getVerdict() {
+        return verdict;
+    }
+
+    public int getDefects() {
+        return defects;
+    }
+
+    public int getSuppressed() {
+        return suppressed;
+    }
+
+    public Long getErrorsTotal() {
+        return errorsTotal;
+    }
+
+    public String getFirstReason() {
+        return firstReason;
+    }
+
+    public String getDiagnosis() {
+        return diagnosis;
+    }
+
+    public String getReportedAt() {
+        return reportedAt;
+    }
+
+    public String getFaultAt() {
+        return faultAt;
+    }
+
+    /** The "reported at / really at" line for the build page, or null when there is nothing to contrast. */
+    public String getWhereLine() {
+        if (faultAt == null) {
+            return null;
+        }
+        return reportedAt == null || reportedAt.equals(faultAt) ? "at " + faultAt : "reported at " + reportedAt + ", really at " + faultAt;
+    }
+
+    File resultDir() {
+        return GpuSanitizePublisher.resultDir(owner.getRootDir(), id);
+    }
+
+    /** The full report, or null when its file is gone (e.g. a build folder cleaned by hand). */
+    public synchronized Report getReport() {
+        Report r = report == null ? null : report.get();
+        if (r == null) {
+            File f = new File(resultDir(), RunDirectory.REPORT_JSON);
+            if (!f.isFile()) {
+                return null;
+            }
+            r = ReportJson.read(f.toPath());
+            report = new SoftReference<>(r);
+        }
+        return r;
+    }
+
+    /** The engine's HTML fragment: every tool/log string in it is already escaped. */
+    public String getReportHtml() {
+        Report r = getReport();
+        return r == null ? null : new HtmlReport().fragment(r);
+    }
+
+    /** Raw outputs (logs, XML, CSV) served by core's directory browser, with its strict CSP. */
+    public DirectoryBrowserSupport doRaw() {
+        return new DirectoryBrowserSupport(this, new FilePath(resultDir()), name + ": raw outputs", "folder.png", true);
+    }
+
+    @Override
+    public Collection<? extends Action> getProjectActions() {
+        return List.of(new GpuSanitizeJobAction(owner.getParent(), id, name));
+    }
+}

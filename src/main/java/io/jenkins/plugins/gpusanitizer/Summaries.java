@@ -1,0 +1,27 @@
+package io.jenkins.plugins.gpusanitizer;
+
+import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+
+/** Report to the small summary the build keeps in build.xml. */
+final class Summaries {
+    private Summaries() {
+    }
+
+    static AgentSummary of(Report r, String runDirectory) {
+        int open = (int) r.defects().stream().filter(d -> !d.suppressed()).count();
+        String first = r.reasons().stream().filter(x -> !x.level().equals("info") && !x.level().equals("warning"))
+                .map(Report.ReasonJson::message).findFirst().orElse(null);
+        return new AgentSummary(r.verdict(), open, r.defects().size() - open, r.errorsTotal(), first,
+                r.diagnosis() == null ? null : r.diagnosis().summary(), where(r.diagnosis() == null ? null : r.diagnosis().reportedAt()),
+                where(r.diagnosis() == null ? null : r.diagnosis().faultAt()), runDirectory);
+    }
+
+    private static String where(Report.LocationJson l) {
+        if (l == null) {
+            return null;
+        }
+        String file = l.file();
+        int slash = file.lastIndexOf('/');
+        return (slash < 0 ? file : file.substring(slash + 1)) + ":" + l.line() + (l.function() == null ? "" : " (" + l.function() + ")");
+    }
+}

@@ -1,0 +1,58 @@
+package io.jenkins.plugins.gpusanitizer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import hudson.model.Job;
+import hudson.model.Run;
+import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
+import java.io.File;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The build action over a real report written by `gpu-sanitize run` on the H200 (docs record). */
+class GpuSanitizeActionTest {
+    static final Path FAR = Path.of(System.getProperty("gs.projectRoot", "."), "docs", "h200-2026-12-02", "far");
+
+    /** A build whose folder is a temporary directory (the stub Run's methods throw unless overridden). */
+    static final class FakeRun extends Run<FakeJob, FakeRun> {
+        private final File root;
+
+        FakeRun(File root) {
+            this.root = root;
+        }
+
+        @Override
+        public File getRootDir() {
+            return root;
+        }
+    }
+
+    abstract static class FakeJob extends Job<FakeJob, FakeRun> {
+    }
+
+    @Test
+    void smallFieldsFromTheAgentAndTheFullReportFromTheBuildFolder(@TempDir Path build) throws IOException {
+        var report = ReportJson.read(FAR.resolve("report.json"));
+        AgentSummary s = Summaries.of(report, "/tmp/h200-runs/far");
+        assertThat(s.verdict()).isEqualTo("FAIL");
+        assertThat(s.defects()).isEqualTo(1);
+        assertThat(s.errorsTotal()).isEqualTo(2050L);
+        assertThat(s.faultAt()).isEqualTo("lstm_job.py:43 (fused_scale)");
+        assertThat(s.reportedAt()).isEqualTo("lstm_job.py:88 (main)");
+
+        GpuSanitizeAction a = new GpuSanitizeAction("gpu-sanitizer", "GPU Sanitizer", s);
+        a.onAttached(new FakeRun(build.toFile()));
+        assertThat(a.getUrlName()).isEqualTo("gpu-sanitizer-gpu-sanitizer");
+        assertThat(a.getWhereLine()).isEqualTo("reported at lstm_job.py:88 (main), really at lstm_job.py:43 (fused_scale)");
+        assertThat(a.getReport()).as("no report file yet").isNull();
+
+        Path dir = GpuSanitizePublisher.resultDir(build.toFile(), "gpu-sanitizer").toPath();
+        Files.createDirectories(dir);
+        Files.copy(FAR.resolve("report.json"), dir.resolve("report.json"));
+        assertThat(a.getReport().verdict()).isEqualTo("FAIL");
+        assertThat(a.getReportHtml()).contains("fused_scale", "lstm_job.py").doesNotContain("<script");
+    }
+}

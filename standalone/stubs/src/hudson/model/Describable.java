@@ -1,0 +1,7 @@
+package hudson.model;
+
+// Compile-only signature stub of jenkins-core 2.555.3, written from the public API (see ../README.md). Never packaged.
+
+public interface Describable<T extends Describable<T>> {
+    Descriptor<T> getDescriptor();
+}
