@@ -141,7 +141,7 @@ public class GpuSanitizeAction implements RunAction2, SimpleBuildStep.LastBuildA
     /** The engine's HTML fragment: every tool/log string in it is already escaped. */
     public String getReportHtml() {
         Report r = getReport();
-        return r == null ? null : new HtmlReport().fragment(r);
+        return r == null ? null : new HtmlReport("raw/").fragment(r);
     }
 
     /** Raw outputs (logs, XML, CSV) served by core's directory browser, with its strict CSP. */

@@ -3,6 +3,9 @@ package io.jenkins.plugins.gpusanitizer.cli;
 import io.jenkins.plugins.gpusanitizer.engine.report.HtmlReport;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
+import io.jenkins.plugins.gpusanitizer.engine.report.export.JunitExport;
+import io.jenkins.plugins.gpusanitizer.engine.report.export.SarifExport;
+import io.jenkins.plugins.gpusanitizer.engine.report.export.WarningsNgExport;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
@@ -17,6 +20,15 @@ final class OutputOptions {
 
     @Option(names = "--html", paramLabel = "FILE", description = "write the self-contained HTML report here.")
     Path html;
+
+    @Option(names = "--junit", paramLabel = "FILE", description = "write the report as JUnit XML (phases and defects as test cases).")
+    Path junit;
+
+    @Option(names = "--sarif", paramLabel = "FILE", description = "write the report as SARIF 2.1.0.")
+    Path sarif;
+
+    @Option(names = "--warnings-ng", paramLabel = "FILE", description = "write warnings-ng's native JSON issues (recordIssues tool: issues(pattern: FILE)).")
+    Path warningsNg;
 
     @Option(names = {"-q", "--quiet"}, description = "print only the verdict line.")
     boolean quiet;
@@ -33,9 +45,18 @@ final class OutputOptions {
                 }
                 Files.writeString(html, new HtmlReport().page(report), StandardCharsets.UTF_8);
             }
+            if (junit != null) {
+                JunitExport.write(report, junit);
+            }
+            if (sarif != null) {
+                SarifExport.write(report, sarif);
+            }
+            if (warningsNg != null) {
+                WarningsNgExport.write(report, warningsNg);
+            }
         } catch (IOException e) {
-            throw new io.jenkins.plugins.gpusanitizer.engine.parse.InputException(json != null ? json : html,
-                    "cannot write report: " + e.getMessage());
+            throw new io.jenkins.plugins.gpusanitizer.engine.parse.InputException(Path.of("report output"),
+                    "cannot write: " + e.getMessage());
         }
         ConsoleSummary.print(report, out, quiet);
     }

@@ -87,7 +87,14 @@ public final class Gate {
         if (in.runs().isEmpty() && in.failures().isEmpty() && in.curves().isEmpty() && in.inputErrors().isEmpty()) {
             reasons.add(Reason.error("no-evidence", "nothing was analysed: no sanitizer output, job log or memory samples"));
         }
-        return new Result(verdictOf(reasons), reasons);
+        return new Result(verdictOf(reasons), ordered(reasons));
+    }
+
+    /** The reasons most important first (fail, error, unstable, warning, info), in their order within a level. */
+    public static List<Reason> ordered(List<Reason> reasons) {
+        List<Reason> out = new ArrayList<>(reasons);
+        out.sort(java.util.Comparator.comparing(Reason::level));
+        return out;
     }
 
     public static Verdict verdictOf(List<Reason> reasons) {

@@ -23,9 +23,26 @@ public final class HtmlReport {
         }
     }
 
-    /** A standalone page with the CSS inlined (a style element, not a script: allowed by CSP style rules of a file). */
+    private final String rawBase;
+
+    /** For a page that lives in the run directory: raw outputs are linked relative to it. */
+    public HtmlReport() {
+        this("");
+    }
+
+    /** @param rawBase the URL prefix of the run directory's files ({@code raw/} on the Jenkins build page) */
+    public HtmlReport(String rawBase) {
+        this.rawBase = rawBase;
+    }
+
+    /**
+     * A standalone page with the CSS inlined; its own Content-Security-Policy forbids every script,
+     * so even a string that escaped escaping could not run.
+     */
     public String page(Report r) {
-        return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>GPU Sanitizer: " + Html.esc(r.verdict())
+        return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+                + "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">"
+                + "<title>GPU Sanitizer: " + Html.esc(r.verdict())
                 + "</title>\n<style>" + css().replace("</", "<\\/") + "</style></head>\n<body>\n" + fragment(r) + "\n</body></html>\n";
     }
 
@@ -46,7 +63,7 @@ public final class HtmlReport {
         h.append("</ul></div>\n");
         diagnosis(h, r.diagnosis());
         if (r.execution() != null) {
-            execution(h, r.execution());
+            execution(h, r.execution(), r.sanitizerRuns());
         }
         defects(h, r.defects().stream().filter(d -> !d.suppressed()).toList(), "Defects");
         List<Report.DefectJson> suppressed = r.defects().stream().filter(Report.DefectJson::suppressed).toList();
@@ -54,7 +71,7 @@ public final class HtmlReport {
             defects(h, suppressed, "Suppressed defects");
         }
         failures(h, r.failures());
-        memory(h, r.memory());
+        memory(h, r.memory(), r.execution() == null ? null : r.execution().regressionTargetSeconds());
         sanitizerRuns(h, r.sanitizerRuns());
         h.append("<p class=\"gs-footer\">").append(Html.esc(r.generator())).append(", report schema ").append(r.schemaVersion())
                 .append("</p>\n</div>");
@@ -95,9 +112,9 @@ public final class HtmlReport {
         h.append("</code></td><td><code>").append(Html.esc(l.code())).append("</code></td></tr>");
     }
 
-    private static void execution(StringBuilder h, Report.ExecutionJson e) {
+    private void execution(StringBuilder h, Report.ExecutionJson e, List<Report.SanitizerRunJson> runs) {
         h.append("<section class=\"gs-phases\"><h2>Phases</h2><table><tr><th>phase</th><th>command</th><th>GPU</th>"
-                + "<th>status</th><th>exit</th><th>wall</th><th>time to failure</th></tr>");
+                + "<th>status</th><th>exit</th><th>wall</th><th>time to failure</th><th>errors counted / printed</th><th>raw outputs</th></tr>");
         for (Report.PhaseJson p : e.phases()) {
             h.append("<tr><td>").append(Html.esc(p.name())).append("</td><td><code>").append(Html.esc(String.join(" ", p.command())))
                     .append("</code></td><td>").append(Html.esc(p.gpu())).append("</td><td class=\"gs-status-")
@@ -105,12 +122,22 @@ public final class HtmlReport {
                     .append(p.exitCode() == null ? "" : p.exitCode()).append(p.signal() == null ? "" : " (signal " + p.signal() + ")")
                     .append("</td><td>").append(String.format(Locale.ROOT, "%.1f s", p.wallSeconds())).append("</td><td>")
                     .append(p.timeToFailureSeconds() == null ? "" : String.format(Locale.ROOT, "%.1f s", p.timeToFailureSeconds()))
-                    .append("</td></tr>");
+                    .append("</td><td>").append(Html.esc(counted(p, runs))).append("</td><td>");
+            for (String f : p.files()) {
+                h.append("<a href=\"").append(Html.esc(rawBase + urlPath(f))).append("\">").append(Html.esc(f.substring(f.lastIndexOf('/') + 1)))
+                        .append("</a> ");
+            }
+            h.append("</td></tr>");
             if (p.note() != null) {
-                h.append("<tr class=\"gs-note\"><td></td><td colspan=\"6\">").append(Html.esc(p.note())).append("</td></tr>");
+                h.append("<tr class=\"gs-note\"><td></td><td colspan=\"8\">").append(Html.esc(p.note())).append("</td></tr>");
             }
         }
         h.append("</table>");
+        if (e.regressionTargetSeconds() != null) {
+            h.append("<p>").append(Html.esc(String.format(Locale.ROOT, "Regression target %.1f s (reference failure %.1f s, %s).",
+                    e.regressionTargetSeconds(), e.referenceFailureSeconds() == null ? Double.NaN : e.referenceFailureSeconds(),
+                    e.referenceSource() == null ? "given" : e.referenceSource()))).append("</p>");
+        }
         if (e.environment() != null) {
             Report.EnvironmentJson env = e.environment();
             h.append("<h3>Environment</h3><table class=\"gs-env\">");
@@ -129,6 +156,30 @@ public final class HtmlReport {
             h.append("</table>");
         }
         h.append("</section>\n");
+    }
+
+    private static String counted(Report.PhaseJson p, List<Report.SanitizerRunJson> runs) {
+        if (p.tool() == null) {
+            return "";
+        }
+        for (Report.SanitizerRunJson r : runs) {
+            if (r.tool().equals(p.tool())) {
+                return (r.errorsTotal() == null ? "unknown" : r.errorsTotal().toString()) + " / " + r.recordsParsed();
+            }
+        }
+        return "no output";
+    }
+
+    /** A relative file path as a URL path: each segment percent-encoded. */
+    static String urlPath(String relative) {
+        StringBuilder sb = new StringBuilder();
+        for (String seg : relative.split("/")) {
+            if (sb.length() > 0) {
+                sb.append('/');
+            }
+            sb.append(java.net.URLEncoder.encode(seg, java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20"));
+        }
+        return sb.toString();
     }
 
     private static void envRow(StringBuilder h, String k, String v) {
@@ -221,7 +272,7 @@ public final class HtmlReport {
         h.append("</table></section>\n");
     }
 
-    private static void memory(StringBuilder h, List<Report.MemoryJson> curves) {
+    private static void memory(StringBuilder h, List<Report.MemoryJson> curves, Double target) {
         if (curves.isEmpty()) {
             return;
         }
@@ -230,7 +281,7 @@ public final class HtmlReport {
             h.append("<li>").append(Html.esc(m.label())).append(" (GPU ").append(Html.esc(m.gpu())).append("): ")
                     .append(Html.esc(m.description())).append("</li>");
         }
-        h.append("</ul>").append(MemoryChart.svg(curves)).append("</section>\n");
+        h.append("</ul>").append(MemoryChart.svg(curves, target)).append("</section>\n");
     }
 
     private static void sanitizerRuns(StringBuilder h, List<Report.SanitizerRunJson> runs) {

@@ -12,8 +12,9 @@ final class MemoryChart {
     private MemoryChart() {
     }
 
-    static String svg(List<Report.MemoryJson> curves) {
-        double maxT = 1;
+    /** @param target the regression target in seconds, marked with a dashed line; null for none */
+    static String svg(List<Report.MemoryJson> curves, Double target) {
+        double maxT = target == null ? 1 : target;
         double maxY = 1;
         for (Report.MemoryJson c : curves) {
             for (double[] p : c.points()) {
@@ -31,6 +32,11 @@ final class MemoryChart {
                 .append(H - PAD).append("\"/>");
         s.append(String.format(Locale.ROOT, "<text class=\"gs-label\" x=\"%d\" y=\"%d\">%.0f MiB</text>", 2, 20, maxY));
         s.append(String.format(Locale.ROOT, "<text class=\"gs-label\" x=\"%d\" y=\"%d\">%.0f s</text>", W - 60, H - PAD + 16, maxT));
+        if (target != null) {
+            double x = PAD + (W - PAD - 10) * target / maxT;
+            s.append(String.format(Locale.ROOT, "<line class=\"gs-target\" x1=\"%.1f\" y1=\"10\" x2=\"%.1f\" y2=\"%d\"/>", x, x, H - PAD));
+            s.append(String.format(Locale.ROOT, "<text class=\"gs-label\" x=\"%.1f\" y=\"20\">target %.0f s</text>", Math.max(PAD, x - 70), target));
+        }
         int series = 0;
         for (Report.MemoryJson c : curves) {
             s.append("<polyline class=\"gs-series gs-series-").append(series++).append("\" points=\"");
@@ -40,6 +46,8 @@ final class MemoryChart {
                 s.append(String.format(Locale.ROOT, "%.1f,%.1f ", x, y));
             }
             s.append("\"><title>").append(Html.esc(c.label())).append("</title></polyline>");
+            s.append(String.format(Locale.ROOT, "<text class=\"gs-label gs-legend-%d\" x=\"%d\" y=\"%d\">", series - 1, PAD + 8 + 160 * (series - 1), H - 8))
+                    .append(Html.esc(c.label())).append(String.format(Locale.ROOT, " (peak %.0f MiB)</text>", c.peakMiB()));
         }
         s.append("</svg>");
         return s.toString();

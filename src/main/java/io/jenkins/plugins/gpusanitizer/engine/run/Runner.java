@@ -365,7 +365,7 @@ public final class Runner {
         List<Reason> reasons = new ArrayList<>(runReasons);
         phaseReasons(analysis, reasons);
         reasons.addAll(analysis.gate().reasons());
-        Gate.Result gate = new Gate.Result(Gate.verdictOf(reasons), reasons);
+        Gate.Result gate = new Gate.Result(Gate.verdictOf(reasons), Gate.ordered(reasons));
         Analysis merged = new Analysis(analysis.runs(), analysis.failures(), analysis.curves(), analysis.cachingAllocator(),
                 analysis.diagnosis(), gate, analysis.inputs(), analysis.inputErrors());
         Report report = new ReportMapper(policy.frameClassifier()).toReport(merged).withExecution(record.execution());

@@ -1,0 +1,134 @@
+package io.jenkins.plugins.gpusanitizer.engine.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jenkins.plugins.gpusanitizer.engine.Corpus;
+import io.jenkins.plugins.gpusanitizer.engine.analysis.AnalysisInput;
+import io.jenkins.plugins.gpusanitizer.engine.analysis.Analyzer;
+import io.jenkins.plugins.gpusanitizer.engine.analysis.SanitizerInput;
+import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
+import io.jenkins.plugins.gpusanitizer.engine.run.RunDirectory;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Renders reports in headless Chromium (Debian's, installed by .ci/run) and fails on any console
+ * message (a CSP refusal, a script error) or on markup that a hostile string smuggled into the DOM.
+ * Screenshots go to target/screenshots, or to -Dgs.screenshotDir (docs/screenshots holds the
+ * committed ones). With -Dgs.requireBrowser=true (CI) a missing Chromium fails instead of skipping.
+ */
+class BrowserReportTest {
+    static final Path RECORD = Path.of(System.getProperty("gs.projectRoot", "."), "docs", "h200-2026-12-02");
+    static Path chromium;
+
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void findChromium() {
+        for (String c : List.of(System.getenv().getOrDefault("CHROMIUM", ""), "/usr/bin/chromium", "/usr/bin/chromium-browser")) {
+            if (!c.isEmpty() && Files.isExecutable(Path.of(c))) {
+                chromium = Path.of(c);
+                return;
+            }
+        }
+        if (Boolean.getBoolean("gs.requireBrowser") || "1".equals(System.getenv("GS_REQUIRE_BROWSER"))) {
+            throw new AssertionError("Chromium not found (apt-get install chromium) and gs.requireBrowser=true");
+        }
+        Assumptions.abort("Chromium not installed");
+    }
+
+    /** What Chromium printed and the DOM it ended with. */
+    record Rendered(String dom, List<String> console) {
+    }
+
+    private Rendered render(Path html, String screenshot) throws IOException, InterruptedException {
+        List<String> base = List.of(chromium.toString(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--user-data-dir=" + dir.resolve("profile"), "--enable-logging=stderr", "--v=0", "--window-size=1280,1800");
+        List<String> console = new ArrayList<>();
+        String dom = run(concat(base, "--dump-dom", html.toUri().toString()), console);
+        if (screenshot != null) {
+            Path shots = Path.of(System.getProperty("gs.screenshotDir", "target/screenshots"));
+            Files.createDirectories(shots);
+            run(concat(base, "--screenshot=" + shots.toAbsolutePath().resolve(screenshot + ".png"), html.toUri().toString()), console);
+        }
+        return new Rendered(dom, console);
+    }
+
+    private static List<String> concat(List<String> a, String... b) {
+        List<String> out = new ArrayList<>(a);
+        out.addAll(List.of(b));
+        return out;
+    }
+
+    private String run(List<String> argv, List<String> console) throws IOException, InterruptedException {
+        Path out = Files.createTempFile(dir, "out", ".txt");
+        Path err = Files.createTempFile(dir, "err", ".txt");
+        Process p = new ProcessBuilder(argv).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        assertThat(p.waitFor(90, TimeUnit.SECONDS)).as("chromium finished").isTrue();
+        for (String line : Files.readAllLines(err, StandardCharsets.UTF_8)) {
+            if (line.contains(":CONSOLE") || line.contains("Uncaught") || line.contains("Refused to")) {
+                console.add(line);
+            }
+        }
+        return Files.readString(out, StandardCharsets.UTF_8);
+    }
+
+    private Path page(Report r, String name) throws IOException {
+        Path f = dir.resolve(name + ".html");
+        Files.writeString(f, new HtmlReport().page(r), StandardCharsets.UTF_8);
+        return f;
+    }
+
+    private static Report runReport(String runCase) {
+        RunDirectory d = new RunDirectory(RECORD.resolve(runCase));
+        var record = d.readRecord();
+        GatePolicy p = GatePolicy.defaults();
+        return new ReportMapper(p.frameClassifier()).toReport(new Analyzer().analyze(d.analysisInput(record, p, true)))
+                .withExecution(record.execution());
+    }
+
+    @Test
+    void realH200ReportsRenderWithoutConsoleErrors() throws Exception {
+        for (String c : List.of("far", "near", "index", "triton", "initcheck", "leak")) {
+            Report r = runReport(c);
+            Rendered out = render(page(r, c), "h200-" + c);
+            assertThat(out.console()).as(c).isEmpty();
+            assertThat(out.dom()).as(c).contains("gs-verdict-word\">" + r.verdict() + "<");
+            assertThat(out.dom()).doesNotContain("<script", "<img");
+        }
+    }
+
+    @Test
+    void hostileStringsStayText() throws Exception {
+        String payload = "<img src=x onerror=\"console.error('pwned')\">'\"</style><script>console.error('pwned2')</script>";
+        String log = Corpus.textRun("mc-oob").replace("oob_write(int *, int)", payload).replace("in oob\n", "in " + payload + "\n");
+        Path file = Corpus.write(dir, "hostile.log", log);
+        GatePolicy p = GatePolicy.defaults();
+        Report r = new ReportMapper(p.frameClassifier()).toReport(new Analyzer().analyze(
+                new AnalysisInput(List.of(new SanitizerInput(file, false, null)), Map.of(), null, null, null, p)));
+        Rendered out = render(page(r, "hostile"), null);
+        assertThat(out.console()).isEmpty();
+        assertThat(out.dom()).doesNotContain("<img", "<script").contains("&lt;img src=x onerror=");
+    }
+
+    @Test
+    void theConsoleCheckItselfSeesAnError() throws Exception {
+        // negative control: a page whose script logs an error must be caught by the same check
+        Path f = dir.resolve("control.html");
+        Files.writeString(f, "<!DOCTYPE html><html><body><script>console.error('control error')</script></body></html>");
+        Rendered out = render(f, null);
+        assertThat(out.console()).anyMatch(l -> l.contains("control error"));
+    }
+}
