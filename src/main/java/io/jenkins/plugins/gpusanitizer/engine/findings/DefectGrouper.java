@@ -34,15 +34,16 @@ public final class DefectGrouper implements Consumer<SanitizerRecord> {
         records++;
         String simple = KernelNames.simple(r.kernel());
         SourceLocation host = frames.firstUserFrame(r, simple);
-        String id = Fingerprint.of(r.tool(), r.kind(), r.message(), simple, r.pc(), r.deviceLocation(), host);
-        Group g = groups.get(id);
+        // the map is keyed by the fingerprint's input; the hash is computed once per distinct defect
+        String key = Fingerprint.key(r.tool(), r.kind(), r.message(), simple, r.pc(), r.deviceLocation(), host);
+        Group g = groups.get(key);
         if (g == null) {
             if (groups.size() >= MAX_DEFECTS) {
                 overflowRecords++;
                 return;
             }
-            g = new Group(id, r, host, frames.launchingVendorModule(r), frames.launcher(r));
-            groups.put(id, g);
+            g = new Group(Fingerprint.hash(key), r, host, frames.launchingVendorModule(r), frames.launcher(r));
+            groups.put(key, g);
         }
         g.add(r);
     }

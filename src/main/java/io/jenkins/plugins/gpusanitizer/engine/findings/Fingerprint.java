@@ -19,9 +19,18 @@ public final class Fingerprint {
 
     public static String of(Tool tool, Kind kind, String message, String kernelSimple, String pc,
                             SourceLocation device, SourceLocation host) {
+        return hash(key(tool, kind, message, kernelSimple, pc, device, host));
+    }
+
+    /** The fingerprint's input, readable: equal keys are the same defect. */
+    public static String key(Tool tool, Kind kind, String message, String kernelSimple, String pc,
+                             SourceLocation device, SourceLocation host) {
         String deviceKey = device != null ? device.baseName() + ":" + device.line() : pc == null ? "" : "pc" + pc;
         String hostKey = host == null ? "" : host.baseName() + ":" + host.line() + ":" + nullToEmpty(host.function());
-        String key = String.join("|", tool.id(), kind.id(), normalise(message), nullToEmpty(kernelSimple), deviceKey, hostKey);
+        return String.join("|", tool.id(), kind.id(), normalise(message), nullToEmpty(kernelSimple), deviceKey, hostKey);
+    }
+
+    public static String hash(String key) {
         try {
             byte[] d = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
             return HexFormat.of().formatHex(d, 0, 8);
@@ -35,7 +44,7 @@ public final class Fingerprint {
         if (message == null) {
             return "";
         }
-        return message.replaceAll("0x[0-9a-fA-F]+", "0x?").trim();
+        return message.indexOf("0x") < 0 ? message.trim() : message.replaceAll("0x[0-9a-fA-F]+", "0x?").trim();
     }
 
     private static String nullToEmpty(String s) {

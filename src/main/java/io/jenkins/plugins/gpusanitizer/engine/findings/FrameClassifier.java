@@ -87,16 +87,13 @@ public final class FrameClassifier {
      * libc or the kernel's own host stub.
      */
     public SourceLocation firstUserFrame(SanitizerRecord r, String kernelSimpleName) {
-        boolean anyPython = false;
-        for (Frame f : r.hostFrames()) {
-            if (f.python()) {
-                anyPython = true;
-                if (TracebackParser.isUserFile(f.file())) {
-                    return f.toLocation();
-                }
+        List<Frame> python = r.pythonFrames();
+        for (Frame f : python) {
+            if (TracebackParser.isUserFile(f.file())) {
+                return f.toLocation();
             }
         }
-        if (anyPython) {
+        if (!python.isEmpty()) {
             return null;
         }
         for (Frame f : r.hostFrames()) {

@@ -26,6 +26,14 @@ public record SanitizerRecord(Tool tool, Kind kind, String message, String kerne
     public static final int MAX_FRAMES = 96;
 
     public SanitizerRecord {
-        hostFrames = List.copyOf(hostFrames);
+        hostFrames = hostFrames instanceof FrameList ? hostFrames : List.copyOf(hostFrames);
+    }
+
+    /** The Python frames of the host stack, innermost first (cheap: no native frame is parsed). */
+    public List<Frame> pythonFrames() {
+        if (hostFrames instanceof FrameList fl) {
+            return fl.pythonFrames();
+        }
+        return hostFrames.stream().filter(Frame::python).toList();
     }
 }

@@ -59,6 +59,16 @@ public final class BoundedLineReader implements AutoCloseable {
             while (pos < len) {
                 char c = buf[pos];
                 if (c == '\n' || c == '\r') {
+                    if (line.length() == 0 && pos - start <= maxLine) {
+                        // the whole line is in the buffer: one copy, no builder
+                        String whole = new String(buf, start, pos - start);
+                        pos++;
+                        if (c == '\r') {
+                            skipLf = true;
+                        }
+                        lineNumber++;
+                        return whole;
+                    }
                     cut |= append(start, pos);
                     pos++;
                     if (c == '\r') {

@@ -15,10 +15,6 @@ import java.util.regex.Pattern;
  * </ul>
  */
 final class FrameParser {
-    private static final Pattern NATIVE = Pattern.compile(
-            "^(?:(?<func>.*?)(?: in (?<file>[^\\s\\[]+):(?<line>\\d+))? )?\\[(?<pc>0x[0-9a-fA-F]+)\\] in (?<module>\\S.*)$");
-    private static final Pattern PYTHON = Pattern.compile(
-            "^(?<func>\\S.*?) in (?<file>[^\\s\\[\\]]+\\.(?:py|pyx|pyi|ipynb)):(?<line>\\d+)$");
     private static final Pattern OLD_MODULE_FIRST = Pattern.compile(
             "^(?<module>/\\S+) \\((?<func>.*?)(?: \\+ 0x[0-9a-fA-F]+)?\\) \\[(?<pc>0x[0-9a-fA-F]+)\\]$");
     private static final Pattern BARE_PC = Pattern.compile("^\\[(0x[0-9a-fA-F]+)\\]$");
@@ -26,17 +22,36 @@ final class FrameParser {
     private FrameParser() {
     }
 
-    /** The frame, or null for the first half of the two-line form (see {@link #isBarePc}). */
+    /**
+     * The frame, or null for the first half of the two-line form (see {@link #isBarePc}). The
+     * common forms are cut by hand (millions of frames per log: a regex with lazy groups over
+     * 250-character C++ signatures was the parser's hot spot); the rare old forms use regexes.
+     */
     static Frame parse(String text) {
         String s = text.trim();
-        if (s.indexOf('[') >= 0) {
-            Matcher m = NATIVE.matcher(s);
-            if (m.matches()) {
-                String line = m.group("line");
-                return Frame.nativeFrame(m.group("func"), m.group("file"),
-                        line == null ? 0 : parseInt(line), m.group("module").trim());
+        int pcEnd = s.lastIndexOf("] in ");
+        if (pcEnd > 0) {
+            int pcStart = s.lastIndexOf('[', pcEnd);
+            if (pcStart >= 0 && s.startsWith("[0x", pcStart) && (pcStart == 0 || s.charAt(pcStart - 1) == ' ')) {
+                String module = s.substring(pcEnd + 5).trim();
+                String func = pcStart == 0 ? "" : s.substring(0, pcStart - 1);
+                String file = null;
+                int line = 0;
+                int in = func.lastIndexOf(" in ");
+                if (in >= 0) {
+                    int colon = func.lastIndexOf(':');
+                    if (colon > in + 4 && colon < func.length() - 1 && allDigits(func, colon + 1)
+                            && func.indexOf(' ', in + 4) < 0) {
+                        file = func.substring(in + 4, colon);
+                        line = parseInt(func.substring(colon + 1));
+                        func = func.substring(0, in);
+                    }
+                }
+                return Frame.nativeFrame(func, file, line, module);
             }
-            m = OLD_MODULE_FIRST.matcher(s);
+        }
+        if (s.indexOf('[') >= 0) {
+            Matcher m = OLD_MODULE_FIRST.matcher(s);
             if (m.matches()) {
                 return Frame.nativeFrame(m.group("func"), null, 0, m.group("module"));
             }
@@ -44,11 +59,25 @@ final class FrameParser {
                 return null;
             }
         }
-        Matcher m = PYTHON.matcher(s);
-        if (m.matches()) {
-            return Frame.python(m.group("func"), m.group("file"), parseInt(m.group("line")));
+        int in = s.lastIndexOf(" in ");
+        int colon = s.lastIndexOf(':');
+        if (in > 0 && colon > in + 4 && colon < s.length() - 1 && allDigits(s, colon + 1)) {
+            String file = s.substring(in + 4, colon);
+            if (file.indexOf(' ') < 0 && (file.endsWith(".py") || file.endsWith(".pyx") || file.endsWith(".pyi") || file.endsWith(".ipynb"))) {
+                return Frame.python(s.substring(0, in), file, parseInt(s.substring(colon + 1)));
+            }
         }
         return Frame.nativeFrame(s, null, 0, null);
+    }
+
+    private static boolean allDigits(String s, int from) {
+        for (int i = from; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < '0' || c > '9') {
+                return false;
+            }
+        }
+        return from < s.length();
     }
 
     static boolean isBarePc(String text) {

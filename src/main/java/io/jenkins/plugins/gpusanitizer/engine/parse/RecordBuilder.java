@@ -1,12 +1,11 @@
 package io.jenkins.plugins.gpusanitizer.engine.parse;
 
 import io.jenkins.plugins.gpusanitizer.engine.model.Frame;
+import io.jenkins.plugins.gpusanitizer.engine.model.FrameList;
 import io.jenkins.plugins.gpusanitizer.engine.model.Kind;
 import io.jenkins.plugins.gpusanitizer.engine.model.SanitizerRecord;
 import io.jenkins.plugins.gpusanitizer.engine.model.SourceLocation;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
-import java.util.ArrayList;
-import java.util.List;
 
 /** Collects the parts of one record while a parser reads it; bounded in frames and detail text. */
 final class RecordBuilder {
@@ -24,9 +23,9 @@ final class RecordBuilder {
     String block;
     boolean severityError = true;
     private final StringBuilder detail = new StringBuilder();
-    private final List<Frame> nativeFrames = new ArrayList<>();
-    private final List<Frame> pythonFrames = new ArrayList<>();
-    private final List<Frame> order = new ArrayList<>();
+    private final FrameList.Builder frames = new FrameList.Builder(FrameParser::parse);
+    private int nativeFrames;
+    private int pythonFrames;
     int droppedFrames;
 
     RecordBuilder(Tool tool, Kind kind, String message) {
@@ -45,11 +44,18 @@ final class RecordBuilder {
     }
 
     void addFrame(Frame frame) {
-        List<Frame> bucket = frame.python() ? pythonFrames : nativeFrames;
-        int max = frame.python() ? MAX_PYTHON_FRAMES : MAX_NATIVE_FRAMES;
-        if (bucket.size() < max) {
-            bucket.add(frame);
-            order.add(frame);
+        boolean python = frame.python();
+        if (python ? pythonFrames++ < MAX_PYTHON_FRAMES : nativeFrames++ < MAX_NATIVE_FRAMES) {
+            frames.addParsed(frame);
+        } else {
+            droppedFrames++;
+        }
+    }
+
+    /** A native frame's text, parsed only if someone looks at it (see FrameList). */
+    void addNativeFrame(String text) {
+        if (nativeFrames++ < MAX_NATIVE_FRAMES) {
+            frames.addNative(text);
         } else {
             droppedFrames++;
         }
@@ -57,6 +63,6 @@ final class RecordBuilder {
 
     SanitizerRecord build() {
         return new SanitizerRecord(tool, kind, message, kernel, pc, deviceLocation, thread, block,
-                detail.length() == 0 ? null : detail.toString(), order, severityError);
+                detail.length() == 0 ? null : detail.toString(), frames.build(), severityError);
     }
 }

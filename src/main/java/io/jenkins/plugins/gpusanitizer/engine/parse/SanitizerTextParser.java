@@ -7,9 +7,6 @@ import io.jenkins.plugins.gpusanitizer.engine.model.SourceLocation;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
@@ -84,10 +81,8 @@ public final class SanitizerTextParser {
     }
 
     public SanitizerOutput parse(InputStream in, Path name, Tool hint, Consumer<SanitizerRecord> sink) throws IOException {
-        InputStreamReader reader = new InputStreamReader(in, StandardCharsets.UTF_8.newDecoder()
-                .onMalformedInput(CodingErrorAction.REPLACE).onUnmappableCharacter(CodingErrorAction.REPLACE));
         State st = new State(name, hint, sink);
-        BoundedLineReader lines = new BoundedLineReader(reader);
+        ByteLineReader lines = new ByteLineReader(in, BoundedLineReader.DEFAULT_MAX_LINE);
         String line;
         while ((line = lines.readLine()) != null) {
             st.line(line);
@@ -141,16 +136,25 @@ public final class SanitizerTextParser {
                 }
                 return;
             }
-            String content = line.substring(prefix.length());
-            int indent = 0;
-            while (indent < content.length() && content.charAt(indent) == ' ') {
-                indent++;
+            int start = prefix.length();
+            int end = line.length();
+            while (start < end && line.charAt(start) == ' ') {
+                start++;
             }
-            String text = content.substring(indent).stripTrailing();
-            if (text.isEmpty()) {
+            while (end > start && line.charAt(end - 1) <= ' ') {
+                end--;
+            }
+            if (start == end) {
                 flush();
                 return;
             }
+            int indent = start - prefix.length();
+            if (indent > 1 && current != null && line.startsWith("Host Frame:", start)) {
+                // the bulk of every log: parsed from the line in place
+                hostFrame(end == line.length() ? line.substring(start + 11) : line.substring(start + 11, end));
+                return;
+            }
+            String text = line.substring(start, end);
             if (indent <= 1) {
                 header(text);
             } else if (current != null) {
@@ -343,15 +347,7 @@ public final class SanitizerTextParser {
         void detail(String text) {
             RecordBuilder r = current;
             Matcher m;
-            if (text.startsWith("Host Frame:")) {
-                String rest = text.substring("Host Frame:".length());
-                if (FrameParser.isBarePc(rest)) {
-                    pendingBarePc = true;
-                    return;
-                }
-                pendingBarePc = false;
-                r.addFrame(FrameParser.parse(rest));
-            } else if (pendingBarePc && text.startsWith("in ")) {
+            if (pendingBarePc && text.startsWith("in ")) {
                 pendingBarePc = false;
                 r.addFrame(Frame.nativeFrame(null, null, 0, text.substring(3).trim()));
             } else if (text.startsWith("at ")) {
@@ -380,6 +376,22 @@ public final class SanitizerTextParser {
             } else if (!text.startsWith("Saved host backtrace")) {
                 r.addDetail(text);
             }
+        }
+
+        void hostFrame(String rest) {
+            if (rest.contains("] in ")) {
+                // a native frame in the 2025.x form: kept raw, parsed when needed
+                pendingBarePc = false;
+                current.addNativeFrame(rest);
+                return;
+            }
+            Frame f = FrameParser.parse(rest);
+            if (f == null) {
+                pendingBarePc = true;
+                return;
+            }
+            pendingBarePc = false;
+            current.addFrame(f);
         }
 
         void raceDetail(RecordBuilder r, String text) {

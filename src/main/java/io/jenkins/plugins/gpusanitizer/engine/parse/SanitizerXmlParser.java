@@ -10,10 +10,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
-import java.util.Iterator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
@@ -131,59 +128,60 @@ public final class SanitizerXmlParser {
         Map<String, String> v = new HashMap<>();
         List<Frame> frames = new ArrayList<>();
         Map<String, String> frame = null;
-        Deque<String> names = new ArrayDeque<>();
-        Deque<StringBuilder> texts = new ArrayDeque<>();
-        Deque<boolean[]> hasChild = new ArrayDeque<>();
+        // the element path below <record>, kept incrementally: "/hostStack/frame/func"
+        StringBuilder path = new StringBuilder(64);
+        int[] marks = new int[16];
+        boolean[] hasChild = new boolean[16];
+        StringBuilder text = new StringBuilder(64);
+        int depth = 0;
         while (true) {
             if (!r.hasNext()) {
                 throw new XMLStreamException("record not closed");
             }
             int ev = r.next();
             if (ev == XMLStreamConstants.START_ELEMENT) {
-                if (!hasChild.isEmpty()) {
-                    hasChild.peek()[0] = true;
+                if (depth > 0) {
+                    hasChild[depth - 1] = true;
                 }
-                names.push(r.getLocalName());
-                texts.push(new StringBuilder());
-                hasChild.push(new boolean[1]);
-                if (names.size() == 2 && "frame".equals(names.peek()) && "hostStack".equals(names.peekLast())) {
+                if (depth == marks.length) {
+                    marks = java.util.Arrays.copyOf(marks, depth * 2);
+                    hasChild = java.util.Arrays.copyOf(hasChild, depth * 2);
+                }
+                marks[depth] = path.length();
+                hasChild[depth] = false;
+                depth++;
+                path.append('/').append(r.getLocalName());
+                text.setLength(0);
+                if (depth == 2 && "/hostStack/frame".contentEquals(path)) {
                     frame = new HashMap<>();
                 }
             } else if (ev == XMLStreamConstants.CHARACTERS || ev == XMLStreamConstants.CDATA) {
-                StringBuilder sb = texts.peek();
-                if (sb != null && sb.length() < MAX_TEXT) {
-                    sb.append(r.getText(), 0, Math.min(r.getText().length(), MAX_TEXT - sb.length()));
+                if (text.length() < MAX_TEXT) {
+                    int n = Math.min(r.getTextLength(), MAX_TEXT - text.length());
+                    text.append(r.getTextCharacters(), r.getTextStart(), n);
                 }
             } else if (ev == XMLStreamConstants.END_ELEMENT) {
-                if (names.isEmpty()) {
+                if (depth == 0) {
                     return toRecord(v, frames, hint); // </record>
                 }
-                String key = path(names);
-                String name = names.pop();
-                String text = texts.pop().toString().trim();
-                boolean container = hasChild.pop()[0];
-                if (frame != null && "/hostStack/frame".equals(key)) {
+                depth--;
+                if (frame != null && depth == 1 && "/hostStack/frame".contentEquals(path)) {
                     if (frames.size() < SanitizerRecord.MAX_FRAMES) {
                         frames.add(toFrame(frame));
                     }
                     frame = null;
-                } else if (!container) {
-                    if (frame != null && key.startsWith("/hostStack/frame/")) {
-                        frame.put(name, text);
+                } else if (!hasChild[depth]) {
+                    String value = text.toString().trim();
+                    if (frame != null && depth == 2) {
+                        frame.put(r.getLocalName(), value);
                     } else {
-                        v.putIfAbsent(key, text);
+                        v.putIfAbsent(path.toString(), value);
                     }
                 }
+                path.setLength(marks[depth]);
+                text.setLength(0);
             }
         }
-    }
-
-    private static String path(Deque<String> names) {
-        StringBuilder sb = new StringBuilder();
-        for (Iterator<String> it = names.descendingIterator(); it.hasNext(); ) {
-            sb.append('/').append(it.next());
-        }
-        return sb.toString();
     }
 
     private static Frame toFrame(Map<String, String> f) {

@@ -63,9 +63,12 @@ public final class TracebackParser {
         if (file == null || file.startsWith("<") || !(file.endsWith(".py") || file.endsWith(".ipynb"))) {
             return false;
         }
-        String f = file.replace('\\', '/');
-        return !(f.contains("/site-packages/") || f.contains("/dist-packages/")
-                || f.matches(".*/lib/python\\d+(\\.\\d+)?/.*"));
+        String f = file.indexOf('\\') >= 0 ? file.replace('\\', '/') : file;
+        if (f.contains("/site-packages/") || f.contains("/dist-packages/")) {
+            return false;
+        }
+        int lib = f.indexOf("/lib/python");
+        return lib < 0 || !(lib + 11 < f.length() && Character.isDigit(f.charAt(lib + 11)));
     }
 
     private static final class Scan {
