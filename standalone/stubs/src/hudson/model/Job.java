@@ -6,4 +6,5 @@ public abstract class Job<JobT extends Job<JobT, RunT>, RunT extends Run<JobT, R
     public RunT getLastBuild() { throw new UnsupportedOperationException(); }
     public RunT getLastCompletedBuild() { throw new UnsupportedOperationException(); }
     public String getUrl() { throw new UnsupportedOperationException(); }
+    public ItemGroup<? extends Item> getParent() { throw new UnsupportedOperationException(); }
 }

@@ -6,6 +6,11 @@ import hudson.FilePath;
 import hudson.model.Run;
 import hudson.model.TaskListener;
 import hudson.slaves.WorkspaceList;
+import io.jenkins.plugins.gpusanitizer.engine.report.HtmlReport;
+import io.jenkins.plugins.gpusanitizer.engine.report.ReferenceComparison;
+import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
+import io.jenkins.plugins.gpusanitizer.engine.run.RunDirectory;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunSpec;
 import java.io.File;
 import java.io.IOException;
@@ -47,6 +52,12 @@ final class GpuSanitizePublisher {
         } catch (IllegalArgumentException e) {
             throw new AbortException(name + ": " + e.getMessage());
         }
+        References refs = References.find(run, id, env);
+        if (spec.referenceSeconds() == null && spec.regressionSeconds() == null && refs.failureSeconds() != null) {
+            // the regression run lasts 2x the failure time of the last failing build, unless told otherwise
+            spec.referenceSeconds(refs.failureSeconds());
+            listener.getLogger().println("[gpu-sanitize] reference failure time " + refs.failureSeconds() + " s from " + refs.failureBuild());
+        }
         listener.getLogger().println("[gpu-sanitize] " + name + " on " + agent + ", run directory " + runDir);
         FilePath agentDir = ws.child(runDir);
         File target = resultDir(run.getRootDir(), id);
@@ -61,6 +72,9 @@ final class GpuSanitizePublisher {
             throw new AbortException(e.getMessage() + " (on " + agent + ")");
         }
         copyBack(agentDir, target, listener);
+        if (refs.report() != null) {
+            summary = compare(target, refs, step.isFailOnNewOnly(), summary, listener);
+        }
         GpuSanitizeAction action = new GpuSanitizeAction(id, name, summary);
         run.addAction(action);
         VerdictResult v = VerdictResult.of(summary, name);
@@ -69,6 +83,25 @@ final class GpuSanitizePublisher {
             return new VerdictResult(v.result(), true, v.message() + " (on " + agent + ")");
         }
         return v;
+    }
+
+    /** Marks defects new / outstanding against the reference build and lists the fixed ones; rewrites report.json. */
+    private static AgentSummary compare(File target, References refs, boolean newOnly, AgentSummary summary, TaskListener listener) {
+        File json = new File(target, RunDirectory.REPORT_JSON);
+        if (!json.isFile()) {
+            return summary;
+        }
+        try {
+            Report compared = ReferenceComparison.apply(ReportJson.read(json.toPath()), refs.report(), refs.reportBuild(), newOnly);
+            ReportJson.write(compared, json.toPath());
+            java.nio.file.Files.writeString(new File(target, RunDirectory.REPORT_HTML).toPath(), new HtmlReport().page(compared));
+            listener.getLogger().println("[gpu-sanitize] compared with " + refs.reportBuild() + ": "
+                    + compared.reasons().get(compared.reasons().size() - 1).message());
+            return Summaries.of(compared, summary.runDirectory());
+        } catch (IOException | RuntimeException e) {
+            listener.error("[gpu-sanitize] could not compare with " + refs.reportBuild() + ": " + e.getMessage());
+            return summary;
+        }
     }
 
     /** Best effort even while aborting: the raw outputs are the evidence. */

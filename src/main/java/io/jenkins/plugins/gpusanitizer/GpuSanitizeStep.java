@@ -63,6 +63,7 @@ public class GpuSanitizeStep extends Step implements Serializable {
     private boolean defaultSuppressions = true;
     private String computeSanitizer;
     private String python;
+    private boolean failOnNewOnly;
     private String id = "gpu-sanitizer";
     private String name = "GPU Sanitizer";
 
@@ -271,6 +272,15 @@ public class GpuSanitizeStep extends Step implements Serializable {
     @DataBoundSetter
     public void setPython(String v) {
         python = blankToNull(v);
+    }
+
+    public boolean isFailOnNewOnly() {
+        return failOnNewOnly;
+    }
+
+    @DataBoundSetter
+    public void setFailOnNewOnly(boolean v) {
+        failOnNewOnly = v;
     }
 
     public String getId() {

@@ -73,7 +73,7 @@ final class AnalyzeCommand implements Callable<Integer> {
                 var gatePolicy = policy.toPolicy(spec.commandLine());
                 var dir = new RunDirectory(runDir);
                 var record = dir.readRecord();
-                Report report = ReportOutput.analyze(dir.analysisInput(record, gatePolicy, true)).withExecution(record.execution());
+                Report report = output.compare(ReportOutput.analyze(dir.analysisInput(record, gatePolicy, true)).withExecution(record.execution()));
                 output.write(report, out);
                 return ReportOutput.exitCode(report);
             } catch (InputException e) {
@@ -85,6 +85,11 @@ final class AnalyzeCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "nothing to analyze: give --sanitizer-log, --sanitizer-xml, --async-log, --blocking-log or --memory-csv");
         }
         Boolean caching = OnOff.parse(spec.commandLine(), "--caching-allocator", cachingAllocator);
+        try {
+            output.newOnly();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
         List<SanitizerInput> inputs = new ArrayList<>();
         sanitizerLogs.forEach(s -> inputs.add(SanitizerInput.parse(s, false)));
         sanitizerXmls.forEach(s -> inputs.add(SanitizerInput.parse(s, true)));
@@ -98,7 +103,7 @@ final class AnalyzeCommand implements Callable<Integer> {
         logs.putAll(jobLogs);
         try {
             var gatePolicy = policy.toPolicy(spec.commandLine());
-            Report report = ReportOutput.analyze(new AnalysisInput(inputs, logs, memoryCsv, memoryCsvExpandable, caching, gatePolicy));
+            Report report = output.compare(ReportOutput.analyze(new AnalysisInput(inputs, logs, memoryCsv, memoryCsvExpandable, caching, gatePolicy)));
             output.write(report, out);
             return ReportOutput.exitCode(report);
         } catch (InputException e) {

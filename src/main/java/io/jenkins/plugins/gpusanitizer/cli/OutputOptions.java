@@ -3,6 +3,7 @@ package io.jenkins.plugins.gpusanitizer.cli;
 import io.jenkins.plugins.gpusanitizer.engine.report.HtmlReport;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
+import io.jenkins.plugins.gpusanitizer.engine.report.ReferenceComparison;
 import io.jenkins.plugins.gpusanitizer.engine.report.export.JunitExport;
 import io.jenkins.plugins.gpusanitizer.engine.report.export.SarifExport;
 import io.jenkins.plugins.gpusanitizer.engine.report.export.WarningsNgExport;
@@ -30,8 +31,29 @@ final class OutputOptions {
     @Option(names = "--warnings-ng", paramLabel = "FILE", description = "write warnings-ng's native JSON issues (recordIssues tool: issues(pattern: FILE)).")
     Path warningsNg;
 
+    @Option(names = "--reference", paramLabel = "REPORT", description = "compare with an earlier report.json (the target branch's): defects become new or outstanding, gone ones are listed as fixed.")
+    Path reference;
+
+    @Option(names = "--fail-on", paramLabel = "new|all", description = "with --reference: 'new' lets only new defects decide the verdict (default all).")
+    String failOn = "all";
+
     @Option(names = {"-q", "--quiet"}, description = "print only the verdict line.")
     boolean quiet;
+
+    /** Applies --reference, when given (analyze; run passes it to the runner instead). */
+    Report compare(Report report) {
+        if (reference == null) {
+            return report;
+        }
+        return ReferenceComparison.apply(report, ReportJson.read(reference), reference.toString(), newOnly());
+    }
+
+    boolean newOnly() {
+        if (!failOn.equals("new") && !failOn.equals("all")) {
+            throw new IllegalArgumentException("--fail-on: expected new or all, got '" + failOn + "'");
+        }
+        return failOn.equals("new");
+    }
 
     void write(Report report, PrintWriter out) {
         try {

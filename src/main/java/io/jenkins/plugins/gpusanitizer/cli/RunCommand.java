@@ -182,6 +182,14 @@ final class RunCommand implements Callable<Integer> {
                 .killGraceSeconds(killGrace).toolWriteGraceSeconds(toolWriteGrace).progressIntervalSeconds(progressInterval)
                 .outDir((out != null ? out : Path.of("gpu-sanitize-run-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")))).toString());
         s.suppressions(policy.suppress).defaultSuppressions(!policy.noDefaultSuppressions);
+        try {
+            s.failOnNewOnly(output.newOnly());
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(cl, e.getMessage());
+        }
+        if (output.reference != null) {
+            s.compareWith(output.reference.toString());
+        }
         policy.toPolicy(cl); // validates every policy option with its own message
         for (String ta : policy.toolActions) {
             int eq = ta.indexOf('=');

@@ -49,6 +49,21 @@ public final class Corpus {
         }
     }
 
+    /** The H200 run record written by `gpu-sanitize run` (docs/h200-2026-12-02). */
+    public static Path runRecord(String runCase) {
+        return Path.of(System.getProperty("gs.projectRoot", "."), "docs", "h200-2026-12-02", runCase);
+    }
+
+    /** A recorded run directory analysed afresh by this build's engine (as `analyze --run-dir` does). */
+    public static io.jenkins.plugins.gpusanitizer.engine.report.Report analyzeRun(String runCase) {
+        var dir = new io.jenkins.plugins.gpusanitizer.engine.run.RunDirectory(runRecord(runCase));
+        var record = dir.readRecord();
+        var policy = io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy.defaults();
+        return new io.jenkins.plugins.gpusanitizer.engine.report.ReportMapper(policy.frameClassifier())
+                .toReport(new io.jenkins.plugins.gpusanitizer.engine.analysis.Analyzer().analyze(dir.analysisInput(record, policy, true)))
+                .withExecution(record.execution());
+    }
+
     public static InputStream stream(String text) {
         return new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8));
     }

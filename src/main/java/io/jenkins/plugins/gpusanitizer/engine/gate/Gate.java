@@ -64,7 +64,7 @@ public final class Gate {
                     continue;
                 }
                 String text = describe(d);
-                reasons.add(a == Action.FAIL ? Reason.fail("defect", text) : Reason.unstable("defect", text));
+                reasons.add((a == Action.FAIL ? Reason.fail("defect", text) : Reason.unstable("defect", text)).about(d.id()));
             }
             long suppressed = run.defects().stream().filter(Defect::suppressed).count();
             if (suppressed > 0) {

@@ -6,7 +6,16 @@ import java.util.Locale;
  * One line of the gate's reasoning. {@code FAIL}, {@code ERROR} and {@code UNSTABLE} reasons decide
  * the verdict; {@code WARNING} and {@code INFO} explain what the verdict cannot see.
  */
-public record Reason(Level level, String code, String message) {
+public record Reason(Level level, String code, String message, String defect) {
+
+    public Reason(Level level, String code, String message) {
+        this(level, code, message, null);
+    }
+
+    /** The same reason, tied to the defect it is about (its fingerprint), so comparisons can find it. */
+    public Reason about(String defectId) {
+        return new Reason(level, code, message, defectId);
+    }
     public enum Level {
         FAIL, ERROR, UNSTABLE, WARNING, INFO;
 

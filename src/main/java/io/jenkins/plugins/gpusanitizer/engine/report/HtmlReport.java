@@ -70,6 +70,15 @@ public final class HtmlReport {
         if (!suppressed.isEmpty()) {
             defects(h, suppressed, "Suppressed defects");
         }
+        if (r.reference() != null) {
+            h.append("<section class=\"gs-fixed\"><h2>Fixed since the reference (").append(r.fixed().size()).append(")</h2><p>")
+                    .append(Html.esc("Reference: " + r.reference())).append("</p><ul>");
+            for (Report.DefectJson d : r.fixed()) {
+                h.append("<li>").append(Html.esc(d.tool() + ": " + d.message() + (d.kernel() == null ? "" : " in " + d.kernel())
+                        + (d.hostLocation() == null ? "" : " at " + d.hostLocation().file() + ":" + d.hostLocation().line()))).append("</li>");
+            }
+            h.append("</ul></section>\n");
+        }
         failures(h, r.failures());
         memory(h, r.memory(), r.execution() == null ? null : r.execution().regressionTargetSeconds());
         sanitizerRuns(h, r.sanitizerRuns());
@@ -203,6 +212,9 @@ public final class HtmlReport {
                         .append("</code>");
             }
             h.append(" <span class=\"gs-count\">").append(d.records()).append(" record(s)</span>");
+            if (d.status() != null) {
+                h.append(" <span class=\"gs-status gs-").append(Html.esc(d.status())).append("\">").append(Html.esc(d.status())).append("</span>");
+            }
             if (d.inVendorLibrary()) {
                 h.append(" <span class=\"gs-vendor\">in vendor library ").append(Html.esc(d.vendorModule())).append("</span>");
             }

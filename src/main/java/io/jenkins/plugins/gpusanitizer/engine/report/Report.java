@@ -9,20 +9,26 @@ import java.util.List;
  * contract with users, the Jenkins layer and exports: add fields, never rename or remove them.
  */
 @JsonPropertyOrder({"schemaVersion", "generator", "verdict", "reasons", "errorsTotal", "diagnosis", "defects",
-        "sanitizerRuns", "failures", "memory", "execution", "inputs"})
+        "sanitizerRuns", "failures", "memory", "execution", "inputs", "reference", "fixed"})
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record Report(int schemaVersion, String generator, String verdict, List<ReasonJson> reasons, Long errorsTotal,
                      DiagnosisJson diagnosis, List<DefectJson> defects, List<SanitizerRunJson> sanitizerRuns,
-                     List<FailureJson> failures, List<MemoryJson> memory, ExecutionJson execution, List<String> inputs) {
+                     List<FailureJson> failures, List<MemoryJson> memory, ExecutionJson execution, List<String> inputs,
+                     String reference, List<DefectJson> fixed) {
 
     public static final int SCHEMA_VERSION = 1;
 
     public Report withExecution(ExecutionJson e) {
         return new Report(schemaVersion, generator, verdict, reasons, errorsTotal, diagnosis, defects, sanitizerRuns,
-                failures, memory, e, inputs);
+                failures, memory, e, inputs, reference, fixed);
     }
 
-    public record ReasonJson(String level, String code, String message) {
+    /** {@code defect}: the fingerprint of the defect the reason is about, when it is about one. */
+    public record ReasonJson(String level, String code, String message,
+                             @JsonInclude(JsonInclude.Include.NON_NULL) String defect) {
+        public ReasonJson(String level, String code, String message) {
+            this(level, code, message, null);
+        }
     }
 
     /** {@code file}, {@code line}; {@code function} and {@code code} only when known. */

@@ -48,9 +48,9 @@ public final class ReportMapper {
         Report.DiagnosisJson diagnosis = new Report.DiagnosisJson(loc(d.reportedAt()), loc(d.faultAt()), d.faultEvidence(),
                 d.summary(), d.notes(), a.cachingAllocator());
         List<Report.ReasonJson> reasons = a.gate().reasons().stream()
-                .map(r -> new Report.ReasonJson(r.level().id(), r.code(), r.message())).toList();
+                .map(r -> new Report.ReasonJson(r.level().id(), r.code(), r.message(), r.defect())).toList();
         return new Report(Report.SCHEMA_VERSION, GENERATOR, a.gate().verdict().name(), reasons, a.errorsTotal(), diagnosis,
-                defects, runs, failures, memory, null, a.inputs());
+                defects, runs, failures, memory, null, a.inputs(), null, List.of());
     }
 
     private static List<String> merge(List<String> a, List<String> b) {

@@ -31,6 +31,8 @@ public final class RunSpec implements Serializable {
     private double regressionMultiple = 2.0;
     private Double referenceSeconds;
     private String referenceReport;
+    private String compareWith;
+    private boolean failOnNewOnly;
     private boolean expandableSegments;
     private String throughputRegex;
     private Double throughputBaseline;
@@ -173,6 +175,25 @@ public final class RunSpec implements Serializable {
 
     public RunSpec referenceReport(String r) {
         referenceReport = r;
+        return this;
+    }
+
+    /** A report whose defects this run's are compared with (new / outstanding / fixed), or null. */
+    public String compareWith() {
+        return compareWith;
+    }
+
+    public RunSpec compareWith(String report) {
+        compareWith = report;
+        return this;
+    }
+
+    public boolean failOnNewOnly() {
+        return failOnNewOnly;
+    }
+
+    public RunSpec failOnNewOnly(boolean b) {
+        failOnNewOnly = b;
         return this;
     }
 

@@ -10,6 +10,7 @@ import io.jenkins.plugins.gpusanitizer.engine.parse.CudaErrorClass;
 import io.jenkins.plugins.gpusanitizer.engine.parse.CudaFailure;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
 import io.jenkins.plugins.gpusanitizer.engine.report.HtmlReport;
+import io.jenkins.plugins.gpusanitizer.engine.report.ReferenceComparison;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportMapper;
@@ -369,6 +370,13 @@ public final class Runner {
         Analysis merged = new Analysis(analysis.runs(), analysis.failures(), analysis.curves(), analysis.cachingAllocator(),
                 analysis.diagnosis(), gate, analysis.inputs(), analysis.inputErrors());
         Report report = new ReportMapper(policy.frameClassifier()).toReport(merged).withExecution(record.execution());
+        if (spec.compareWith() != null) {
+            try {
+                report = ReferenceComparison.apply(report, ReportJson.read(Path.of(spec.compareWith())), spec.compareWith(), spec.failOnNewOnly());
+            } catch (InputException e) {
+                progress.line("[gpu-sanitize] reference report unusable, not compared: " + e.getMessage());
+            }
+        }
         try {
             ReportJson.write(report, dir.root().resolve(RunDirectory.REPORT_JSON));
             Files.writeString(dir.root().resolve(RunDirectory.REPORT_HTML), new HtmlReport().page(report), StandardCharsets.UTF_8);

@@ -1,0 +1,6 @@
+package hudson.model;
+
+// Compile-only signature stub of jenkins-core 2.555.3, written from the public API (see ../README.md). Never packaged.
+public interface ItemGroup<T extends Item> {
+    T getItem(String name);
+}
