@@ -133,6 +133,9 @@ public final class HtmlReport {
                     .append(p.timeToFailureSeconds() == null ? "" : String.format(Locale.ROOT, "%.1f s", p.timeToFailureSeconds()))
                     .append("</td><td>").append(Html.esc(counted(p, runs))).append("</td><td>");
             for (String f : p.files()) {
+                if (f.startsWith("/") || f.contains("..") || f.contains("\\") || f.contains(":")) {
+                    continue; // run.json is input too: never link outside the run directory
+                }
                 h.append("<a href=\"").append(Html.esc(rawBase + urlPath(f))).append("\">").append(Html.esc(f.substring(f.lastIndexOf('/') + 1)))
                         .append("</a> ");
             }

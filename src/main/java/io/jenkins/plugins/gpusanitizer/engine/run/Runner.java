@@ -50,10 +50,15 @@ public final class Runner {
     private Double regressionTarget;
     private Report.ThroughputJson throughput;
 
+    private final Secrets secrets;
+
     public Runner(RunSpec spec, Map<String, String> baseEnv, ProgressListener progress) {
         this.spec = spec;
         this.baseEnv = new LinkedHashMap<>(baseEnv);
-        this.progress = progress;
+        Map<String, String> all = new LinkedHashMap<>(baseEnv);
+        all.putAll(spec.extraEnv());
+        this.secrets = new Secrets(all);
+        this.progress = line -> progress.line(secrets.mask(line));
         this.dir = new RunDirectory(Path.of(spec.outDir()).toAbsolutePath());
     }
 
@@ -300,7 +305,8 @@ public final class Runner {
         env.putAll(spec.extraEnv());
         removed.forEach(env::remove);
         env.putAll(set);
-        Files.writeString(d.resolve("command.txt"), String.join(" ", argv) + "\n" + describeEnv(set, removed) + "\n", StandardCharsets.UTF_8);
+        Files.writeString(d.resolve("command.txt"), secrets.mask(String.join(" ", argv) + "\n" + describeEnv(set, removed)) + "\n",
+                StandardCharsets.UTF_8);
         progress.line("[gpu-sanitize] " + name + " started on GPU " + gpu + ": " + abbreviate(String.join(" ", argv)));
         PhaseProcess p = new PhaseProcess(argv, env, spec.workDir() == null ? null : Path.of(spec.workDir()),
                 d.resolve(RunDirectory.STDOUT), d.resolve(RunDirectory.STDERR), toolWrapsTarget, spec.killGraceSeconds(),
@@ -318,8 +324,9 @@ public final class Runner {
         }
         Map<String, String> shown = new LinkedHashMap<>(set);
         removed.stream().filter(baseEnv::containsKey).forEach(v -> shown.put(v, "(removed)"));
-        return new PhaseResult(name, phase, argv, shown, gpu, o.status(), o.exitCode(), signal, round(o.wallSeconds()), ttf,
-                dir.root().relativize(d).toString(), files, note);
+        shown.replaceAll((k, v) -> secrets.mask(v));
+        return new PhaseResult(name, phase, secrets.mask(argv), shown, gpu, o.status(), o.exitCode(), signal, round(o.wallSeconds()), ttf,
+                dir.root().relativize(d).toString(), files, secrets.mask(note));
     }
 
     private String describeEnv(Map<String, String> set, List<String> removed) {
