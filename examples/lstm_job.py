@@ -23,6 +23,7 @@ parser.add_argument("--bug", default="none", choices=["none", "far", "near", "in
 parser.add_argument("--steps", type=int, default=40)
 parser.add_argument("--batch", type=int, default=8)
 parser.add_argument("--bug-step", type=int, default=5)
+parser.add_argument("--bug-every", action="store_true", help="fire the bug on every step from --bug-step on")
 args = parser.parse_args()
 
 KERNEL = r'''
@@ -54,12 +55,13 @@ class Classifier(nn.Module):
     def forward(self, x, step):
         f = self.conv(x)
         shift = 0
-        if step == args.bug_step and args.bug == "far":
+        fire = step == args.bug_step or (args.bug_every and step > args.bug_step)
+        if fire and args.bug == "far":
             shift = 1 << 34
-        if step == args.bug_step and args.bug == "near":
+        if fire and args.bug == "near":
             shift = 16
         f = fused_scale(f, shift)
-        if step == args.bug_step and args.bug == "index":
+        if fire and args.bug == "index":
             idx = torch.full_like(f, f.shape[2] + 3, dtype=torch.long)
             f = torch.gather(f, 2, idx)
         out, _ = self.lstm(f.permute(2, 0, 1).contiguous())

@@ -45,6 +45,7 @@ public class GpuSanitizeStep extends Step implements Serializable {
     private String gpus = "0";
     private String tools = "memcheck";
     private int printLimit = 1000;
+    private int stopAfterDefects;
     private boolean keepCachingAllocator;
     private String phases = "sanitizer,blocking,regression";
     private int sanitizerTimeout = 3600;
@@ -110,6 +111,15 @@ public class GpuSanitizeStep extends Step implements Serializable {
     @DataBoundSetter
     public void setPrintLimit(int v) {
         printLimit = v;
+    }
+
+    public int getStopAfterDefects() {
+        return stopAfterDefects;
+    }
+
+    @DataBoundSetter
+    public void setStopAfterDefects(int v) {
+        stopAfterDefects = v;
     }
 
     public boolean isKeepCachingAllocator() {
@@ -311,7 +321,7 @@ public class GpuSanitizeStep extends Step implements Serializable {
             throw new IllegalArgumentException("id '" + id + "': use letters, digits, '-' and '_' (it is part of URLs and paths)");
         }
         RunSpec s = new RunSpec().command(List.of(nz(command, "command")))
-                .gpus(split(gpus)).printLimit(printLimit).keepCachingAllocator(keepCachingAllocator)
+                .gpus(split(gpus)).printLimit(printLimit).stopAfterDefects(stopAfterDefects).keepCachingAllocator(keepCachingAllocator)
                 .regressionSeconds(regressionSeconds).regressionMultiple(regressionMultiple).referenceSeconds(referenceSeconds)
                 .expandableSegments(expandableSegments).throughputRegex(throughputRegex).throughputBaseline(throughputBaseline)
                 .computeSanitizer(computeSanitizer).python(python).outDir(outDir).defaultSuppressions(defaultSuppressions)

@@ -45,6 +45,9 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--print-limit", paramLabel = "N", description = "compute-sanitizer --print-limit (records printed and saved to XML; 0 = all). Default 1000.")
     int printLimit = 1000;
 
+    @Option(names = "--stop-after-defects", paramLabel = "N", description = "end each sanitizer run once N distinct defects were seen (saves GPU time on a job that errors every step; the report says it stopped early). Default 0: never.")
+    int stopAfterDefects;
+
     @Option(names = "--keep-caching-allocator", description = "do not set PYTORCH_NO_CUDA_MEMORY_CACHING=1 in the sanitizer phase (recorded in the report: small out-of-bounds accesses become invisible).")
     boolean keepCachingAllocator;
 
@@ -173,6 +176,7 @@ final class RunCommand implements Callable<Integer> {
             }
             s.timeoutSeconds(phase(cl, "--timeout", k), v);
         });
+        s.stopAfterDefects(stopAfterDefects);
         s.gpus(gpus).tools(ts).phases(ps).printLimit(printLimit).keepCachingAllocator(keepCachingAllocator)
                 .regressionSeconds(regressionSeconds).regressionMultiple(regressionMultiple).referenceSeconds(referenceSeconds)
                 .referenceReport(referenceReport == null ? null : referenceReport.toString()).expandableSegments(expandableSegments)

@@ -123,7 +123,7 @@ public final class Analyzer {
                 records.output.format(), defects, records.grouper.overflowRecords());
     }
 
-    static List<Defect> suppress(List<Defect> defects, List<SuppressionRule> rules) {
+    public static List<Defect> suppress(List<Defect> defects, List<SuppressionRule> rules) {
         List<Defect> out = new ArrayList<>(defects.size());
         for (Defect d : defects) {
             Defect result = d;

@@ -59,6 +59,15 @@ final class PhaseProcess {
      * @param progress        called with the elapsed seconds
      */
     Outcome run(double timeoutSeconds, Double stopAtSeconds, int progressEvery, DoubleConsumer progress) {
+        return run(timeoutSeconds, stopAtSeconds, progressEvery, progress, () -> null);
+    }
+
+    /**
+     * @param stopEarly polled with each progress callback: a non-null answer (the reason) ends the
+     *                  phase like a timeout does, but as {@code stopped-early}
+     */
+    Outcome run(double timeoutSeconds, Double stopAtSeconds, int progressEvery, DoubleConsumer progress,
+                java.util.function.Supplier<String> stopEarly) {
         List<String> full = new ArrayList<>();
         Optional<Path> setsid = setsid();
         setsid.ifPresent(p -> full.add(p.toString()));
@@ -103,6 +112,11 @@ final class PhaseProcess {
                 if (System.nanoTime() - start >= nextProgress) {
                     progress.accept(elapsed);
                     nextProgress += progressEvery * 1_000_000_000L;
+                    String why = stopEarly.get();
+                    if (why != null) {
+                        String note = kill(p);
+                        return new Outcome(PhaseResult.STOPPED_EARLY, exit(p), (System.nanoTime() - start) / 1e9, join(why, note));
+                    }
                 }
             }
         } catch (InterruptedException e) {

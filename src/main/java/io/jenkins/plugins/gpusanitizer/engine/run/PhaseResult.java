@@ -28,6 +28,8 @@ public record PhaseResult(String name, Phase phase, List<String> command, Map<St
     public static final String FAILED = "failed";
     public static final String TIMED_OUT = "timed-out";
     public static final String STOPPED_AT_TARGET = "stopped-at-target";
+    /** The sanitizer phase ended once enough distinct defects were seen (--stop-after-defects). */
+    public static final String STOPPED_EARLY = "stopped-early";
     public static final String ABORTED = "aborted";
     public static final String NOT_STARTED = "not-started";
 }

@@ -32,6 +32,7 @@ public final class RunSpec implements Serializable {
     private Double referenceSeconds;
     private String referenceReport;
     private String compareWith;
+    private int stopAfterDefects;
     private boolean failOnNewOnly;
     private boolean expandableSegments;
     private String throughputRegex;
@@ -175,6 +176,16 @@ public final class RunSpec implements Serializable {
 
     public RunSpec referenceReport(String r) {
         referenceReport = r;
+        return this;
+    }
+
+    /** End a sanitizer run once this many distinct unsuppressed defects were seen; 0 = never (default). */
+    public int stopAfterDefects() {
+        return stopAfterDefects;
+    }
+
+    public RunSpec stopAfterDefects(int n) {
+        stopAfterDefects = n;
         return this;
     }
 
@@ -398,6 +409,9 @@ public final class RunSpec implements Serializable {
         }
         if (phases.contains(Phase.SANITIZER) && tools.isEmpty()) {
             throw new RunException("the sanitizer phase needs at least one tool");
+        }
+        if (stopAfterDefects < 0) {
+            throw new RunException("stop-after-defects must be 0 (never) or more, got " + stopAfterDefects);
         }
         if (printLimit < 0) {
             throw new RunException("print limit must be 0 (unlimited) or more, got " + printLimit);

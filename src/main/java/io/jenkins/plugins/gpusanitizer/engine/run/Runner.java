@@ -215,9 +215,11 @@ public final class Runner {
                 removed.add(v);
             }
         }
+        java.util.function.Supplier<String> stopEarly = spec.stopAfterDefects() <= 0 ? () -> null
+                : () -> enoughDefects(log, tool, spec.stopAfterDefects());
         return runPhase(name, Phase.SANITIZER, argv, set, removed, gpu, d, spec.timeoutSeconds(Phase.SANITIZER), null, true,
                 elapsed -> progress.line("[gpu-sanitize] " + name + " running " + Math.round(elapsed) + " s, "
-                        + recordsSoFar(log) + " error record(s) so far"));
+                        + recordsSoFar(log) + " error record(s) so far"), stopEarly);
     }
 
     private PhaseResult blocking(String gpu) throws IOException {
@@ -298,9 +300,36 @@ public final class Runner {
         return r;
     }
 
+    /**
+     * The early stop: parses the log written so far (small: the print limit bounds it) and says why
+     * to stop once it holds {@code n} distinct unsuppressed defects.
+     */
+    private String enoughDefects(Path log, Tool tool, int n) {
+        if (!RunDirectory.nonEmpty(log)) {
+            return null;
+        }
+        try {
+            GatePolicy policy = spec.policy();
+            io.jenkins.plugins.gpusanitizer.engine.findings.DefectGrouper g =
+                    new io.jenkins.plugins.gpusanitizer.engine.findings.DefectGrouper(policy.frameClassifier());
+            new io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerTextParser().parse(log, tool, g);
+            long open = Analyzer.suppress(g.defects(), policy.suppressions()).stream().filter(x -> !x.suppressed()).count();
+            return open >= n ? "stopped early: " + open + " distinct defect(s) seen (--stop-after-defects " + n + ")" : null;
+        } catch (InputException | IllegalArgumentException e) {
+            return null;
+        }
+    }
+
     private PhaseResult runPhase(String name, Phase phase, List<String> argv, Map<String, String> set, List<String> removed,
                                  String gpu, Path d, double timeout, Double stopAt, boolean toolWrapsTarget,
                                  java.util.function.DoubleConsumer onProgress) throws IOException {
+        return runPhase(name, phase, argv, set, removed, gpu, d, timeout, stopAt, toolWrapsTarget, onProgress, () -> null);
+    }
+
+    private PhaseResult runPhase(String name, Phase phase, List<String> argv, Map<String, String> set, List<String> removed,
+                                 String gpu, Path d, double timeout, Double stopAt, boolean toolWrapsTarget,
+                                 java.util.function.DoubleConsumer onProgress, java.util.function.Supplier<String> stopEarly)
+            throws IOException {
         Map<String, String> env = new LinkedHashMap<>(baseEnv);
         env.putAll(spec.extraEnv());
         removed.forEach(env::remove);
@@ -311,7 +340,7 @@ public final class Runner {
         PhaseProcess p = new PhaseProcess(argv, env, spec.workDir() == null ? null : Path.of(spec.workDir()),
                 d.resolve(RunDirectory.STDOUT), d.resolve(RunDirectory.STDERR), toolWrapsTarget, spec.killGraceSeconds(),
                 spec.toolWriteGraceSeconds(), runId + "-" + name);
-        PhaseProcess.Outcome o = p.run(timeout, stopAt, Math.max(1, spec.progressIntervalSeconds()), onProgress);
+        PhaseProcess.Outcome o = p.run(timeout, stopAt, Math.max(1, spec.progressIntervalSeconds()), onProgress, stopEarly);
         Integer signal = o.exitCode() != null && o.exitCode() > 128 && o.exitCode() <= 128 + 64 ? o.exitCode() - 128 : null;
         Double ttf = PhaseResult.FAILED.equals(o.status()) ? round(o.wallSeconds()) : null;
         List<String> files = new ArrayList<>();
@@ -401,6 +430,8 @@ public final class Runner {
                 case PhaseResult.ABORTED -> reasons.add(Reason.error("aborted", r.name() + " was aborted after "
                         + PhaseProcess.fmt(r.wallSeconds()) + " s; later phases did not run"));
                 case PhaseResult.NOT_STARTED -> reasons.add(Reason.error("not-started", r.name() + " could not start: " + r.note()));
+                case PhaseResult.STOPPED_EARLY -> reasons.add(Reason.info("stopped-early", r.name() + " " + r.note()
+                        + " after " + PhaseProcess.fmt(r.wallSeconds()) + " s: the defects found are complete records, the run was not"));
                 default -> {
                 }
             }

@@ -215,6 +215,21 @@ class RunnerTest {
     }
 
     @Test
+    void earlyStopEndsTheSanitizerOnceEnoughDefectsWereSeen() {
+        // a job that keeps erroring (hangs under the tool after its first errors): the early stop ends it
+        FakeGpu gpu = new FakeGpu(dir).farOob().put("memcheck-app.hang", "");
+        Report r = run(gpu, spec().phases(List.of(Phase.SANITIZER)).timeoutSeconds(Phase.SANITIZER, 60).stopAfterDefects(1));
+        Report.PhaseJson p = phase(r, "sanitizer-memcheck");
+        assertThat(p.status()).isEqualTo("stopped-early");
+        assertThat(p.wallSeconds()).isLessThan(20);
+        assertThat(p.note()).contains("stopped early: 1 distinct defect(s) seen (--stop-after-defects 1)");
+        assertThat(r.reasons()).anyMatch(x -> x.code().equals("stopped-early"));
+        assertThat(r.verdict()).isEqualTo("FAIL");
+        assertThat(r.defects()).filteredOn(d -> !d.suppressed()).singleElement()
+                .satisfies(d -> assertThat(d.kernel()).isEqualTo("scale_shift"));
+    }
+
+    @Test
     void runDirectoryIsNeverReused() throws IOException {
         Files.createDirectories(dir.resolve("run"));
         Files.writeString(dir.resolve("run/keep.txt"), "x");
