@@ -77,6 +77,10 @@ final class GpuSanitizePublisher {
         }
         GpuSanitizeAction action = new GpuSanitizeAction(id, name, summary);
         run.addAction(action);
+        Report finalReport = action.getReport();
+        if (finalReport != null) {
+            ChecksPublishing.publish(run, listener, finalReport, name);
+        }
         VerdictResult v = VerdictResult.of(summary, name);
         listener.getLogger().println("[gpu-sanitize] " + v.message());
         if ("ERROR".equals(summary.verdict())) {
