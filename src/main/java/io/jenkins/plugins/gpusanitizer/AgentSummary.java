@@ -7,6 +7,7 @@ import java.io.Serializable;
  * plugin (JEP-200). The full report stays in report.json, copied into the build folder.
  */
 public record AgentSummary(String verdict, int defects, int suppressed, Long errorsTotal, String firstReason,
-                           String diagnosis, String reportedAt, String faultAt, String runDirectory) implements Serializable {
+                           String diagnosis, String reportedAt, String faultAt, String runDirectory,
+                           java.util.Map<String, Integer> defectsByTool) implements Serializable {
     private static final long serialVersionUID = 1L;
 }

@@ -31,6 +31,7 @@ public class GpuSanitizeAction implements RunAction2, SimpleBuildStep.LastBuildA
     private final String diagnosis;
     private final String reportedAt;
     private final String faultAt;
+    private final java.util.Map<String, Integer> defectsByTool;
     private transient Run<?, ?> owner;
     private transient SoftReference<Report> report;
 
@@ -45,6 +46,12 @@ public class GpuSanitizeAction implements RunAction2, SimpleBuildStep.LastBuildA
         this.diagnosis = s.diagnosis();
         this.reportedAt = s.reportedAt();
         this.faultAt = s.faultAt();
+        this.defectsByTool = s.defectsByTool() == null ? java.util.Map.of() : new java.util.TreeMap<>(s.defectsByTool());
+    }
+
+    /** Open defects per tool (empty for builds recorded before it was kept). */
+    public java.util.Map<String, Integer> getDefectsByTool() {
+        return defectsByTool == null ? java.util.Map.of() : defectsByTool;
     }
 
     @Override

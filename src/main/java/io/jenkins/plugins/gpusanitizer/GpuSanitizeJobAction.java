@@ -52,7 +52,8 @@ public class GpuSanitizeJobAction implements Action {
         for (Run<?, ?> r = job.getLastCompletedBuild(); r != null && seen < MAX_BUILDS; r = r.getPreviousBuild(), seen++) {
             GpuSanitizeAction a = actionOf(r);
             if (a != null) {
-                points.add(0, new TrendChart.Point("#" + r.getNumber(), a.getDefects(), a.getSuppressed(), a.getVerdict()));
+                points.add(0, new TrendChart.Point("#" + r.getNumber(), a.getDefects(), a.getSuppressed(), a.getVerdict(),
+                        a.getDefectsByTool()));
             }
         }
         return points.isEmpty() ? null : TrendChart.svg(points);

@@ -13,7 +13,14 @@ final class Summaries {
                 .map(Report.ReasonJson::message).findFirst().orElse(null);
         return new AgentSummary(r.verdict(), open, r.defects().size() - open, r.errorsTotal(), first,
                 r.diagnosis() == null ? null : r.diagnosis().summary(), where(r.diagnosis() == null ? null : r.diagnosis().reportedAt()),
-                where(r.diagnosis() == null ? null : r.diagnosis().faultAt()), runDirectory);
+                where(r.diagnosis() == null ? null : r.diagnosis().faultAt()), runDirectory, byTool(r));
+    }
+
+    /** Open defects per tool, for the job page's trend. */
+    static java.util.Map<String, Integer> byTool(Report r) {
+        java.util.Map<String, Integer> m = new java.util.TreeMap<>();
+        r.defects().stream().filter(d -> !d.suppressed()).forEach(d -> m.merge(d.tool(), 1, Integer::sum));
+        return m;
     }
 
     private static String where(Report.LocationJson l) {

@@ -69,6 +69,20 @@ class GpuSanitizeStepITest {
     }
 
     @Test
+    void secondBuildComparesWithTheFirstAndFailsOnlyOnNewDefects(JenkinsRule j) throws Exception {
+        gpuAgent(j, new FakeGpu(dir).farOob());
+        WorkflowJob p = j.createProject(WorkflowJob.class, "reference");
+        p.setDefinition(new CpsFlowDefinition(
+                "node('gpu') { gpuSanitize command: 'python3 train.py', phases: 'sanitizer', failOnNewOnly: true }", true));
+        WorkflowRun first = j.assertBuildStatus(Result.FAILURE, p.scheduleBuild2(0));
+        assertThat(first.getAction(GpuSanitizeAction.class).getVerdict()).isEqualTo("FAIL");
+        WorkflowRun second = j.buildAndAssertSuccess(p);
+        j.assertLogContains("compared with build #1: against build #1: 0 new, 1 outstanding, 0 fixed", second);
+        assertThat(second.getAction(GpuSanitizeAction.class).getReport().defects())
+                .allMatch(d -> d.suppressed() || "outstanding".equals(d.status()));
+    }
+
+    @Test
     void snippetGeneratorRoundTrip(JenkinsRule j) throws Exception {
         SnippetizerTester st = new SnippetizerTester(j);
         GpuSanitizeStep step = new GpuSanitizeStep("python3 train.py");

@@ -7,7 +7,7 @@ import org.junit.jupiter.api.Test;
 
 class VerdictResultTest {
     private static AgentSummary summary(String verdict, String reason) {
-        return new AgentSummary(verdict, "FAIL".equals(verdict) ? 1 : 0, 0, 1603L, reason, "s", "train_lstm.py:99", "train_lstm.py:32 (buggy_scale)", "/r");
+        return new AgentSummary(verdict, "FAIL".equals(verdict) ? 1 : 0, 0, 1603L, reason, "s", "train_lstm.py:99", "train_lstm.py:32 (buggy_scale)", "/r", java.util.Map.of("memcheck", 1));
     }
 
     @Test

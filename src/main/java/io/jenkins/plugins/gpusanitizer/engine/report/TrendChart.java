@@ -3,14 +3,20 @@ package io.jenkins.plugins.gpusanitizer.engine.report;
 import java.util.List;
 import java.util.Locale;
 
-/** Defects per build as an inline SVG bar chart (no script): open defects stacked on suppressed ones. */
+/**
+ * Defects per build as an inline SVG bar chart (no script): suppressed defects at the bottom, then
+ * the open ones stacked per tool, the bar's outline in the build's verdict colour.
+ */
 public final class TrendChart {
     private static final int W = 520;
     private static final int H = 160;
     private static final int PAD = 28;
 
-    /** One build: its label, open and suppressed defect counts, and verdict. */
-    public record Point(String label, int defects, int suppressed, String verdict) {
+    /** One build: its label, open and suppressed defect counts, verdict, and open defects per tool. */
+    public record Point(String label, int defects, int suppressed, String verdict, java.util.Map<String, Integer> byTool) {
+        public Point(String label, int defects, int suppressed, String verdict) {
+            this(label, defects, suppressed, verdict, java.util.Map.of());
+        }
     }
 
     private TrendChart() {
@@ -36,8 +42,16 @@ public final class TrendChart {
             String v = p.verdict() == null ? "unknown" : p.verdict().toLowerCase(Locale.ROOT);
             s.append(String.format(Locale.ROOT, "<rect class=\"gs-bar-suppressed\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>",
                     x, base - hSupp, bar, hSupp));
-            s.append(String.format(Locale.ROOT, "<rect class=\"gs-bar gs-bar-%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\">",
-                    Html.esc(v), x, base - hSupp - hOpen, bar, Math.max(hOpen, p.defects() == 0 ? 1 : hOpen)));
+            double y = base - hSupp;
+            for (var e : p.byTool().entrySet()) {
+                double h = (H - PAD - 14) * e.getValue() / (double) max;
+                y -= h;
+                s.append(String.format(Locale.ROOT, "<rect class=\"gs-tool-%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\">",
+                        Html.esc(e.getKey()), x, y, bar, h)).append("<title>").append(Html.esc(p.label() + ": " + e.getValue() + " " + e.getKey()))
+                        .append("</title></rect>");
+            }
+            s.append(String.format(Locale.ROOT, "<rect class=\"gs-bar gs-bar-%s%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\">",
+                    Html.esc(v), p.byTool().isEmpty() ? "" : " gs-bar-outline", x, base - hSupp - hOpen, bar, Math.max(hOpen, p.defects() == 0 ? 1 : hOpen)));
             s.append("<title>").append(Html.esc(p.label())).append(": ").append(Html.esc(p.verdict())).append(", ")
                     .append(p.defects()).append(" defect(s), ").append(p.suppressed()).append(" suppressed</title></rect>");
             s.append(String.format(Locale.ROOT, "<text class=\"gs-label\" x=\"%.1f\" y=\"%d\">%s</text>", x, H - 10, Html.esc(p.label())));
