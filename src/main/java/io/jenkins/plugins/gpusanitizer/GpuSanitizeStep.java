@@ -343,12 +343,12 @@ public class GpuSanitizeStep extends Step implements Serializable {
         s.tools(ts).phases(ps);
         if (toolActions != null) {
             for (String ta : split(toolActions)) {
-                int eq = ta.indexOf('=');
-                Tool tool = eq > 0 ? Tool.fromId(ta.substring(0, eq)).orElse(null) : null;
-                if (tool == null) {
-                    throw new IllegalArgumentException("toolActions: expected TOOL=fail|unstable|ignore, got '" + ta + "'");
+                try {
+                    var e = Action.parseToolAction(ta);
+                    s.toolAction(e.getKey(), e.getValue());
+                } catch (IllegalArgumentException e) {
+                    throw new IllegalArgumentException("toolActions: " + e.getMessage());
                 }
-                s.toolAction(tool, action("toolActions", ta.substring(eq + 1)));
             }
         }
         if (oomAction != null) {
@@ -372,7 +372,7 @@ public class GpuSanitizeStep extends Step implements Serializable {
         try {
             return Action.parse(v);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(field + ": expected fail, unstable or ignore, got '" + v + "'");
+            throw new IllegalArgumentException(field + ": " + e.getMessage());
         }
     }
 

@@ -53,13 +53,8 @@ final class PolicyOptions {
         if (!vendorModules.isEmpty()) {
             b.vendorModules(vendorModules);
         }
-        for (String ta : toolActions) {
-            int eq = ta.indexOf('=');
-            Tool tool = eq > 0 ? Tool.fromId(ta.substring(0, eq)).orElse(null) : null;
-            if (tool == null) {
-                throw new CommandLine.ParameterException(cl, "--tool-action: expected TOOL=ACTION with TOOL memcheck, racecheck, initcheck or synccheck, got '" + ta + "'");
-            }
-            b.toolAction(tool, action(cl, "--tool-action", ta.substring(eq + 1)));
+        for (var ta : toolActions(cl)) {
+            b.toolAction(ta.getKey(), ta.getValue());
         }
         if (oomAction != null) {
             b.oomAction(action(cl, "--oom-action", oomAction));
@@ -73,11 +68,19 @@ final class PolicyOptions {
         return b.build();
     }
 
-    private static Action action(CommandLine cl, String option, String value) {
+    java.util.List<java.util.Map.Entry<Tool, Action>> toolActions(CommandLine cl) {
+        try {
+            return toolActions.stream().map(Action::parseToolAction).toList();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(cl, "--tool-action: " + e.getMessage());
+        }
+    }
+
+    static Action action(CommandLine cl, String option, String value) {
         try {
             return Action.parse(value);
         } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(cl, option + ": expected fail, unstable or ignore, got '" + value + "'");
+            throw new CommandLine.ParameterException(cl, option + ": " + e.getMessage());
         }
     }
 }

@@ -1,6 +1,5 @@
 package io.jenkins.plugins.gpusanitizer.cli;
 
-import io.jenkins.plugins.gpusanitizer.engine.gate.Action;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.run.Phase;
@@ -195,15 +194,12 @@ final class RunCommand implements Callable<Integer> {
             s.compareWith(output.reference.toString());
         }
         policy.toPolicy(cl); // validates every policy option with its own message
-        for (String ta : policy.toolActions) {
-            int eq = ta.indexOf('=');
-            s.toolAction(Tool.fromId(ta.substring(0, eq)).orElseThrow(), Action.parse(ta.substring(eq + 1)));
-        }
+        policy.toolActions(cl).forEach(ta -> s.toolAction(ta.getKey(), ta.getValue()));
         if (policy.oomAction != null) {
-            s.oomAction(Action.parse(policy.oomAction));
+            s.oomAction(PolicyOptions.action(cl, "--oom-action", policy.oomAction));
         }
         if (policy.growthAction != null) {
-            s.memoryGrowthAction(Action.parse(policy.growthAction));
+            s.memoryGrowthAction(PolicyOptions.action(cl, "--memory-growth-action", policy.growthAction));
         }
         try {
             s.validate();

@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -29,13 +27,7 @@ public final class MemoryCsvParser {
     }
 
     public Result parse(Path file) {
-        try (InputStream in = Files.newInputStream(file)) {
-            return parse(in, file);
-        } catch (NoSuchFileException e) {
-            throw new InputException(file, "no such file");
-        } catch (IOException e) {
-            throw new InputException(file, "cannot read: " + e.getMessage(), e);
-        }
+        return InputFiles.read(file, in -> parse(in, file));
     }
 
     public Result parse(InputStream in, Path name) throws IOException {

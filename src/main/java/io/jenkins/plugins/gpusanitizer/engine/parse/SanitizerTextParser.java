@@ -7,8 +7,6 @@ import io.jenkins.plugins.gpusanitizer.engine.model.SourceLocation;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -71,13 +69,7 @@ public final class SanitizerTextParser {
      * @throws InputException when the file is missing, unreadable, empty or not sanitizer output
      */
     public SanitizerOutput parse(Path file, Tool hint, Consumer<SanitizerRecord> sink) {
-        try (InputStream in = Files.newInputStream(file)) {
-            return parse(in, file, hint, sink);
-        } catch (NoSuchFileException e) {
-            throw new InputException(file, "no such file");
-        } catch (IOException e) {
-            throw new InputException(file, "cannot read: " + e.getMessage(), e);
-        }
+        return InputFiles.read(file, in -> parse(in, file, hint, sink));
     }
 
     public SanitizerOutput parse(InputStream in, Path name, Tool hint, Consumer<SanitizerRecord> sink) throws IOException {

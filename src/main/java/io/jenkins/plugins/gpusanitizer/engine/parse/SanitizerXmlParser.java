@@ -5,10 +5,8 @@ import io.jenkins.plugins.gpusanitizer.engine.model.Kind;
 import io.jenkins.plugins.gpusanitizer.engine.model.SanitizerRecord;
 import io.jenkins.plugins.gpusanitizer.engine.model.SourceLocation;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
-import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -42,16 +40,12 @@ public final class SanitizerXmlParser {
     }
 
     public SanitizerOutput parse(Path file, Tool hint, Consumer<SanitizerRecord> sink) {
-        try (InputStream in = Files.newInputStream(file)) {
+        return InputFiles.read(file, in -> {
             if (Files.size(file) == 0) {
                 throw new InputException(file, "empty file, expected compute-sanitizer XML (--xml --save)");
             }
             return parse(in, file, hint, sink);
-        } catch (NoSuchFileException e) {
-            throw new InputException(file, "no such file");
-        } catch (IOException e) {
-            throw new InputException(file, "cannot read: " + e.getMessage(), e);
-        }
+        });
     }
 
     public SanitizerOutput parse(InputStream in, Path name, Tool hint, Consumer<SanitizerRecord> sink) {

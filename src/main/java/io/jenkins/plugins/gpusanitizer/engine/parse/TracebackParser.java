@@ -6,8 +6,6 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -37,13 +35,7 @@ public final class TracebackParser {
     private static final Pattern CPP_WHAT = Pattern.compile("^\\s*what\\(\\):\\s+(.*)$");
 
     public CudaFailure parse(Path file) {
-        try (InputStream in = Files.newInputStream(file)) {
-            return parse(in, file.toString());
-        } catch (NoSuchFileException e) {
-            throw new InputException(file, "no such file");
-        } catch (IOException e) {
-            throw new InputException(file, "cannot read: " + e.getMessage(), e);
-        }
+        return InputFiles.read(file, in -> parse(in, file.toString()));
     }
 
     public CudaFailure parse(InputStream in, String source) throws IOException {

@@ -1,7 +1,8 @@
 package io.jenkins.plugins.gpusanitizer.engine.report;
 
 import io.jenkins.plugins.gpusanitizer.engine.findings.KernelNames;
-import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
+import io.jenkins.plugins.gpusanitizer.engine.gate.Gate;
+import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -91,15 +92,7 @@ public final class ReferenceComparison {
     }
 
     private static String verdictOf(List<Report.ReasonJson> reasons) {
-        if (reasons.stream().anyMatch(r -> r.level().equals("fail"))) {
-            return Verdict.FAIL.name();
-        }
-        if (reasons.stream().anyMatch(r -> r.level().equals("error"))) {
-            return Verdict.ERROR.name();
-        }
-        if (reasons.stream().anyMatch(r -> r.level().equals("unstable"))) {
-            return Verdict.UNSTABLE.name();
-        }
-        return Verdict.PASS.name();
+        return Gate.verdictOf(reasons.stream().map(r -> new Reason(Reason.Level.valueOf(r.level().toUpperCase(java.util.Locale.ROOT)),
+                r.code(), r.message())).toList()).name();
     }
 }
