@@ -41,11 +41,11 @@ public final class Runner {
     private final Map<String, String> baseEnv;
     private final ProgressListener progress;
     private final RunDirectory dir;
-    private final List<PhaseResult> results = new ArrayList<>();
+    private final List<PhaseResult> results = java.util.Collections.synchronizedList(new ArrayList<>());
     private final List<Reason> runReasons = new ArrayList<>();
     private final String runId = UUID.randomUUID().toString();
     private Environment environment;
-    private Double referenceSeconds;
+    private volatile Double referenceSeconds;
     private String referenceSource;
     private Double regressionTarget;
     private Report.ThroughputJson throughput;
@@ -163,6 +163,9 @@ public final class Runner {
     /** @return true when aborted */
     private boolean runPhases(ToolLocator tools) throws IOException {
         String gpu = spec.gpus().get(0);
+        if (spec.gpus().size() > 1) {
+            return runPhasesInParallel(tools);
+        }
         for (Phase phase : spec.phases()) {
             if (phase == Phase.SANITIZER) {
                 Path cs = Path.of(environment.computeSanitizerPath());
@@ -182,7 +185,69 @@ public final class Runner {
         return false;
     }
 
-    private boolean record(PhaseResult r) throws IOException {
+    /**
+     * With several GPUs the phases that do not depend on each other — each sanitizer tool's run and
+     * the blocking run — run at once, one GPU each (round robin); the regression run, which needs the
+     * blocking run's failure time, follows on the first GPU.
+     *
+     * @return true when aborted
+     */
+    private boolean runPhasesInParallel(ToolLocator tools) throws IOException {
+        List<java.util.concurrent.Callable<PhaseResult>> independent = new ArrayList<>();
+        int next = 0;
+        if (spec.phases().contains(Phase.SANITIZER)) {
+            Path cs = Path.of(environment.computeSanitizerPath());
+            for (Tool tool : spec.tools()) {
+                String g = spec.gpus().get(next++ % spec.gpus().size());
+                independent.add(() -> sanitizer(cs, tool, g));
+            }
+        }
+        if (spec.phases().contains(Phase.BLOCKING)) {
+            String g = spec.gpus().get(next++ % spec.gpus().size());
+            independent.add(() -> blocking(g));
+        }
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
+                Math.max(1, Math.min(independent.size(), spec.gpus().size())));
+        List<java.util.concurrent.Future<PhaseResult>> futures = new ArrayList<>();
+        independent.forEach(c -> futures.add(pool.submit(c)));
+        pool.shutdown();
+        boolean aborted = false;
+        for (java.util.concurrent.Future<PhaseResult> f : futures) {
+            try {
+                aborted |= record(f.get());
+            } catch (InterruptedException e) {
+                futures.forEach(x -> x.cancel(true)); // each phase kills its own tree and records itself as aborted
+                Thread.currentThread().interrupt();
+                aborted = true;
+                break;
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw new IOException("phase failed: " + e.getCause(), e.getCause());
+            }
+        }
+        if (aborted) {
+            awaitQuietly(pool);
+            return true;
+        }
+        if (spec.phases().contains(Phase.REGRESSION)) {
+            return record(regression(tools, spec.gpus().get(0)));
+        }
+        return false;
+    }
+
+    private void awaitQuietly(java.util.concurrent.ExecutorService pool) {
+        boolean interrupted = Thread.interrupted();
+        try {
+            pool.awaitTermination(spec.killGraceSeconds() + spec.toolWriteGraceSeconds() + 30L, java.util.concurrent.TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            interrupted = true;
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private synchronized boolean record(PhaseResult r) throws IOException {
         results.add(r);
         writeRecord(false);
         progress.line("[gpu-sanitize] " + r.name() + " " + r.status() + " after " + PhaseProcess.fmt(r.wallSeconds()) + " s"
@@ -464,7 +529,7 @@ public final class Runner {
         }
     }
 
-    private void writeRecord(boolean finished) throws IOException {
+    private synchronized void writeRecord(boolean finished) throws IOException {
         dir.writeRecord(currentRecord(finished));
     }
 

@@ -3,6 +3,8 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.jenkins.plugins.gpusanitizer.engine.Corpus;
+import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
 import java.io.IOException;
@@ -227,6 +229,27 @@ class RunnerTest {
         assertThat(r.verdict()).isEqualTo("FAIL");
         assertThat(r.defects()).filteredOn(d -> !d.suppressed()).singleElement()
                 .satisfies(d -> assertThat(d.kernel()).isEqualTo("scale_shift"));
+    }
+
+    @Test
+    void independentPhasesRunAtOnceOnSeveralGpus() {
+        // memcheck, racecheck and the blocking run take 3 s each; with three GPUs they overlap
+        FakeGpu gpu = new FakeGpu(dir).clean().put("memcheck-app.sleep", "3").put("blocking.sleep", "3").put("async.sleep", "0")
+                .put("racecheck.log", Corpus.textRun("rc-race")).put("gpu-count", "3");
+        List<Tool> tools = List.of(Tool.MEMCHECK, Tool.RACECHECK);
+        long t0 = System.nanoTime();
+        Report sequential = run(gpu, spec().tools(tools).phases(List.of(Phase.SANITIZER, Phase.BLOCKING)));
+        double seqSeconds = (System.nanoTime() - t0) / 1e9;
+        t0 = System.nanoTime();
+        Report parallel = run(gpu, spec().outDir(dir.resolve("run2").toString()).tools(tools).gpus(List.of("0", "1", "2"))
+                .phases(List.of(Phase.SANITIZER, Phase.BLOCKING)));
+        double parSeconds = (System.nanoTime() - t0) / 1e9;
+        assertThat(parallel.execution().phases()).extracting(Report.PhaseJson::name)
+                .containsExactlyInAnyOrder("sanitizer-memcheck", "sanitizer-racecheck", "blocking");
+        assertThat(parallel.execution().phases()).extracting(Report.PhaseJson::gpu).containsExactlyInAnyOrder("0", "1", "2");
+        assertThat(parallel.verdict()).isEqualTo(sequential.verdict()).isEqualTo("FAIL");
+        assertThat(parSeconds).as("parallel %.1f s vs sequential %.1f s", parSeconds, seqSeconds).isLessThan(0.7 * seqSeconds);
+        System.out.printf("phases on 3 GPUs: %.1f s, one after the other: %.1f s (%.2fx)%n", parSeconds, seqSeconds, seqSeconds / parSeconds);
     }
 
     @Test
