@@ -6,8 +6,17 @@ import java.util.Map;
 import java.util.TreeMap;
 
 public class EnvVars extends TreeMap<String, String> {
-    public EnvVars() { }
-    public EnvVars(Map<String, String> m) { throw new UnsupportedOperationException(); }
-    public void override(String key, String value) { throw new UnsupportedOperationException(); }
-    public String expand(String s) { throw new UnsupportedOperationException(); }
+    public EnvVars() {}
+
+    public EnvVars(Map<String, String> m) {
+        throw new UnsupportedOperationException();
+    }
+
+    public void override(String key, String value) {
+        throw new UnsupportedOperationException();
+    }
+
+    public String expand(String s) {
+        throw new UnsupportedOperationException();
+    }
 }

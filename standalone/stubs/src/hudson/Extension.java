@@ -11,5 +11,6 @@ import java.lang.annotation.Target;
 @Target({ElementType.TYPE, ElementType.FIELD, ElementType.METHOD})
 public @interface Extension {
     double ordinal() default 0;
+
     boolean optional() default false;
 }

@@ -2,5 +2,4 @@ package hudson;
 
 // Compile-only signature stub of jenkins-core 2.555.3, written from the public API (see ../README.md). Never packaged.
 
-public interface ExtensionPoint {
-}
+public interface ExtensionPoint {}

@@ -4,5 +4,7 @@ package hudson.model;
 
 public abstract class AbstractDescribableImpl<T extends AbstractDescribableImpl<T>> implements Describable<T> {
     @Override
-    public Descriptor<T> getDescriptor() { throw new UnsupportedOperationException(); }
+    public Descriptor<T> getDescriptor() {
+        throw new UnsupportedOperationException();
+    }
 }

@@ -4,6 +4,8 @@ package hudson.model;
 
 public interface Action extends ModelObject {
     String getIconFileName();
+
     String getDisplayName();
+
     String getUrlName();
 }

@@ -5,9 +5,23 @@ package hudson.model;
 import java.util.List;
 
 public abstract class Actionable {
-    public <T extends Action> T getAction(Class<T> type) { throw new UnsupportedOperationException(); }
-    public <T extends Action> List<T> getActions(Class<T> type) { throw new UnsupportedOperationException(); }
-    public void addAction(Action a) { throw new UnsupportedOperationException(); }
-    public boolean addOrReplaceAction(Action a) { throw new UnsupportedOperationException(); }
-    public void replaceAction(Action a) { throw new UnsupportedOperationException(); }
+    public <T extends Action> T getAction(Class<T> type) {
+        throw new UnsupportedOperationException();
+    }
+
+    public <T extends Action> List<T> getActions(Class<T> type) {
+        throw new UnsupportedOperationException();
+    }
+
+    public void addAction(Action a) {
+        throw new UnsupportedOperationException();
+    }
+
+    public boolean addOrReplaceAction(Action a) {
+        throw new UnsupportedOperationException();
+    }
+
+    public void replaceAction(Action a) {
+        throw new UnsupportedOperationException();
+    }
 }

@@ -7,5 +7,6 @@ import hudson.security.Permission;
 
 public interface Item extends AccessControlled {
     Permission CONFIGURE = new Permission();
+
     String getFullName();
 }

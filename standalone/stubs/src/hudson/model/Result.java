@@ -19,9 +19,16 @@ public final class Result implements Serializable {
         this.ordinal = ordinal;
     }
 
-    public boolean isWorseThan(Result that) { return ordinal > that.ordinal; }
-    public boolean isBetterOrEqualTo(Result that) { return ordinal <= that.ordinal; }
+    public boolean isWorseThan(Result that) {
+        return ordinal > that.ordinal;
+    }
+
+    public boolean isBetterOrEqualTo(Result that) {
+        return ordinal <= that.ordinal;
+    }
 
     @Override
-    public String toString() { return name; }
+    public String toString() {
+        return name;
+    }
 }

@@ -8,5 +8,8 @@ import java.io.Serializable;
 
 public interface TaskListener extends Serializable {
     PrintStream getLogger();
-    default PrintWriter error(String msg) { throw new UnsupportedOperationException(); }
+
+    default PrintWriter error(String msg) {
+        throw new UnsupportedOperationException();
+    }
 }

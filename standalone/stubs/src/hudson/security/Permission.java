@@ -4,5 +4,5 @@ package hudson.security;
 
 public final class Permission {
     /** The stub has no permission groups; real permissions are created by core. */
-    public Permission() { }
+    public Permission() {}
 }

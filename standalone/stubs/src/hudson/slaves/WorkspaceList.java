@@ -5,5 +5,7 @@ package hudson.slaves;
 import hudson.FilePath;
 
 public final class WorkspaceList {
-    public static FilePath tempDir(FilePath ws) { throw new UnsupportedOperationException(); }
+    public static FilePath tempDir(FilePath ws) {
+        throw new UnsupportedOperationException();
+    }
 }

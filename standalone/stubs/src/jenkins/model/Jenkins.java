@@ -7,5 +7,8 @@ import hudson.security.Permission;
 
 public abstract class Jenkins implements AccessControlled {
     public static final Permission ADMINISTER = new Permission();
-    public static Jenkins get() { throw new UnsupportedOperationException(); }
+
+    public static Jenkins get() {
+        throw new UnsupportedOperationException();
+    }
 }

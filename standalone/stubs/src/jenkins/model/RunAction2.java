@@ -7,5 +7,6 @@ import hudson.model.Run;
 
 public interface RunAction2 extends Action {
     void onAttached(Run<?, ?> r);
+
     void onLoad(Run<?, ?> r);
 }

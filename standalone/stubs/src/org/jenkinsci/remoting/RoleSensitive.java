@@ -1,6 +1,6 @@
 package org.jenkinsci.remoting;
 
-// Compile-only signature stub of remoting (bundled in jenkins-core 2.555.3), written from the public API (see ../README.md). Never packaged.
+// Compile-only signature stub of remoting (bundled in jenkins-core 2.555.3), written from the public API (see
+// ../README.md). Never packaged.
 
-public interface RoleSensitive {
-}
+public interface RoleSensitive {}

@@ -1,6 +1,6 @@
 package org.kohsuke.stapler;
 
-// Compile-only signature stub of stapler 2107.v8dfcb_e8ed317 (bundled in jenkins-core 2.555.3), written from the public API (see ../README.md). Never packaged.
+// Compile-only signature stub of stapler 2107.v8dfcb_e8ed317 (bundled in jenkins-core 2.555.3), written from the public
+// API (see ../README.md). Never packaged.
 
-public interface HttpResponse {
-}
+public interface HttpResponse {}

@@ -1,6 +1,7 @@
 package org.kohsuke.stapler;
 
-// Compile-only signature stub of stapler 2107.v8dfcb_e8ed317 (bundled in jenkins-core 2.555.3), written from the public API (see ../README.md). Never packaged.
+// Compile-only signature stub of stapler 2107.v8dfcb_e8ed317 (bundled in jenkins-core 2.555.3), written from the public
+// API (see ../README.md). Never packaged.
 
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;
@@ -11,6 +12,8 @@ import java.lang.annotation.Target;
 @Target(ElementType.PARAMETER)
 public @interface QueryParameter {
     String value() default "";
+
     boolean required() default false;
+
     boolean fixEmpty() default false;
 }

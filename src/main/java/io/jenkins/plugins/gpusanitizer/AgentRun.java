@@ -38,7 +38,8 @@ final class AgentRun extends MasterToSlaveFileCallable<AgentSummary> {
         try {
             Report r = new Runner(spec, env, line -> listener.getLogger().println(line)).run();
             if (Thread.interrupted()) {
-                throw new InterruptedException("aborted; the run directory and report were written to " + spec.outDir());
+                throw new InterruptedException(
+                        "aborted; the run directory and report were written to " + spec.outDir());
             }
             return Summaries.of(r, spec.outDir());
         } catch (RunException e) {

@@ -14,31 +14,43 @@ import java.util.List;
 
 /** Publishes one check per step id through the Checks API, best effort: a failure to publish never fails the build. */
 final class ChecksPublishing {
-    private ChecksPublishing() {
-    }
+    private ChecksPublishing() {}
 
     static void publish(Run<?, ?> run, TaskListener listener, Report report, String name) {
         try {
             CheckRun c = CheckRun.of(report, name);
-            List<ChecksAnnotation> annotations = c.annotations().stream().map(a -> new ChecksAnnotation.ChecksAnnotationBuilder()
-                    .withPath(a.path()).withStartLine(a.line()).withEndLine(a.line())
-                    .withAnnotationLevel("failure".equals(a.level()) ? ChecksAnnotation.ChecksAnnotationLevel.FAILURE
-                            : ChecksAnnotation.ChecksAnnotationLevel.WARNING)
-                    .withTitle(a.title()).withMessage(a.message()).build()).toList();
+            List<ChecksAnnotation> annotations = c.annotations().stream()
+                    .map(a -> new ChecksAnnotation.ChecksAnnotationBuilder()
+                            .withPath(a.path())
+                            .withStartLine(a.line())
+                            .withEndLine(a.line())
+                            .withAnnotationLevel(
+                                    "failure".equals(a.level())
+                                            ? ChecksAnnotation.ChecksAnnotationLevel.FAILURE
+                                            : ChecksAnnotation.ChecksAnnotationLevel.WARNING)
+                            .withTitle(a.title())
+                            .withMessage(a.message())
+                            .build())
+                    .toList();
             ChecksDetails details = new ChecksDetails.ChecksDetailsBuilder()
                     .withName(c.name())
                     .withStatus(ChecksStatus.COMPLETED)
-                    .withConclusion(switch (c.conclusion()) {
-                        case "success" -> ChecksConclusion.SUCCESS;
-                        case "neutral" -> ChecksConclusion.NEUTRAL;
-                        default -> ChecksConclusion.FAILURE;
-                    })
-                    .withOutput(new ChecksOutput.ChecksOutputBuilder().withTitle(c.title()).withSummary(c.summary())
-                            .withAnnotations(annotations).build())
+                    .withConclusion(
+                            switch (c.conclusion()) {
+                                case "success" -> ChecksConclusion.SUCCESS;
+                                case "neutral" -> ChecksConclusion.NEUTRAL;
+                                default -> ChecksConclusion.FAILURE;
+                            })
+                    .withOutput(new ChecksOutput.ChecksOutputBuilder()
+                            .withTitle(c.title())
+                            .withSummary(c.summary())
+                            .withAnnotations(annotations)
+                            .build())
                     .build();
             ChecksPublisherFactory.fromRun(run, listener).publish(details);
         } catch (RuntimeException | LinkageError e) {
-            listener.getLogger().println("[gpu-sanitize] could not publish the check (the build is not affected): " + e);
+            listener.getLogger()
+                    .println("[gpu-sanitize] could not publish the check (the build is not affected): " + e);
         }
     }
 }

@@ -46,7 +46,8 @@ public class GpuSanitizeAction implements RunAction2, SimpleBuildStep.LastBuildA
         this.diagnosis = s.diagnosis();
         this.reportedAt = s.reportedAt();
         this.faultAt = s.faultAt();
-        this.defectsByTool = s.defectsByTool() == null ? java.util.Map.of() : new java.util.TreeMap<>(s.defectsByTool());
+        this.defectsByTool =
+                s.defectsByTool() == null ? java.util.Map.of() : new java.util.TreeMap<>(s.defectsByTool());
     }
 
     /** Open defects per tool (empty for builds recorded before it was kept). */
@@ -124,7 +125,9 @@ public class GpuSanitizeAction implements RunAction2, SimpleBuildStep.LastBuildA
         if (faultAt == null) {
             return null;
         }
-        return reportedAt == null || reportedAt.equals(faultAt) ? "at " + faultAt : "reported at " + reportedAt + ", really at " + faultAt;
+        return reportedAt == null || reportedAt.equals(faultAt)
+                ? "at " + faultAt
+                : "reported at " + reportedAt + ", really at " + faultAt;
     }
 
     File resultDir() {

@@ -49,17 +49,28 @@ public class GpuSanitizeJobAction implements Action {
     public String getTrendSvg() {
         List<TrendChart.Point> points = new ArrayList<>();
         int seen = 0;
-        for (Run<?, ?> r = job.getLastCompletedBuild(); r != null && seen < MAX_BUILDS; r = r.getPreviousBuild(), seen++) {
+        for (Run<?, ?> r = job.getLastCompletedBuild();
+                r != null && seen < MAX_BUILDS;
+                r = r.getPreviousBuild(), seen++) {
             GpuSanitizeAction a = actionOf(r);
             if (a != null) {
-                points.add(0, new TrendChart.Point("#" + r.getNumber(), a.getDefects(), a.getSuppressed(), a.getVerdict(),
-                        a.getDefectsByTool()));
+                points.add(
+                        0,
+                        new TrendChart.Point(
+                                "#" + r.getNumber(),
+                                a.getDefects(),
+                                a.getSuppressed(),
+                                a.getVerdict(),
+                                a.getDefectsByTool()));
             }
         }
         return points.isEmpty() ? null : TrendChart.svg(points);
     }
 
     private GpuSanitizeAction actionOf(Run<?, ?> r) {
-        return r.getActions(GpuSanitizeAction.class).stream().filter(a -> a.getId().equals(id)).findFirst().orElse(null);
+        return r.getActions(GpuSanitizeAction.class).stream()
+                .filter(a -> a.getId().equals(id))
+                .findFirst()
+                .orElse(null);
     }
 }

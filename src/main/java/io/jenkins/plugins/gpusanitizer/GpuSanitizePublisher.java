@@ -39,10 +39,14 @@ final class GpuSanitizePublisher {
     VerdictResult perform(GpuSanitizeStep step, Run<?, ?> run, FilePath ws, EnvVars env, TaskListener listener)
             throws IOException, InterruptedException {
         if (ws == null) {
-            throw new AbortException(name + ": gpuSanitize needs a workspace on a GPU agent: call it inside node('gpu') { ... }");
+            throw new AbortException(
+                    name + ": gpuSanitize needs a workspace on a GPU agent: call it inside node('gpu') { ... }");
         }
-        if (run.getAction(GpuSanitizeAction.class) != null && run.getActions(GpuSanitizeAction.class).stream().anyMatch(a -> a.getId().equals(id))) {
-            throw new AbortException(name + ": a gpuSanitize with id '" + id + "' already ran in this build: give each call its own id");
+        if (run.getAction(GpuSanitizeAction.class) != null
+                && run.getActions(GpuSanitizeAction.class).stream()
+                        .anyMatch(a -> a.getId().equals(id))) {
+            throw new AbortException(
+                    name + ": a gpuSanitize with id '" + id + "' already ran in this build: give each call its own id");
         }
         String agent = env.getOrDefault("NODE_NAME", "the agent");
         String runDir = AgentRun.runDirectory(WorkspaceList.tempDir(ws), id, run.getNumber());
@@ -56,7 +60,9 @@ final class GpuSanitizePublisher {
         if (spec.referenceSeconds() == null && spec.regressionSeconds() == null && refs.failureSeconds() != null) {
             // the regression run lasts 2x the failure time of the last failing build, unless told otherwise
             spec.referenceSeconds(refs.failureSeconds());
-            listener.getLogger().println("[gpu-sanitize] reference failure time " + refs.failureSeconds() + " s from " + refs.failureBuild());
+            listener.getLogger()
+                    .println("[gpu-sanitize] reference failure time " + refs.failureSeconds() + " s from "
+                            + refs.failureBuild());
         }
         listener.getLogger().println("[gpu-sanitize] " + name + " on " + agent + ", run directory " + runDir);
         FilePath agentDir = ws.child(runDir);
@@ -90,17 +96,23 @@ final class GpuSanitizePublisher {
     }
 
     /** Marks defects new / outstanding against the reference build and lists the fixed ones; rewrites report.json. */
-    private static AgentSummary compare(File target, References refs, boolean newOnly, AgentSummary summary, TaskListener listener) {
+    private static AgentSummary compare(
+            File target, References refs, boolean newOnly, AgentSummary summary, TaskListener listener) {
         File json = new File(target, RunDirectory.REPORT_JSON);
         if (!json.isFile()) {
             return summary;
         }
         try {
-            Report compared = ReferenceComparison.apply(ReportJson.read(json.toPath()), refs.report(), refs.reportBuild(), newOnly);
+            Report compared = ReferenceComparison.apply(
+                    ReportJson.read(json.toPath()), refs.report(), refs.reportBuild(), newOnly);
             ReportJson.write(compared, json.toPath());
-            java.nio.file.Files.writeString(new File(target, RunDirectory.REPORT_HTML).toPath(), new HtmlReport().page(compared));
-            listener.getLogger().println("[gpu-sanitize] compared with " + refs.reportBuild() + ": "
-                    + compared.reasons().get(compared.reasons().size() - 1).message());
+            java.nio.file.Files.writeString(
+                    new File(target, RunDirectory.REPORT_HTML).toPath(), new HtmlReport().page(compared));
+            listener.getLogger()
+                    .println("[gpu-sanitize] compared with " + refs.reportBuild() + ": "
+                            + compared.reasons()
+                                    .get(compared.reasons().size() - 1)
+                                    .message());
             return Summaries.of(compared, summary.runDirectory());
         } catch (IOException | RuntimeException e) {
             listener.error("[gpu-sanitize] could not compare with " + refs.reportBuild() + ": " + e.getMessage());

@@ -318,27 +318,42 @@ public class GpuSanitizeStep extends Step implements Serializable {
      */
     RunSpec toSpec(String outDir) {
         if (!id.matches("[A-Za-z0-9_-]{1,64}")) {
-            throw new IllegalArgumentException("id '" + id + "': use letters, digits, '-' and '_' (it is part of URLs and paths)");
+            throw new IllegalArgumentException(
+                    "id '" + id + "': use letters, digits, '-' and '_' (it is part of URLs and paths)");
         }
-        RunSpec s = new RunSpec().command(List.of(nz(command, "command")))
-                .gpus(split(gpus)).printLimit(printLimit).stopAfterDefects(stopAfterDefects).keepCachingAllocator(keepCachingAllocator)
-                .regressionSeconds(regressionSeconds).regressionMultiple(regressionMultiple).referenceSeconds(referenceSeconds)
-                .expandableSegments(expandableSegments).throughputRegex(throughputRegex).throughputBaseline(throughputBaseline)
-                .computeSanitizer(computeSanitizer).python(python).outDir(outDir).defaultSuppressions(defaultSuppressions)
-                .timeoutSeconds(Phase.SANITIZER, sanitizerTimeout).timeoutSeconds(Phase.BLOCKING, blockingTimeout)
+        RunSpec s = new RunSpec()
+                .command(List.of(nz(command, "command")))
+                .gpus(split(gpus))
+                .printLimit(printLimit)
+                .stopAfterDefects(stopAfterDefects)
+                .keepCachingAllocator(keepCachingAllocator)
+                .regressionSeconds(regressionSeconds)
+                .regressionMultiple(regressionMultiple)
+                .referenceSeconds(referenceSeconds)
+                .expandableSegments(expandableSegments)
+                .throughputRegex(throughputRegex)
+                .throughputBaseline(throughputBaseline)
+                .computeSanitizer(computeSanitizer)
+                .python(python)
+                .outDir(outDir)
+                .defaultSuppressions(defaultSuppressions)
+                .timeoutSeconds(Phase.SANITIZER, sanitizerTimeout)
+                .timeoutSeconds(Phase.BLOCKING, blockingTimeout)
                 .timeoutSeconds(Phase.REGRESSION, regressionTimeout);
         if (sanitizerCommand != null) {
             s.sanitizerCommand(List.of(sanitizerCommand));
         }
         List<Tool> ts = new ArrayList<>();
         for (String t : split(tools)) {
-            ts.add(Tool.fromId(t).orElseThrow(() -> new IllegalArgumentException("tools: unknown tool '" + t
-                    + "' (memcheck, racecheck, initcheck, synccheck)")));
+            ts.add(Tool.fromId(t)
+                    .orElseThrow(() -> new IllegalArgumentException(
+                            "tools: unknown tool '" + t + "' (memcheck, racecheck, initcheck, synccheck)")));
         }
         List<Phase> ps = new ArrayList<>();
         for (String p : split(phases)) {
-            ps.add(Phase.fromId(p).orElseThrow(() -> new IllegalArgumentException("phases: unknown phase '" + p
-                    + "' (sanitizer, blocking, regression)")));
+            ps.add(Phase.fromId(p)
+                    .orElseThrow(() -> new IllegalArgumentException(
+                            "phases: unknown phase '" + p + "' (sanitizer, blocking, regression)")));
         }
         s.tools(ts).phases(ps);
         if (toolActions != null) {
@@ -358,7 +373,11 @@ public class GpuSanitizeStep extends Step implements Serializable {
             s.memoryGrowthAction(action("memoryGrowthAction", memoryGrowthAction));
         }
         if (suppressions != null) {
-            s.suppressions(suppressions.lines().map(String::trim).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList());
+            s.suppressions(suppressions
+                    .lines()
+                    .map(String::trim)
+                    .filter(l -> !l.isEmpty() && !l.startsWith("#"))
+                    .toList());
         }
         try {
             s.validate();
@@ -380,7 +399,10 @@ public class GpuSanitizeStep extends Step implements Serializable {
         if (s == null) {
             return List.of();
         }
-        return List.of(s.split("[,\\s]+")).stream().map(String::trim).filter(x -> !x.isEmpty()).toList();
+        return List.of(s.split("[,\\s]+")).stream()
+                .map(String::trim)
+                .filter(x -> !x.isEmpty())
+                .toList();
     }
 
     private static String nz(String v, String field) {
@@ -420,7 +442,8 @@ public class GpuSanitizeStep extends Step implements Serializable {
             if (v.result() == hudson.model.Result.UNSTABLE) {
                 FlowNode node = c.get(FlowNode.class);
                 if (node != null) {
-                    node.addOrReplaceAction(new org.jenkinsci.plugins.workflow.actions.WarningAction(v.result()).withMessage(v.message()));
+                    node.addOrReplaceAction(new org.jenkinsci.plugins.workflow.actions.WarningAction(v.result())
+                            .withMessage(v.message()));
                 }
                 run.setResult(v.result());
             }
@@ -454,7 +477,9 @@ public class GpuSanitizeStep extends Step implements Serializable {
             if (!canCheck(item)) {
                 return FormValidation.ok();
             }
-            return value == null || value.isBlank() ? FormValidation.error(Messages.GpuSanitizeStep_CommandRequired()) : FormValidation.ok();
+            return value == null || value.isBlank()
+                    ? FormValidation.error(Messages.GpuSanitizeStep_CommandRequired())
+                    : FormValidation.ok();
         }
 
         @POST
@@ -477,7 +502,8 @@ public class GpuSanitizeStep extends Step implements Serializable {
             }
             try {
                 Pattern p = Pattern.compile(value);
-                return p.matcher("").groupCount() >= 1 ? FormValidation.ok()
+                return p.matcher("").groupCount() >= 1
+                        ? FormValidation.ok()
                         : FormValidation.warning(Messages.GpuSanitizeStep_RegexWithoutGroup());
             } catch (PatternSyntaxException e) {
                 return FormValidation.error(e.getDescription());
@@ -489,7 +515,10 @@ public class GpuSanitizeStep extends Step implements Serializable {
             if (!canCheck(item) || value == null) {
                 return FormValidation.ok();
             }
-            for (String line : value.lines().map(String::trim).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList()) {
+            for (String line : value.lines()
+                    .map(String::trim)
+                    .filter(l -> !l.isEmpty() && !l.startsWith("#"))
+                    .toList()) {
                 try {
                     PatternSuppression.parse(line);
                 } catch (IllegalArgumentException e) {
@@ -513,7 +542,8 @@ public class GpuSanitizeStep extends Step implements Serializable {
             if (!canCheck(item) || value == null || value.isBlank()) {
                 return FormValidation.ok();
             }
-            return List.of("fail", "unstable", "ignore").contains(value.trim().toLowerCase(Locale.ROOT)) ? FormValidation.ok()
+            return List.of("fail", "unstable", "ignore").contains(value.trim().toLowerCase(Locale.ROOT))
+                    ? FormValidation.ok()
                     : FormValidation.error(Messages.GpuSanitizeStep_BadAction(value));
         }
 

@@ -58,6 +58,9 @@ record References(Report report, String reportBuild, Double failureSeconds, Stri
     }
 
     private static GpuSanitizeAction actionOf(Run<?, ?> r, String id) {
-        return r.getActions(GpuSanitizeAction.class).stream().filter(a -> a.getId().equals(id)).findFirst().orElse(null);
+        return r.getActions(GpuSanitizeAction.class).stream()
+                .filter(a -> a.getId().equals(id))
+                .findFirst()
+                .orElse(null);
     }
 }

@@ -4,16 +4,26 @@ import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 
 /** Report to the small summary the build keeps in build.xml. */
 final class Summaries {
-    private Summaries() {
-    }
+    private Summaries() {}
 
     static AgentSummary of(Report r, String runDirectory) {
         int open = (int) r.defects().stream().filter(d -> !d.suppressed()).count();
-        String first = r.reasons().stream().filter(x -> !x.level().equals("info") && !x.level().equals("warning"))
-                .map(Report.ReasonJson::message).findFirst().orElse(null);
-        return new AgentSummary(r.verdict(), open, r.defects().size() - open, r.errorsTotal(), first,
-                r.diagnosis() == null ? null : r.diagnosis().summary(), where(r.diagnosis() == null ? null : r.diagnosis().reportedAt()),
-                where(r.diagnosis() == null ? null : r.diagnosis().faultAt()), runDirectory, byTool(r));
+        String first = r.reasons().stream()
+                .filter(x -> !x.level().equals("info") && !x.level().equals("warning"))
+                .map(Report.ReasonJson::message)
+                .findFirst()
+                .orElse(null);
+        return new AgentSummary(
+                r.verdict(),
+                open,
+                r.defects().size() - open,
+                r.errorsTotal(),
+                first,
+                r.diagnosis() == null ? null : r.diagnosis().summary(),
+                where(r.diagnosis() == null ? null : r.diagnosis().reportedAt()),
+                where(r.diagnosis() == null ? null : r.diagnosis().faultAt()),
+                runDirectory,
+                byTool(r));
     }
 
     /** Open defects per tool, for the job page's trend. */
@@ -29,6 +39,7 @@ final class Summaries {
         }
         String file = l.file();
         int slash = file.lastIndexOf('/');
-        return (slash < 0 ? file : file.substring(slash + 1)) + ":" + l.line() + (l.function() == null ? "" : " (" + l.function() + ")");
+        return (slash < 0 ? file : file.substring(slash + 1)) + ":" + l.line()
+                + (l.function() == null ? "" : " (" + l.function() + ")");
     }
 }

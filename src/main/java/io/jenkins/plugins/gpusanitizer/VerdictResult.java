@@ -10,15 +10,26 @@ import hudson.model.Result;
 record VerdictResult(Result result, boolean abort, String message) {
 
     static VerdictResult of(AgentSummary s, String name) {
-        String where = s.faultAt() == null ? "" : " at " + s.faultAt()
-                + (s.reportedAt() != null && !s.reportedAt().equals(s.faultAt()) ? " (reported at " + s.reportedAt() + ")" : "");
+        String where = s.faultAt() == null
+                ? ""
+                : " at " + s.faultAt()
+                        + (s.reportedAt() != null && !s.reportedAt().equals(s.faultAt())
+                                ? " (reported at " + s.reportedAt() + ")"
+                                : "");
         return switch (s.verdict()) {
             case "PASS" -> new VerdictResult(Result.SUCCESS, false, name + ": PASS");
             case "UNSTABLE" -> new VerdictResult(Result.UNSTABLE, false, name + ": UNSTABLE: " + nz(s.firstReason()));
-            case "FAIL" -> new VerdictResult(Result.FAILURE, true, name + ": FAIL: " + s.defects() + " GPU defect(s)" + where
-                    + (s.firstReason() == null ? "" : "; " + s.firstReason()));
-            default -> new VerdictResult(Result.FAILURE, true, name + ": ERROR (the GPU tools did not give a usable answer): "
-                    + nz(s.firstReason()));
+            case "FAIL" ->
+                new VerdictResult(
+                        Result.FAILURE,
+                        true,
+                        name + ": FAIL: " + s.defects() + " GPU defect(s)" + where
+                                + (s.firstReason() == null ? "" : "; " + s.firstReason()));
+            default ->
+                new VerdictResult(
+                        Result.FAILURE,
+                        true,
+                        name + ": ERROR (the GPU tools did not give a usable answer): " + nz(s.firstReason()));
         };
     }
 

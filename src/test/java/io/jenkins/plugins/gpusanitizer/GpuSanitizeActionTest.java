@@ -30,8 +30,7 @@ class GpuSanitizeActionTest {
         }
     }
 
-    abstract static class FakeJob extends Job<FakeJob, FakeRun> {
-    }
+    abstract static class FakeJob extends Job<FakeJob, FakeRun> {}
 
     @Test
     void smallFieldsFromTheAgentAndTheFullReportFromTheBuildFolder(@TempDir Path build) throws IOException {
@@ -46,10 +45,12 @@ class GpuSanitizeActionTest {
         GpuSanitizeAction a = new GpuSanitizeAction("gpu-sanitizer", "GPU Sanitizer", s);
         a.onAttached(new FakeRun(build.toFile()));
         assertThat(a.getUrlName()).isEqualTo("gpu-sanitizer-gpu-sanitizer");
-        assertThat(a.getWhereLine()).isEqualTo("reported at lstm_job.py:88 (main), really at lstm_job.py:43 (fused_scale)");
+        assertThat(a.getWhereLine())
+                .isEqualTo("reported at lstm_job.py:88 (main), really at lstm_job.py:43 (fused_scale)");
         assertThat(a.getReport()).as("no report file yet").isNull();
 
-        Path dir = GpuSanitizePublisher.resultDir(build.toFile(), "gpu-sanitizer").toPath();
+        Path dir =
+                GpuSanitizePublisher.resultDir(build.toFile(), "gpu-sanitizer").toPath();
         Files.createDirectories(dir);
         Files.copy(FAR.resolve("report.json"), dir.resolve("report.json"));
         assertThat(a.getReport().verdict()).isEqualTo("FAIL");

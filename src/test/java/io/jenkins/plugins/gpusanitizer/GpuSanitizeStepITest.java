@@ -36,15 +36,21 @@ class GpuSanitizeStepITest {
     void farOutOfBoundsFailsTheBuildWithTheRealLine(JenkinsRule j) throws Exception {
         gpuAgent(j, new FakeGpu(dir).farOob());
         WorkflowJob p = j.createProject(WorkflowJob.class, "far");
-        p.setDefinition(new CpsFlowDefinition("node('gpu') { gpuSanitize command: 'python3 train.py --bug far', regressionTimeout: 60 }", true));
+        p.setDefinition(new CpsFlowDefinition(
+                "node('gpu') { gpuSanitize command: 'python3 train.py --bug far', regressionTimeout: 60 }", true));
         WorkflowRun b = j.assertBuildStatus(Result.FAILURE, p.scheduleBuild2(0));
-        j.assertLogContains("GPU Sanitizer: FAIL: 1 GPU defect(s) at train_lstm.py:32 (buggy_scale) (reported at train_lstm.py:99", b);
+        j.assertLogContains(
+                "GPU Sanitizer: FAIL: 1 GPU defect(s) at train_lstm.py:32 (buggy_scale) (reported at train_lstm.py:99",
+                b);
         j.assertLogNotContains("Host Frame", b);
         GpuSanitizeAction a = b.getAction(GpuSanitizeAction.class);
         assertThat(a.getVerdict()).isEqualTo("FAIL");
         assertThat(a.getErrorsTotal()).isEqualTo(1603L);
         assertThat(a.getReport().defects()).isNotEmpty();
-        assertThat(GpuSanitizePublisher.resultDir(b.getRootDir(), "gpu-sanitizer").toPath().resolve("sanitizer-memcheck/sanitizer.xml")).isNotEmptyFile();
+        assertThat(GpuSanitizePublisher.resultDir(b.getRootDir(), "gpu-sanitizer")
+                        .toPath()
+                        .resolve("sanitizer-memcheck/sanitizer.xml"))
+                .isNotEmptyFile();
         j.createWebClient().getPage(b, a.getUrlName() + "/");
     }
 
@@ -52,12 +58,16 @@ class GpuSanitizeStepITest {
     void cleanJobSucceedsAndTwoCallsLiveSideBySide(JenkinsRule j) throws Exception {
         gpuAgent(j, new FakeGpu(dir).clean());
         WorkflowJob p = j.createProject(WorkflowJob.class, "clean");
-        p.setDefinition(new CpsFlowDefinition("node('gpu') {\n"
-                + "  gpuSanitize command: 'python3 train.py', phases: 'sanitizer', id: 'memcheck'\n"
-                + "  gpuSanitize command: 'python3 train.py', phases: 'blocking', id: 'blocking', name: 'Blocking run'\n"
-                + "}", true));
+        p.setDefinition(new CpsFlowDefinition(
+                "node('gpu') {\n"
+                        + "  gpuSanitize command: 'python3 train.py', phases: 'sanitizer', id: 'memcheck'\n"
+                        + "  gpuSanitize command: 'python3 train.py', phases: 'blocking', id: 'blocking', name: 'Blocking run'\n"
+                        + "}",
+                true));
         WorkflowRun b = j.buildAndAssertSuccess(p);
-        assertThat(b.getActions(GpuSanitizeAction.class)).extracting(GpuSanitizeAction::getId).containsExactly("memcheck", "blocking");
+        assertThat(b.getActions(GpuSanitizeAction.class))
+                .extracting(GpuSanitizeAction::getId)
+                .containsExactly("memcheck", "blocking");
     }
 
     @Test
@@ -73,7 +83,8 @@ class GpuSanitizeStepITest {
         gpuAgent(j, new FakeGpu(dir).farOob());
         WorkflowJob p = j.createProject(WorkflowJob.class, "reference");
         p.setDefinition(new CpsFlowDefinition(
-                "node('gpu') { gpuSanitize command: 'python3 train.py', phases: 'sanitizer', failOnNewOnly: true }", true));
+                "node('gpu') { gpuSanitize command: 'python3 train.py', phases: 'sanitizer', failOnNewOnly: true }",
+                true));
         WorkflowRun first = j.assertBuildStatus(Result.FAILURE, p.scheduleBuild2(0));
         assertThat(first.getAction(GpuSanitizeAction.class).getVerdict()).isEqualTo("FAIL");
         WorkflowRun second = j.buildAndAssertSuccess(p);
@@ -89,6 +100,7 @@ class GpuSanitizeStepITest {
         st.assertRoundTrip(step, "gpuSanitize 'python3 train.py'");
         step.setTools("memcheck,initcheck");
         step.setPrintLimit(200);
-        st.assertRoundTrip(step, "gpuSanitize command: 'python3 train.py', printLimit: 200, tools: 'memcheck,initcheck'");
+        st.assertRoundTrip(
+                step, "gpuSanitize command: 'python3 train.py', printLimit: 200, tools: 'memcheck,initcheck'");
     }
 }

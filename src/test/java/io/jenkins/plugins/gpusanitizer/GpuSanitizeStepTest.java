@@ -28,7 +28,9 @@ class GpuSanitizeStepTest {
             assertThat(s.timeoutSeconds(p)).isEqualTo(engine.timeoutSeconds(p));
         }
         assertThat(s.outDir()).isEqualTo("/ws@tmp/gpu-sanitize/7-gpu-sanitizer");
-        assertThat(s.policy().suppressions()).extracting(r -> r.id()).containsExactly("vendor-library-noise", "follow-on-api-error");
+        assertThat(s.policy().suppressions())
+                .extracting(r -> r.id())
+                .containsExactly("vendor-library-noise", "follow-on-api-error");
     }
 
     @Test
@@ -79,7 +81,8 @@ class GpuSanitizeStepTest {
             assertThat(r.id()).isEqualTo("bug-1");
             assertThat(r.reason()).isEqualTo("BUG-1");
         });
-        assertThat(policy.actionFor(Tool.INITCHECK, true)).isEqualTo(io.jenkins.plugins.gpusanitizer.engine.gate.Action.FAIL);
+        assertThat(policy.actionFor(Tool.INITCHECK, true))
+                .isEqualTo(io.jenkins.plugins.gpusanitizer.engine.gate.Action.FAIL);
         assertThat(policy.oomAction()).isEqualTo(io.jenkins.plugins.gpusanitizer.engine.gate.Action.FAIL);
         assertThat(policy.memoryGrowthAction()).isEqualTo(io.jenkins.plugins.gpusanitizer.engine.gate.Action.IGNORE);
     }
@@ -95,7 +98,8 @@ class GpuSanitizeStepTest {
         assertThatThrownBy(() -> phases.toSpec("/o")).hasMessageStartingWith("phases: unknown phase 'warmup'");
         GpuSanitizeStep action = new GpuSanitizeStep("python3 t.py");
         action.setOomAction("explode");
-        assertThatThrownBy(() -> action.toSpec("/o")).hasMessage("oomAction: expected fail, unstable or ignore, got 'explode'");
+        assertThatThrownBy(() -> action.toSpec("/o"))
+                .hasMessage("oomAction: expected fail, unstable or ignore, got 'explode'");
         GpuSanitizeStep id = new GpuSanitizeStep("python3 t.py");
         id.setId("../../etc");
         assertThatThrownBy(() -> id.toSpec("/o")).hasMessageStartingWith("id '../../etc': use letters");

@@ -34,11 +34,14 @@ import org.w3c.dom.NodeList;
  * each with a help file.
  */
 class JellyViewsTest {
-    static final Path RES = Path.of(System.getProperty("gs.projectRoot", "."), "src/main/resources/io/jenkins/plugins/gpusanitizer");
+    static final Path RES =
+            Path.of(System.getProperty("gs.projectRoot", "."), "src/main/resources/io/jenkins/plugins/gpusanitizer");
 
     private static List<Path> files(String glob) throws IOException {
         try (Stream<Path> s = Files.walk(RES)) {
-            return s.filter(p -> p.getFileName().toString().matches(glob)).sorted().toList();
+            return s.filter(p -> p.getFileName().toString().matches(glob))
+                    .sorted()
+                    .toList();
         }
     }
 
@@ -61,16 +64,23 @@ class JellyViewsTest {
                 Element e = (Element) all.item(i);
                 if (e.getLocalName().equals("script")) {
                     assertThat(e.hasAttribute("src") || "application/json".equals(e.getAttribute("type")))
-                            .as(p + ": inline <script>").isTrue();
+                            .as(p + ": inline <script>")
+                            .isTrue();
                 }
                 NamedNodeMap attrs = e.getAttributes();
                 for (int j = 0; j < attrs.getLength(); j++) {
                     String name = attrs.item(j).getNodeName();
-                    assertThat(name.toLowerCase().startsWith("on")).as(p + ": event attribute " + name).isFalse();
-                    assertThat(attrs.item(j).getNodeValue().trim().toLowerCase()).as(p + ": javascript: URL").doesNotStartWith("javascript:");
+                    assertThat(name.toLowerCase().startsWith("on"))
+                            .as(p + ": event attribute " + name)
+                            .isFalse();
+                    assertThat(attrs.item(j).getNodeValue().trim().toLowerCase())
+                            .as(p + ": javascript: URL")
+                            .doesNotStartWith("javascript:");
                 }
                 if (e.hasAttribute("checkUrl")) {
-                    assertThat(e.hasAttribute("checkDependsOn")).as(p + ": checkUrl without checkDependsOn").isTrue();
+                    assertThat(e.hasAttribute("checkDependsOn"))
+                            .as(p + ": checkUrl without checkDependsOn")
+                            .isTrue();
                 }
             }
         }
@@ -81,7 +91,10 @@ class JellyViewsTest {
         for (Path p : files(".*\\.properties")) {
             byte[] bytes = Files.readAllBytes(p);
             try {
-                StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT).decode(java.nio.ByteBuffer.wrap(bytes));
+                StandardCharsets.UTF_8
+                        .newDecoder()
+                        .onMalformedInput(CodingErrorAction.REPORT)
+                        .decode(java.nio.ByteBuffer.wrap(bytes));
             } catch (CharacterCodingException e) {
                 // ISO-8859-1 decodes anything: acceptable as the other allowed encoding
             }
@@ -121,7 +134,9 @@ class JellyViewsTest {
         }
         assertThat(missingHelp).isEmpty();
         assertThat(RES.resolve("GpuSanitizeStep/help.html")).isRegularFile();
-        assertThat(Arrays.stream(GpuSanitizeStep.class.getConstructors()).anyMatch(
-                c -> c.isAnnotationPresent(org.kohsuke.stapler.DataBoundConstructor.class) && c.getParameterCount() == 1)).isTrue();
+        assertThat(Arrays.stream(GpuSanitizeStep.class.getConstructors())
+                        .anyMatch(c -> c.isAnnotationPresent(org.kohsuke.stapler.DataBoundConstructor.class)
+                                && c.getParameterCount() == 1))
+                .isTrue();
     }
 }

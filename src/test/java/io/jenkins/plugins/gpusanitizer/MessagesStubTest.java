@@ -22,7 +22,9 @@ import org.junit.jupiter.api.Test;
 class MessagesStubTest {
     @Test
     void oneMethodPerKeyWithOneParameterPerPlaceholder() throws IOException {
-        Path file = Path.of(System.getProperty("gs.projectRoot", "."), "src/main/resources/io/jenkins/plugins/gpusanitizer/Messages.properties");
+        Path file = Path.of(
+                System.getProperty("gs.projectRoot", "."),
+                "src/main/resources/io/jenkins/plugins/gpusanitizer/Messages.properties");
         Properties p = new Properties();
         try (Reader r = Files.newBufferedReader(file, StandardCharsets.ISO_8859_1)) {
             p.load(r);
@@ -38,7 +40,9 @@ class MessagesStubTest {
             expected.put(key.replace('.', '_'), args);
         }
         Map<String, Integer> actual = Arrays.stream(Messages.class.getDeclaredMethods())
-                .filter(m -> Modifier.isStatic(m.getModifiers()) && Modifier.isPublic(m.getModifiers()) && !m.getName().startsWith("_"))
+                .filter(m -> Modifier.isStatic(m.getModifiers())
+                        && Modifier.isPublic(m.getModifiers())
+                        && !m.getName().startsWith("_"))
                 .collect(Collectors.toMap(Method::getName, Method::getParameterCount, (a, b) -> a, TreeMap::new));
         assertThat(actual).isEqualTo(expected);
     }

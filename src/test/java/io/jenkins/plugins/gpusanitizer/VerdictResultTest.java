@@ -7,7 +7,17 @@ import org.junit.jupiter.api.Test;
 
 class VerdictResultTest {
     private static AgentSummary summary(String verdict, String reason) {
-        return new AgentSummary(verdict, "FAIL".equals(verdict) ? 1 : 0, 0, 1603L, reason, "s", "train_lstm.py:99", "train_lstm.py:32 (buggy_scale)", "/r", java.util.Map.of("memcheck", 1));
+        return new AgentSummary(
+                verdict,
+                "FAIL".equals(verdict) ? 1 : 0,
+                0,
+                1603L,
+                reason,
+                "s",
+                "train_lstm.py:99",
+                "train_lstm.py:32 (buggy_scale)",
+                "/r",
+                java.util.Map.of("memcheck", 1));
     }
 
     @Test
@@ -30,8 +40,10 @@ class VerdictResultTest {
         VerdictResult v = VerdictResult.of(summary("FAIL", "memcheck: Invalid __global__ write"), "GPU Sanitizer");
         assertThat(v.result()).isSameAs(Result.FAILURE);
         assertThat(v.abort()).isTrue();
-        assertThat(v.message()).isEqualTo("GPU Sanitizer: FAIL: 1 GPU defect(s) at train_lstm.py:32 (buggy_scale) "
-                + "(reported at train_lstm.py:99); memcheck: Invalid __global__ write").doesNotContain("\n");
+        assertThat(v.message())
+                .isEqualTo("GPU Sanitizer: FAIL: 1 GPU defect(s) at train_lstm.py:32 (buggy_scale) "
+                        + "(reported at train_lstm.py:99); memcheck: Invalid __global__ write")
+                .doesNotContain("\n");
     }
 
     @Test

@@ -4,8 +4,7 @@ package io.jenkins.plugins.gpusanitizer;
 // real plugin build (the plugin's dependencies are not all on Maven Central). MessagesStubTest keeps it in
 // step with Messages.properties: one static method per key, one parameter per {n}. Never packaged.
 public final class Messages {
-    private Messages() {
-    }
+    private Messages() {}
 
     public static String GpuSanitizeStep_DisplayName() {
         return "GpuSanitizeStep.DisplayName";

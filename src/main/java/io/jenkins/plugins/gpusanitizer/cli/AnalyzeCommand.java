@@ -16,37 +16,66 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** {@code gpu-sanitize analyze}: judges recorded outputs (no GPU needed). */
-@Command(name = "analyze", mixinStandardHelpOptions = true,
-        description = {"Reads recorded compute-sanitizer output, PyTorch error logs and nvidia-smi samples, groups the findings,",
-                "explains them and gives the verdict. Exit: 0 PASS, 1 FAIL, 2 UNSTABLE, 3 ERROR, 64 usage."})
+@Command(
+        name = "analyze",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Reads recorded compute-sanitizer output, PyTorch error logs and nvidia-smi samples, groups the findings,",
+            "explains them and gives the verdict. Exit: 0 PASS, 1 FAIL, 2 UNSTABLE, 3 ERROR, 64 usage."
+        })
 final class AnalyzeCommand implements Callable<Integer> {
 
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--sanitizer-log", paramLabel = "[TOOL:]FILE",
-            description = "compute-sanitizer text output (stdout or --log-file); repeatable. TOOL (memcheck, racecheck, initcheck, synccheck) is detected from the content unless given.")
+    @Option(
+            names = "--sanitizer-log",
+            paramLabel = "[TOOL:]FILE",
+            description =
+                    "compute-sanitizer text output (stdout or --log-file); repeatable. TOOL (memcheck, racecheck, initcheck, synccheck) is detected from the content unless given.")
     List<String> sanitizerLogs = new ArrayList<>();
 
-    @Option(names = "--sanitizer-xml", paramLabel = "[TOOL:]FILE", description = "compute-sanitizer --xml --save file; repeatable.")
+    @Option(
+            names = "--sanitizer-xml",
+            paramLabel = "[TOOL:]FILE",
+            description = "compute-sanitizer --xml --save file; repeatable.")
     List<String> sanitizerXmls = new ArrayList<>();
 
-    @Option(names = "--async-log", paramLabel = "FILE", description = "stderr of the normal (asynchronous) run of the job.")
+    @Option(
+            names = "--async-log",
+            paramLabel = "FILE",
+            description = "stderr of the normal (asynchronous) run of the job.")
     Path asyncLog;
 
-    @Option(names = "--blocking-log", paramLabel = "FILE", description = "stderr of the run with CUDA_LAUNCH_BLOCKING=1.")
+    @Option(
+            names = "--blocking-log",
+            paramLabel = "FILE",
+            description = "stderr of the run with CUDA_LAUNCH_BLOCKING=1.")
     Path blockingLog;
 
-    @Option(names = "--job-log", paramLabel = "PHASE=FILE", description = "stderr of another phase, by name; repeatable.")
+    @Option(
+            names = "--job-log",
+            paramLabel = "PHASE=FILE",
+            description = "stderr of another phase, by name; repeatable.")
     Map<String, Path> jobLogs = new LinkedHashMap<>();
 
-    @Option(names = "--memory-csv", paramLabel = "FILE", description = "nvidia-smi --query-gpu=timestamp,index,memory.used,... --format=csv,nounits samples.")
+    @Option(
+            names = "--memory-csv",
+            paramLabel = "FILE",
+            description = "nvidia-smi --query-gpu=timestamp,index,memory.used,... --format=csv,nounits samples.")
     Path memoryCsv;
 
-    @Option(names = "--memory-csv-expandable", paramLabel = "FILE", description = "samples of the same job with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True.")
+    @Option(
+            names = "--memory-csv-expandable",
+            paramLabel = "FILE",
+            description = "samples of the same job with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True.")
     Path memoryCsvExpandable;
 
-    @Option(names = "--run-dir", paramLabel = "DIR", description = "a run directory written by 'gpu-sanitize run' (reads its layout and run.json); excludes the inputs above.")
+    @Option(
+            names = "--run-dir",
+            paramLabel = "DIR",
+            description =
+                    "a run directory written by 'gpu-sanitize run' (reads its layout and run.json); excludes the inputs above.")
     Path runDir;
 
     @CommandLine.Mixin
@@ -55,16 +84,24 @@ final class AnalyzeCommand implements Callable<Integer> {
     @CommandLine.Mixin
     PolicyOptions policy = new PolicyOptions();
 
-    @Option(names = "--caching-allocator", paramLabel = "on|off",
-            description = "whether the sanitizer run kept PyTorch's caching allocator (off = PYTORCH_NO_CUDA_MEMORY_CACHING=1 was set). Default: unknown.")
+    @Option(
+            names = "--caching-allocator",
+            paramLabel = "on|off",
+            description =
+                    "whether the sanitizer run kept PyTorch's caching allocator (off = PYTORCH_NO_CUDA_MEMORY_CACHING=1 was set). Default: unknown.")
     String cachingAllocator;
 
     @Override
     public Integer call() {
         var err = spec.commandLine().getErr();
         var out = spec.commandLine().getOut();
-        boolean inputs0 = sanitizerLogs.isEmpty() && sanitizerXmls.isEmpty() && asyncLog == null && blockingLog == null && jobLogs.isEmpty()
-                && memoryCsv == null && memoryCsvExpandable == null;
+        boolean inputs0 = sanitizerLogs.isEmpty()
+                && sanitizerXmls.isEmpty()
+                && asyncLog == null
+                && blockingLog == null
+                && jobLogs.isEmpty()
+                && memoryCsv == null
+                && memoryCsvExpandable == null;
         if (runDir != null) {
             if (!inputs0) {
                 throw new CommandLine.ParameterException(spec.commandLine(), "--run-dir excludes the other inputs");
@@ -73,7 +110,8 @@ final class AnalyzeCommand implements Callable<Integer> {
                 var gatePolicy = policy.toPolicy(spec.commandLine());
                 var dir = new RunDirectory(runDir);
                 var record = dir.readRecord();
-                Report report = output.compare(ReportOutput.analyze(dir.analysisInput(record, gatePolicy, true)).withExecution(record.execution()));
+                Report report = output.compare(ReportOutput.analyze(dir.analysisInput(record, gatePolicy, true))
+                        .withExecution(record.execution()));
                 output.write(report, out);
                 return ReportOutput.exitCode(report);
             } catch (InputException e) {
@@ -82,7 +120,9 @@ final class AnalyzeCommand implements Callable<Integer> {
             }
         }
         if (inputs0) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "nothing to analyze: give --sanitizer-log, --sanitizer-xml, --async-log, --blocking-log or --memory-csv");
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(),
+                    "nothing to analyze: give --sanitizer-log, --sanitizer-xml, --async-log, --blocking-log or --memory-csv");
         }
         Boolean caching = OnOff.parse(spec.commandLine(), "--caching-allocator", cachingAllocator);
         try {
@@ -103,7 +143,8 @@ final class AnalyzeCommand implements Callable<Integer> {
         logs.putAll(jobLogs);
         try {
             var gatePolicy = policy.toPolicy(spec.commandLine());
-            Report report = output.compare(ReportOutput.analyze(new AnalysisInput(inputs, logs, memoryCsv, memoryCsvExpandable, caching, gatePolicy)));
+            Report report = output.compare(ReportOutput.analyze(
+                    new AnalysisInput(inputs, logs, memoryCsv, memoryCsvExpandable, caching, gatePolicy)));
             output.write(report, out);
             return ReportOutput.exitCode(report);
         } catch (InputException e) {

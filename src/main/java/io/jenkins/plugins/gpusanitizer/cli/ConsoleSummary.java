@@ -7,8 +7,7 @@ import java.io.PrintWriter;
 public final class ConsoleSummary {
     static final int MAX_REASONS = 12;
 
-    private ConsoleSummary() {
-    }
+    private ConsoleSummary() {}
 
     public static void print(Report r, PrintWriter out, boolean quiet) {
         long open = r.defects().stream().filter(d -> !d.suppressed()).count();
@@ -30,7 +29,8 @@ public final class ConsoleSummary {
             }
             out.println("  " + reason.level() + ": " + oneLine(reason.message()));
         }
-        if (r.diagnosis() != null && (r.diagnosis().reportedAt() != null || r.diagnosis().faultAt() != null)) {
+        if (r.diagnosis() != null
+                && (r.diagnosis().reportedAt() != null || r.diagnosis().faultAt() != null)) {
             out.println("  " + oneLine(r.diagnosis().summary()));
         }
         out.flush();

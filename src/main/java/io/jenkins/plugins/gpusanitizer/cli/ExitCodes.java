@@ -9,6 +9,5 @@ public final class ExitCodes {
     /** BSD sysexits EX_USAGE. */
     public static final int USAGE = 64;
 
-    private ExitCodes() {
-    }
+    private ExitCodes() {}
 }

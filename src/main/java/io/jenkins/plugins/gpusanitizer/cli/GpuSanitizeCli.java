@@ -5,8 +5,12 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /** {@code gpu-sanitize}: the standalone command. */
-@Command(name = "gpu-sanitize", mixinStandardHelpOptions = true, version = "gpu-sanitize 0.1.0",
-        description = "Finds GPU memory bugs in PyTorch jobs with compute-sanitizer and blocking launches, and gates merges on them.",
+@Command(
+        name = "gpu-sanitize",
+        mixinStandardHelpOptions = true,
+        version = "gpu-sanitize 0.1.0",
+        description =
+                "Finds GPU memory bugs in PyTorch jobs with compute-sanitizer and blocking launches, and gates merges on them.",
         subcommands = {AnalyzeCommand.class, RunCommand.class})
 public final class GpuSanitizeCli implements Runnable {
 
@@ -29,7 +33,11 @@ public final class GpuSanitizeCli implements Runnable {
         cl.setErr(err);
         cl.setParameterExceptionHandler((ex, a) -> {
             err.println("gpu-sanitize: " + ex.getMessage());
-            err.println("Try 'gpu-sanitize " + (ex.getCommandLine().getCommandName().equals("gpu-sanitize") ? "" : ex.getCommandLine().getCommandName() + " ") + "--help'.");
+            err.println("Try 'gpu-sanitize "
+                    + (ex.getCommandLine().getCommandName().equals("gpu-sanitize")
+                            ? ""
+                            : ex.getCommandLine().getCommandName() + " ")
+                    + "--help'.");
             return ExitCodes.USAGE;
         });
         cl.setExecutionExceptionHandler((ex, c, parse) -> {

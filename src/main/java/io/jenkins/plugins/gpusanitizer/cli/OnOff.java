@@ -5,8 +5,7 @@ import picocli.CommandLine;
 
 /** Parses on/off/yes/no/true/false options; null stays null (unknown). */
 final class OnOff {
-    private OnOff() {
-    }
+    private OnOff() {}
 
     static Boolean parse(CommandLine cl, String option, String value) {
         if (value == null) {
@@ -15,7 +14,8 @@ final class OnOff {
         return switch (value.toLowerCase(Locale.ROOT)) {
             case "on", "yes", "true", "1" -> Boolean.TRUE;
             case "off", "no", "false", "0" -> Boolean.FALSE;
-            default -> throw new CommandLine.ParameterException(cl, option + ": expected on or off, got '" + value + "'");
+            default ->
+                throw new CommandLine.ParameterException(cl, option + ": expected on or off, got '" + value + "'");
         };
     }
 }

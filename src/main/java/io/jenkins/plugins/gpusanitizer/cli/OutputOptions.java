@@ -1,9 +1,9 @@
 package io.jenkins.plugins.gpusanitizer.cli;
 
 import io.jenkins.plugins.gpusanitizer.engine.report.HtmlReport;
+import io.jenkins.plugins.gpusanitizer.engine.report.ReferenceComparison;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
-import io.jenkins.plugins.gpusanitizer.engine.report.ReferenceComparison;
 import io.jenkins.plugins.gpusanitizer.engine.report.export.JunitExport;
 import io.jenkins.plugins.gpusanitizer.engine.report.export.SarifExport;
 import io.jenkins.plugins.gpusanitizer.engine.report.export.WarningsNgExport;
@@ -22,22 +22,37 @@ final class OutputOptions {
     @Option(names = "--html", paramLabel = "FILE", description = "write the self-contained HTML report here.")
     Path html;
 
-    @Option(names = "--junit", paramLabel = "FILE", description = "write the report as JUnit XML (phases and defects as test cases).")
+    @Option(
+            names = "--junit",
+            paramLabel = "FILE",
+            description = "write the report as JUnit XML (phases and defects as test cases).")
     Path junit;
 
     @Option(names = "--sarif", paramLabel = "FILE", description = "write the report as SARIF 2.1.0.")
     Path sarif;
 
-    @Option(names = "--warnings-ng", paramLabel = "FILE", description = "write warnings-ng's native JSON issues (recordIssues tool: issues(pattern: FILE)).")
+    @Option(
+            names = "--warnings-ng",
+            paramLabel = "FILE",
+            description = "write warnings-ng's native JSON issues (recordIssues tool: issues(pattern: FILE)).")
     Path warningsNg;
 
-    @Option(names = "--reference", paramLabel = "REPORT", description = "compare with an earlier report.json (the target branch's): defects become new or outstanding, gone ones are listed as fixed.")
+    @Option(
+            names = "--reference",
+            paramLabel = "REPORT",
+            description =
+                    "compare with an earlier report.json (the target branch's): defects become new or outstanding, gone ones are listed as fixed.")
     Path reference;
 
-    @Option(names = "--fail-on", paramLabel = "new|all", description = "with --reference: 'new' lets only new defects decide the verdict (default all).")
+    @Option(
+            names = "--fail-on",
+            paramLabel = "new|all",
+            description = "with --reference: 'new' lets only new defects decide the verdict (default all).")
     String failOn = "all";
 
-    @Option(names = {"-q", "--quiet"}, description = "print only the verdict line.")
+    @Option(
+            names = {"-q", "--quiet"},
+            description = "print only the verdict line.")
     boolean quiet;
 
     /** Applies --reference, when given (analyze; run passes it to the runner instead). */
@@ -77,8 +92,8 @@ final class OutputOptions {
                 WarningsNgExport.write(report, warningsNg);
             }
         } catch (IOException e) {
-            throw new io.jenkins.plugins.gpusanitizer.engine.parse.InputException(Path.of("report output"),
-                    "cannot write: " + e.getMessage());
+            throw new io.jenkins.plugins.gpusanitizer.engine.parse.InputException(
+                    Path.of("report output"), "cannot write: " + e.getMessage());
         }
         ConsoleSummary.print(report, out, quiet);
     }

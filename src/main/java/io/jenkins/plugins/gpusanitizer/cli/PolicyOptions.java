@@ -13,28 +13,48 @@ import picocli.CommandLine.Option;
 
 /** Gate policy options shared by analyze and run. */
 final class PolicyOptions {
-    @Option(names = "--suppress", paramLabel = "SPEC",
-            description = "suppress matching defects: 'key=value;...' with keys id, tool, kind, kernel, message, frame (regexes), reason; repeatable.")
+    @Option(
+            names = "--suppress",
+            paramLabel = "SPEC",
+            description =
+                    "suppress matching defects: 'key=value;...' with keys id, tool, kind, kernel, message, frame (regexes), reason; repeatable.")
     List<String> suppress = new ArrayList<>();
 
-    @Option(names = "--no-default-suppressions", description = "do not suppress vendor-library noise and follow-on API errors.")
+    @Option(
+            names = "--no-default-suppressions",
+            description = "do not suppress vendor-library noise and follow-on API errors.")
     boolean noDefaultSuppressions;
 
-    @Option(names = "--vendor-module", paramLabel = "REGEX",
-            description = "vendor library file name regex (replaces the defaults libcudnn.*, libcublas.*, libcublasLt.*, libcufft.*, libcusparse.*, libnccl.*); repeatable.")
+    @Option(
+            names = "--vendor-module",
+            paramLabel = "REGEX",
+            description =
+                    "vendor library file name regex (replaces the defaults libcudnn.*, libcublas.*, libcublasLt.*, libcufft.*, libcusparse.*, libnccl.*); repeatable.")
     List<String> vendorModules = new ArrayList<>();
 
-    @Option(names = "--tool-action", paramLabel = "TOOL=fail|unstable|ignore",
-            description = "what a tool's defects do (defaults: memcheck=fail, racecheck=fail, initcheck=unstable, synccheck=unstable); repeatable.")
+    @Option(
+            names = "--tool-action",
+            paramLabel = "TOOL=fail|unstable|ignore",
+            description =
+                    "what a tool's defects do (defaults: memcheck=fail, racecheck=fail, initcheck=unstable, synccheck=unstable); repeatable.")
     List<String> toolActions = new ArrayList<>();
 
-    @Option(names = "--oom-action", paramLabel = "fail|unstable|ignore", description = "what an out-of-memory crash does (default unstable).")
+    @Option(
+            names = "--oom-action",
+            paramLabel = "fail|unstable|ignore",
+            description = "what an out-of-memory crash does (default unstable).")
     String oomAction;
 
-    @Option(names = "--memory-growth-action", paramLabel = "fail|unstable|ignore", description = "what growing GPU memory does (default unstable).")
+    @Option(
+            names = "--memory-growth-action",
+            paramLabel = "fail|unstable|ignore",
+            description = "what growing GPU memory does (default unstable).")
     String growthAction;
 
-    @Option(names = "--growth-tolerance", paramLabel = "MIB_PER_MIN", description = "growth below this rate is accepted (default 1).")
+    @Option(
+            names = "--growth-tolerance",
+            paramLabel = "MIB_PER_MIN",
+            description = "growth below this rate is accepted (default 1).")
     Double growthTolerance;
 
     GatePolicy toPolicy(CommandLine cl) {
@@ -47,8 +67,11 @@ final class PolicyOptions {
                 Pattern.compile(v);
             }
         } catch (IllegalArgumentException e) {
-            throw new CommandLine.ParameterException(cl, e instanceof PatternSyntaxException p
-                    ? "--vendor-module: bad regex: " + p.getDescription() : e.getMessage());
+            throw new CommandLine.ParameterException(
+                    cl,
+                    e instanceof PatternSyntaxException p
+                            ? "--vendor-module: bad regex: " + p.getDescription()
+                            : e.getMessage());
         }
         if (!vendorModules.isEmpty()) {
             b.vendorModules(vendorModules);

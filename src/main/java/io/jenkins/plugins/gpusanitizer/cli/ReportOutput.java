@@ -8,8 +8,7 @@ import io.jenkins.plugins.gpusanitizer.engine.report.ReportMapper;
 
 /** Analysis to report, and report to exit code. */
 final class ReportOutput {
-    private ReportOutput() {
-    }
+    private ReportOutput() {}
 
     static Report analyze(AnalysisInput in) {
         return new ReportMapper(in.policy().frameClassifier()).toReport(new Analyzer().analyze(in));

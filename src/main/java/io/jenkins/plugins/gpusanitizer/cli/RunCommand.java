@@ -20,88 +20,158 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code gpu-sanitize run [options] -- command...}: the three phases on a GPU machine. */
-@Command(name = "run", mixinStandardHelpOptions = true, sortOptions = false,
-        description = {"Runs a training command three ways on a GPU: under compute-sanitizer (one GPU, caching allocator off),",
-                "with CUDA_LAUNCH_BLOCKING=1, and as a regression run for 2x the failure time with GPU memory sampled.",
-                "Writes the run directory (raw outputs, run.json, report.json, report.html) and gives the verdict.",
-                "Exit: 0 PASS, 1 FAIL, 2 UNSTABLE, 3 ERROR, 64 usage."})
+@Command(
+        name = "run",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "Runs a training command three ways on a GPU: under compute-sanitizer (one GPU, caching allocator off),",
+            "with CUDA_LAUNCH_BLOCKING=1, and as a regression run for 2x the failure time with GPU memory sampled.",
+            "Writes the run directory (raw outputs, run.json, report.json, report.html) and gives the verdict.",
+            "Exit: 0 PASS, 1 FAIL, 2 UNSTABLE, 3 ERROR, 64 usage."
+        })
 final class RunCommand implements Callable<Integer> {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
-    @Option(names = "--out", paramLabel = "DIR", description = "the run directory (must be new or empty; never deleted). Default: gpu-sanitize-run-<time>.")
+    @Option(
+            names = "--out",
+            paramLabel = "DIR",
+            description = "the run directory (must be new or empty; never deleted). Default: gpu-sanitize-run-<time>.")
     Path out;
 
-    @Option(names = "--sanitizer-command", paramLabel = "CMD", description = "a smaller command for the sanitizer phase (fewer steps, batch size 1); a shell string.")
+    @Option(
+            names = "--sanitizer-command",
+            paramLabel = "CMD",
+            description = "a smaller command for the sanitizer phase (fewer steps, batch size 1); a shell string.")
     String sanitizerCommand;
 
-    @Option(names = "--gpu", split = ",", paramLabel = "INDEX", description = "GPU(s) to use (CUDA_VISIBLE_DEVICES); the sanitizer phase always uses the first. Default 0.")
+    @Option(
+            names = "--gpu",
+            split = ",",
+            paramLabel = "INDEX",
+            description = "GPU(s) to use (CUDA_VISIBLE_DEVICES); the sanitizer phase always uses the first. Default 0.")
     List<String> gpus = new ArrayList<>(List.of("0"));
 
-    @Option(names = "--tool", split = ",", paramLabel = "TOOL", description = "sanitizer tools, one run each: memcheck (default), racecheck, initcheck, synccheck.")
+    @Option(
+            names = "--tool",
+            split = ",",
+            paramLabel = "TOOL",
+            description = "sanitizer tools, one run each: memcheck (default), racecheck, initcheck, synccheck.")
     List<String> tools = new ArrayList<>(List.of("memcheck"));
 
-    @Option(names = "--print-limit", paramLabel = "N", description = "compute-sanitizer --print-limit (records printed and saved to XML; 0 = all). Default 1000.")
+    @Option(
+            names = "--print-limit",
+            paramLabel = "N",
+            description = "compute-sanitizer --print-limit (records printed and saved to XML; 0 = all). Default 1000.")
     int printLimit = 1000;
 
-    @Option(names = "--stop-after-defects", paramLabel = "N", description = "end each sanitizer run once N distinct defects were seen (saves GPU time on a job that errors every step; the report says it stopped early). Default 0: never.")
+    @Option(
+            names = "--stop-after-defects",
+            paramLabel = "N",
+            description =
+                    "end each sanitizer run once N distinct defects were seen (saves GPU time on a job that errors every step; the report says it stopped early). Default 0: never.")
     int stopAfterDefects;
 
-    @Option(names = "--keep-caching-allocator", description = "do not set PYTORCH_NO_CUDA_MEMORY_CACHING=1 in the sanitizer phase (recorded in the report: small out-of-bounds accesses become invisible).")
+    @Option(
+            names = "--keep-caching-allocator",
+            description =
+                    "do not set PYTORCH_NO_CUDA_MEMORY_CACHING=1 in the sanitizer phase (recorded in the report: small out-of-bounds accesses become invisible).")
     boolean keepCachingAllocator;
 
-    @Option(names = "--phases", split = ",", paramLabel = "PHASE", description = "phases in the order to run: sanitizer, blocking, regression. Default all three in that order.")
+    @Option(
+            names = "--phases",
+            split = ",",
+            paramLabel = "PHASE",
+            description =
+                    "phases in the order to run: sanitizer, blocking, regression. Default all three in that order.")
     List<String> phases = new ArrayList<>(List.of("sanitizer", "blocking", "regression"));
 
     @Option(names = "--skip", split = ",", paramLabel = "PHASE", description = "phases to leave out.")
     List<String> skip = new ArrayList<>();
 
-    @Option(names = "--timeout", paramLabel = "PHASE=SECONDS", description = "per-phase timeout (default 3600 each); repeatable.")
+    @Option(
+            names = "--timeout",
+            paramLabel = "PHASE=SECONDS",
+            description = "per-phase timeout (default 3600 each); repeatable.")
     Map<String, Integer> timeouts = new LinkedHashMap<>();
 
-    @Option(names = "--regression-seconds", paramLabel = "S", description = "explicit regression duration (overrides the multiple of the reference).")
+    @Option(
+            names = "--regression-seconds",
+            paramLabel = "S",
+            description = "explicit regression duration (overrides the multiple of the reference).")
     Double regressionSeconds;
 
-    @Option(names = "--regression-multiple", paramLabel = "M", description = "regression duration = M x the reference failure time. Default 2.")
+    @Option(
+            names = "--regression-multiple",
+            paramLabel = "M",
+            description = "regression duration = M x the reference failure time. Default 2.")
     double regressionMultiple = 2.0;
 
     @Option(names = "--reference-seconds", paramLabel = "S", description = "the reference failure time, when known.")
     Double referenceSeconds;
 
-    @Option(names = "--reference-report", paramLabel = "FILE", description = "a previous report.json of a failing run: its failure time is the reference.")
+    @Option(
+            names = "--reference-report",
+            paramLabel = "FILE",
+            description = "a previous report.json of a failing run: its failure time is the reference.")
     Path referenceReport;
 
-    @Option(names = "--expandable-segments", description = "regression run with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (never in the sanitizer phase).")
+    @Option(
+            names = "--expandable-segments",
+            description =
+                    "regression run with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True (never in the sanitizer phase).")
     boolean expandableSegments;
 
-    @Option(names = "--throughput-regex", paramLabel = "REGEX", description = "reads throughput from the regression output (first group), e.g. 'it/s ([0-9.]+)'.")
+    @Option(
+            names = "--throughput-regex",
+            paramLabel = "REGEX",
+            description = "reads throughput from the regression output (first group), e.g. 'it/s ([0-9.]+)'.")
     String throughputRegex;
 
-    @Option(names = "--throughput-baseline", paramLabel = "X", description = "expected throughput; a drop beyond the tolerance makes the build unstable.")
+    @Option(
+            names = "--throughput-baseline",
+            paramLabel = "X",
+            description = "expected throughput; a drop beyond the tolerance makes the build unstable.")
     Double throughputBaseline;
 
-    @Option(names = "--throughput-tolerance", paramLabel = "FRACTION", description = "accepted drop below the baseline. Default 0.10.")
+    @Option(
+            names = "--throughput-tolerance",
+            paramLabel = "FRACTION",
+            description = "accepted drop below the baseline. Default 0.10.")
     double throughputTolerance = 0.10;
 
-    @Option(names = "--compute-sanitizer", paramLabel = "PATH", description = "compute-sanitizer to use (default: PATH, then CUDA_HOME/bin, /usr/local/cuda/bin).")
+    @Option(
+            names = "--compute-sanitizer",
+            paramLabel = "PATH",
+            description = "compute-sanitizer to use (default: PATH, then CUDA_HOME/bin, /usr/local/cuda/bin).")
     Path computeSanitizer;
 
     @Option(names = "--nvidia-smi", paramLabel = "PATH", description = "nvidia-smi to use (default: PATH).")
     Path nvidiaSmi;
 
-    @Option(names = "--python", paramLabel = "PATH", description = "the job's Python for the torch probe (default: the command's python, else python3 on PATH).")
+    @Option(
+            names = "--python",
+            paramLabel = "PATH",
+            description = "the job's Python for the torch probe (default: the command's python, else python3 on PATH).")
     Path python;
 
     @Option(names = "--nvcc", paramLabel = "PATH", description = "nvcc to check (default: PATH).")
     Path nvcc;
 
-    @Option(names = "--sanitizer-arg", paramLabel = "ARG", description = "extra compute-sanitizer argument; repeatable (e.g. --sanitizer-arg=--padding=64).")
+    @Option(
+            names = "--sanitizer-arg",
+            paramLabel = "ARG",
+            description = "extra compute-sanitizer argument; repeatable (e.g. --sanitizer-arg=--padding=64).")
     List<String> sanitizerArgs = new ArrayList<>();
 
     @Option(names = "--env", paramLabel = "NAME=VALUE", description = "extra environment for every phase; repeatable.")
     Map<String, String> env = new LinkedHashMap<>();
 
-    @Option(names = "--workdir", paramLabel = "DIR", description = "working directory of the job (default: the current one).")
+    @Option(
+            names = "--workdir",
+            paramLabel = "DIR",
+            description = "working directory of the job (default: the current one).")
     Path workdir;
 
     @Option(names = "--sample-interval", paramLabel = "MS", description = "nvidia-smi sampling interval. Default 250.")
@@ -110,10 +180,16 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--kill-grace", paramLabel = "S", description = "seconds between SIGTERM and SIGKILL. Default 5.")
     int killGrace = 5;
 
-    @Option(names = "--tool-write-grace", paramLabel = "S", description = "seconds compute-sanitizer gets to write its XML after the target is stopped. Default 15.")
+    @Option(
+            names = "--tool-write-grace",
+            paramLabel = "S",
+            description = "seconds compute-sanitizer gets to write its XML after the target is stopped. Default 15.")
     int toolWriteGrace = 15;
 
-    @Option(names = "--progress-interval", paramLabel = "S", description = "seconds between progress lines. Default 10.")
+    @Option(
+            names = "--progress-interval",
+            paramLabel = "S",
+            description = "seconds between progress lines. Default 10.")
     int progressInterval = 10;
 
     @CommandLine.Mixin
@@ -122,7 +198,10 @@ final class RunCommand implements Callable<Integer> {
     @CommandLine.Mixin
     PolicyOptions policy = new PolicyOptions();
 
-    @Parameters(arity = "1..*", paramLabel = "COMMAND", description = "the training command, after --; one argument with spaces is a shell string (run by sh -c).")
+    @Parameters(
+            arity = "1..*",
+            paramLabel = "COMMAND",
+            description = "the training command, after --; one argument with spaces is a shell string (run by sh -c).")
     List<String> command = new ArrayList<>();
 
     @Override
@@ -153,8 +232,9 @@ final class RunCommand implements Callable<Integer> {
         }
         List<Tool> ts = new ArrayList<>();
         for (String t : tools) {
-            ts.add(Tool.fromId(t).orElseThrow(() -> new CommandLine.ParameterException(cl,
-                    "--tool: unknown tool '" + t + "' (memcheck, racecheck, initcheck, synccheck)")));
+            ts.add(Tool.fromId(t)
+                    .orElseThrow(() -> new CommandLine.ParameterException(
+                            cl, "--tool: unknown tool '" + t + "' (memcheck, racecheck, initcheck, synccheck)")));
         }
         List<Phase> ps = new ArrayList<>();
         for (String p : phases) {
@@ -176,14 +256,35 @@ final class RunCommand implements Callable<Integer> {
             s.timeoutSeconds(phase(cl, "--timeout", k), v);
         });
         s.stopAfterDefects(stopAfterDefects);
-        s.gpus(gpus).tools(ts).phases(ps).printLimit(printLimit).keepCachingAllocator(keepCachingAllocator)
-                .regressionSeconds(regressionSeconds).regressionMultiple(regressionMultiple).referenceSeconds(referenceSeconds)
-                .referenceReport(referenceReport == null ? null : referenceReport.toString()).expandableSegments(expandableSegments)
-                .throughputRegex(throughputRegex).throughputBaseline(throughputBaseline).throughputTolerance(throughputTolerance)
-                .computeSanitizer(str(computeSanitizer)).nvidiaSmi(str(nvidiaSmi)).python(str(python)).nvcc(str(nvcc))
-                .extraSanitizerArgs(sanitizerArgs).extraEnv(env).workDir(str(workdir)).samplerIntervalMs(sampleIntervalMs)
-                .killGraceSeconds(killGrace).toolWriteGraceSeconds(toolWriteGrace).progressIntervalSeconds(progressInterval)
-                .outDir((out != null ? out : Path.of("gpu-sanitize-run-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")))).toString());
+        s.gpus(gpus)
+                .tools(ts)
+                .phases(ps)
+                .printLimit(printLimit)
+                .keepCachingAllocator(keepCachingAllocator)
+                .regressionSeconds(regressionSeconds)
+                .regressionMultiple(regressionMultiple)
+                .referenceSeconds(referenceSeconds)
+                .referenceReport(referenceReport == null ? null : referenceReport.toString())
+                .expandableSegments(expandableSegments)
+                .throughputRegex(throughputRegex)
+                .throughputBaseline(throughputBaseline)
+                .throughputTolerance(throughputTolerance)
+                .computeSanitizer(str(computeSanitizer))
+                .nvidiaSmi(str(nvidiaSmi))
+                .python(str(python))
+                .nvcc(str(nvcc))
+                .extraSanitizerArgs(sanitizerArgs)
+                .extraEnv(env)
+                .workDir(str(workdir))
+                .samplerIntervalMs(sampleIntervalMs)
+                .killGraceSeconds(killGrace)
+                .toolWriteGraceSeconds(toolWriteGrace)
+                .progressIntervalSeconds(progressInterval)
+                .outDir((out != null
+                                ? out
+                                : Path.of("gpu-sanitize-run-"
+                                        + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))))
+                        .toString());
         s.suppressions(policy.suppress).defaultSuppressions(!policy.noDefaultSuppressions);
         try {
             s.failOnNewOnly(output.newOnly());
@@ -210,8 +311,9 @@ final class RunCommand implements Callable<Integer> {
     }
 
     private static Phase phase(CommandLine cl, String option, String p) {
-        return Phase.fromId(p).orElseThrow(() -> new CommandLine.ParameterException(cl,
-                option + ": unknown phase '" + p + "' (sanitizer, blocking, regression)"));
+        return Phase.fromId(p)
+                .orElseThrow(() -> new CommandLine.ParameterException(
+                        cl, option + ": unknown phase '" + p + "' (sanitizer, blocking, regression)"));
     }
 
     private static String str(Path p) {

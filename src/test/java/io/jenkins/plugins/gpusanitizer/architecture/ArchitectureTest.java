@@ -15,15 +15,23 @@ class ArchitectureTest {
 
     @Test
     void engineAndCliDoNotUseJenkins() {
-        noClasses().that().resideInAnyPackage("..gpusanitizer.engine..", "..gpusanitizer.cli..")
-                .should().dependOnClassesThat().resideInAnyPackage("hudson..", "jenkins..", "org.kohsuke..", "org.jenkinsci..")
+        noClasses()
+                .that()
+                .resideInAnyPackage("..gpusanitizer.engine..", "..gpusanitizer.cli..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("hudson..", "jenkins..", "org.kohsuke..", "org.jenkinsci..")
                 .check(CLASSES);
     }
 
     @Test
     void engineDoesNotUseTheCli() {
-        noClasses().that().resideInAPackage("..gpusanitizer.engine..")
-                .should().dependOnClassesThat().resideInAnyPackage("..gpusanitizer.cli..", "picocli..")
+        noClasses()
+                .that()
+                .resideInAPackage("..gpusanitizer.engine..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAnyPackage("..gpusanitizer.cli..", "picocli..")
                 .check(CLASSES);
     }
 }

@@ -23,7 +23,12 @@ class AnalyzeCommandTest {
 
     private JsonNode analyze(int expectedExit, String... args) {
         Path json = dir.resolve("report.json");
-        List<String> all = new ArrayList<>(List.of("analyze", "--json", json.toString(), "--html", dir.resolve("report.html").toString()));
+        List<String> all = new ArrayList<>(List.of(
+                "analyze",
+                "--json",
+                json.toString(),
+                "--html",
+                dir.resolve("report.html").toString()));
         all.addAll(List.of(args));
         CliRunner r = CliRunner.run(all.toArray(String[]::new));
         assertThat(r.exit()).as(r.out() + r.err()).isEqualTo(expectedExit);
@@ -32,13 +37,25 @@ class AnalyzeCommandTest {
     }
 
     private static List<JsonNode> open(JsonNode report) {
-        return StreamSupport.stream(report.get("defects").spliterator(), false).filter(d -> !d.get("suppressed").asBoolean()).toList();
+        return StreamSupport.stream(report.get("defects").spliterator(), false)
+                .filter(d -> !d.get("suppressed").asBoolean())
+                .toList();
     }
 
     @Test
     void farOutOfBoundsAllPhases() throws Exception {
-        JsonNode r = analyze(1, "--sanitizer-log", f("far-oob/memcheck.log"), "--sanitizer-xml", f("far-oob/memcheck.xml"),
-                "--async-log", f("far-oob/async.stderr"), "--blocking-log", f("far-oob/blocking.stderr"), "--caching-allocator", "off");
+        JsonNode r = analyze(
+                1,
+                "--sanitizer-log",
+                f("far-oob/memcheck.log"),
+                "--sanitizer-xml",
+                f("far-oob/memcheck.xml"),
+                "--async-log",
+                f("far-oob/async.stderr"),
+                "--blocking-log",
+                f("far-oob/blocking.stderr"),
+                "--caching-allocator",
+                "off");
         assertThat(r.get("verdict").asText()).isEqualTo("FAIL");
         assertThat(r.get("errorsTotal").asLong()).isEqualTo(1603);
         List<JsonNode> defects = open(r);
@@ -59,7 +76,8 @@ class AnalyzeCommandTest {
         assertThat(diag.get("faultEvidence").asText()).isEqualTo("blocking+sanitizer");
         assertThat(diag.get("summary").asText()).contains("train_lstm.py:99", "train_lstm.py:32 in buggy_scale");
         assertThat(r.get("sanitizerRuns").get(0).get("recordsFrom").asText()).isEqualTo("xml");
-        assertThat(r.get("sanitizerRuns").get(0).get("errorsNotPrinted").asLong()).isEqualTo(1503);
+        assertThat(r.get("sanitizerRuns").get(0).get("errorsNotPrinted").asLong())
+                .isEqualTo(1503);
         assertThat(Files.readString(dir.resolve("report.html"))).contains("FAIL", "scale_shift", "buggy_scale");
     }
 
@@ -74,8 +92,14 @@ class AnalyzeCommandTest {
 
     @Test
     void nearOutOfBoundsFailsWithoutCachingAllocator() {
-        JsonNode r = analyze(1, "--sanitizer-log", f("near-oob/memcheck-nocache.log"), "--sanitizer-xml",
-                f("near-oob/memcheck-nocache.xml"), "--caching-allocator", "off");
+        JsonNode r = analyze(
+                1,
+                "--sanitizer-log",
+                f("near-oob/memcheck-nocache.log"),
+                "--sanitizer-xml",
+                f("near-oob/memcheck-nocache.xml"),
+                "--caching-allocator",
+                "off");
         assertThat(r.get("errorsTotal").asLong()).isEqualTo(66);
         assertThat(open(r)).singleElement().satisfies(d -> {
             assertThat(d.get("kernel").asText()).isEqualTo("scale_shift");
@@ -83,24 +107,32 @@ class AnalyzeCommandTest {
             assertThat(d.get("hostLocation").get("line").asInt()).isEqualTo(32);
         });
         List<JsonNode> suppressed = StreamSupport.stream(r.get("defects").spliterator(), false)
-                .filter(d -> d.get("suppressed").asBoolean()).toList();
-        assertThat(suppressed).hasSize(2).allSatisfy(d ->
-                assertThat(d.get("suppressedBy").get("rule").asText()).isEqualTo("follow-on-api-error"));
+                .filter(d -> d.get("suppressed").asBoolean())
+                .toList();
+        assertThat(suppressed)
+                .hasSize(2)
+                .allSatisfy(d ->
+                        assertThat(d.get("suppressedBy").get("rule").asText()).isEqualTo("follow-on-api-error"));
         assertThat(r.get("diagnosis").get("faultAt").get("line").asInt()).isEqualTo(32);
     }
 
     @Test
     void nearOutOfBoundsUnderCachingAllocatorPassesWithAWarning() {
-        JsonNode r = analyze(0, "--sanitizer-log", f("near-oob/memcheck-caching-allocator.log"), "--caching-allocator", "on");
+        JsonNode r = analyze(
+                0, "--sanitizer-log", f("near-oob/memcheck-caching-allocator.log"), "--caching-allocator", "on");
         assertThat(r.get("verdict").asText()).isEqualTo("PASS");
         assertThat(r.get("errorsTotal").asLong()).isZero();
         assertThat(r.get("reasons").toString()).contains("caching-allocator", "PYTORCH_NO_CUDA_MEMORY_CACHING=1");
-        assertThat(r.get("diagnosis").get("notes").toString()).contains("small out-of-bounds accesses were not checkable");
+        assertThat(r.get("diagnosis").get("notes").toString())
+                .contains("small out-of-bounds accesses were not checkable");
     }
 
     @Test
     void toolFailuresAreErrorsNeverPasses() {
-        for (String log : List.of("tool-errors/missing-script.log", "tool-errors/no-cuda-app.log", "tool-errors/xml-without-save.stderr")) {
+        for (String log : List.of(
+                "tool-errors/missing-script.log",
+                "tool-errors/no-cuda-app.log",
+                "tool-errors/xml-without-save.stderr")) {
             JsonNode r = analyze(3, "--sanitizer-log", f(log));
             assertThat(r.get("verdict").asText()).isEqualTo("ERROR");
             assertThat(r.get("reasons").get(0).get("code").asText()).isEqualTo("tool-failure");
@@ -127,11 +159,16 @@ class AnalyzeCommandTest {
         JsonNode leak = analyze(2, "--memory-csv", f("curves/leak.nvidia-smi.csv"));
         assertThat(leak.get("memory").get(0).get("shape").asText()).isEqualTo("growing");
         assertThat(leak.get("memory").get(0).get("growthMiBPerMin").asDouble()).isBetween(60_000.0, 80_000.0);
-        JsonNode frag = analyze(0, "--memory-csv", f("curves/frag.nvidia-smi.csv"),
-                "--memory-csv-expandable", f("curves/frag-expandable.nvidia-smi.csv"));
+        JsonNode frag = analyze(
+                0,
+                "--memory-csv",
+                f("curves/frag.nvidia-smi.csv"),
+                "--memory-csv-expandable",
+                f("curves/frag-expandable.nvidia-smi.csv"));
         assertThat(frag.get("memory").get(0).get("peakMiB").asDouble()).isEqualTo(2425);
         assertThat(frag.get("memory").get(1).get("peakMiB").asDouble()).isEqualTo(1093);
-        assertThat(frag.get("diagnosis").get("notes").toString()).contains("expandable_segments cut the peak from 2425 to 1093 MiB (-55%)");
+        assertThat(frag.get("diagnosis").get("notes").toString())
+                .contains("expandable_segments cut the peak from 2425 to 1093 MiB (-55%)");
         JsonNode clean = analyze(0, "--memory-csv", f("curves/clean.nvidia-smi.csv"));
         assertThat(clean.get("memory").get(0).get("shape").asText()).isEqualTo("stable");
         assertThat(clean.get("memory").get(0).get("peakMiB").asDouble()).isEqualTo(853);
@@ -142,8 +179,9 @@ class AnalyzeCommandTest {
         JsonNode r = analyze(2, "--async-log", f("oom/async.stderr"));
         JsonNode oom = r.get("failures").get(0).get("oom");
         assertThat(oom.get("triedBytes").asLong()).isEqualTo(Math.round(372.53 * (1L << 30)));
-        assertThat(r.get("diagnosis").get("summary").asText()).isEqualTo(
-                "The job failed at train_lstm.py:97 (`torch.empty(int(400e9), dtype=torch.uint8, device=dev)`).");
+        assertThat(r.get("diagnosis").get("summary").asText())
+                .isEqualTo(
+                        "The job failed at train_lstm.py:97 (`torch.empty(int(400e9), dtype=torch.uint8, device=dev)`).");
     }
 
     @Test
@@ -157,17 +195,32 @@ class AnalyzeCommandTest {
     @Test
     void cppProbeRacecheckFailsAndInitcheckIsUnstable() throws Exception {
         Path race = Corpus.write(dir, "race.log", Corpus.textRun("rc-race"));
-        assertThat(analyze(1, "--sanitizer-log", race.toString()).get("defects").get(0).get("tool").asText()).isEqualTo("racecheck");
+        assertThat(analyze(1, "--sanitizer-log", race.toString())
+                        .get("defects")
+                        .get(0)
+                        .get("tool")
+                        .asText())
+                .isEqualTo("racecheck");
         Path init = Corpus.write(dir, "init.log", Corpus.textRun("ic-uninit"));
         JsonNode r = analyze(2, "--sanitizer-log", init.toString());
-        assertThat(r.get("defects").get(0).get("deviceLocation").get("line").asInt()).isEqualTo(23);
-        assertThat(analyze(1, "--tool-action", "initcheck=fail", "--sanitizer-log", init.toString()).get("verdict").asText()).isEqualTo("FAIL");
+        assertThat(r.get("defects").get(0).get("deviceLocation").get("line").asInt())
+                .isEqualTo(23);
+        assertThat(analyze(1, "--tool-action", "initcheck=fail", "--sanitizer-log", init.toString())
+                        .get("verdict")
+                        .asText())
+                .isEqualTo("FAIL");
     }
 
     @Test
     void userSuppressionTurnsAFailIntoAPassButKeepsTheDefectListed() {
-        JsonNode r = analyze(0, "--sanitizer-log", f("near-oob/memcheck-nocache.log"), "--caching-allocator", "off",
-                "--suppress", "id=known-bug;kernel=^scale_shift$;reason=tracked in BUG-1");
+        JsonNode r = analyze(
+                0,
+                "--sanitizer-log",
+                f("near-oob/memcheck-nocache.log"),
+                "--caching-allocator",
+                "off",
+                "--suppress",
+                "id=known-bug;kernel=^scale_shift$;reason=tracked in BUG-1");
         JsonNode d = r.get("defects").get(0);
         assertThat(d.get("suppressedBy").get("rule").asText()).isEqualTo("known-bug");
         assertThat(d.get("suppressedBy").get("reason").asText()).isEqualTo("tracked in BUG-1");
@@ -176,8 +229,14 @@ class AnalyzeCommandTest {
     @Test
     void suppressingEveryPrintedRecordDoesNotVouchForTheUnprintedOnes() {
         // far-oob printed 100 of 1603 errors: with those suppressed, 1503 were never seen
-        JsonNode r = analyze(2, "--sanitizer-log", f("far-oob/memcheck.log"), "--caching-allocator", "off",
-                "--suppress", "kernel=^scale_shift$");
+        JsonNode r = analyze(
+                2,
+                "--sanitizer-log",
+                f("far-oob/memcheck.log"),
+                "--caching-allocator",
+                "off",
+                "--suppress",
+                "kernel=^scale_shift$");
         assertThat(r.get("reasons").toString()).contains("unprinted-unchecked", "1503 error(s) were not printed");
     }
 
@@ -189,7 +248,8 @@ class AnalyzeCommandTest {
         CliRunner xml = CliRunner.run("analyze", "--sanitizer-xml", f("far-oob/memcheck.log"));
         assertThat(xml.exit()).isEqualTo(3);
         assertThat(xml.err().strip()).doesNotContain("\n").doesNotContain("Exception");
-        CliRunner missing = CliRunner.run("analyze", "--memory-csv", dir.resolve("nope.csv").toString());
+        CliRunner missing =
+                CliRunner.run("analyze", "--memory-csv", dir.resolve("nope.csv").toString());
         assertThat(missing.err().strip()).endsWith("nope.csv: no such file");
     }
 
@@ -197,8 +257,12 @@ class AnalyzeCommandTest {
     void usageErrorsExit64() {
         assertThat(CliRunner.run("analyze").exit()).isEqualTo(64);
         assertThat(CliRunner.run("analyze", "--bogus").exit()).isEqualTo(64);
-        assertThat(CliRunner.run("analyze", "--caching-allocator", "maybe", "--async-log", "x").exit()).isEqualTo(64);
-        assertThat(CliRunner.run("analyze", "--suppress", "kernel=(", "--async-log", "x").err()).contains("bad regex for kernel");
+        assertThat(CliRunner.run("analyze", "--caching-allocator", "maybe", "--async-log", "x")
+                        .exit())
+                .isEqualTo(64);
+        assertThat(CliRunner.run("analyze", "--suppress", "kernel=(", "--async-log", "x")
+                        .err())
+                .contains("bad regex for kernel");
         assertThat(CliRunner.run().exit()).isEqualTo(64);
     }
 }

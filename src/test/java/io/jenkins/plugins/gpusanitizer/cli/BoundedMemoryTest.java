@@ -34,7 +34,8 @@ class BoundedMemoryTest {
                 for (int i = start; i <= end; i++) {
                     String l = lines[i];
                     if (l.contains("by thread")) {
-                        l = "=========     by thread (" + (records % 1024) + ",0,0) in block (" + (records % 97) + ",0,0)";
+                        l = "=========     by thread (" + (records % 1024) + ",0,0) in block (" + (records % 97)
+                                + ",0,0)";
                     } else if (l.contains("at oob_write")) {
                         l = l.replace("oob_write", "oob_write_" + (records % 50));
                     }
@@ -47,9 +48,18 @@ class BoundedMemoryTest {
         }
         assertThat(Files.size(log)).isGreaterThan(150_000_000L);
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(List.of(java, "-Xmx32m", "-cp", System.getProperty("java.class.path"),
-                GpuSanitizeCli.class.getName(), "analyze", "--sanitizer-log", log.toString(), "-q"))
-                .redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(List.of(
+                        java,
+                        "-Xmx32m",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        GpuSanitizeCli.class.getName(),
+                        "analyze",
+                        "--sanitizer-log",
+                        log.toString(),
+                        "-q"))
+                .redirectErrorStream(true)
+                .start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(300, TimeUnit.SECONDS)).isTrue();
         assertThat(p.exitValue()).as(out).isEqualTo(1);

@@ -22,13 +22,16 @@ class H200RunRecordTest {
 
     private JsonNode analyze(String runCase, int exit) {
         Path json = dir.resolve(runCase + ".json");
-        CliRunner r = CliRunner.run("analyze", "--run-dir", RECORD.resolve(runCase).toString(), "--json", json.toString());
+        CliRunner r =
+                CliRunner.run("analyze", "--run-dir", RECORD.resolve(runCase).toString(), "--json", json.toString());
         assertThat(r.exit()).as(r.out() + r.err()).isEqualTo(exit);
         return CliRunner.json(json);
     }
 
     private static List<JsonNode> open(JsonNode r) {
-        return StreamSupport.stream(r.get("defects").spliterator(), false).filter(d -> !d.get("suppressed").asBoolean()).toList();
+        return StreamSupport.stream(r.get("defects").spliterator(), false)
+                .filter(d -> !d.get("suppressed").asBoolean())
+                .toList();
     }
 
     @Test
@@ -49,8 +52,12 @@ class H200RunRecordTest {
     @Test
     void nearWriteIsFoundOnlyWithoutTheCachingAllocator() {
         JsonNode near = analyze("near", 1);
-        assertThat(open(near)).singleElement().satisfies(d -> assertThat(d.get("records").asInt()).isEqualTo(16));
-        assertThat(near.get("diagnosis").get("reportedAt").isNull()).as("the normal run did not fail").isTrue();
+        assertThat(open(near))
+                .singleElement()
+                .satisfies(d -> assertThat(d.get("records").asInt()).isEqualTo(16));
+        assertThat(near.get("diagnosis").get("reportedAt").isNull())
+                .as("the normal run did not fail")
+                .isTrue();
         JsonNode cached = analyze("near-cached", 0);
         assertThat(cached.get("errorsTotal").asLong()).isZero();
         assertThat(cached.get("reasons").toString()).contains("caching-allocator");

@@ -13,8 +13,7 @@ import java.util.List;
 
 /** The real H200 outputs copied into test resources (see corpus/h200/MANIFEST.md). */
 public final class Corpus {
-    private Corpus() {
-    }
+    private Corpus() {}
 
     public static Path file(String relative) {
         try {
@@ -60,7 +59,8 @@ public final class Corpus {
         var record = dir.readRecord();
         var policy = io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy.defaults();
         return new io.jenkins.plugins.gpusanitizer.engine.report.ReportMapper(policy.frameClassifier())
-                .toReport(new io.jenkins.plugins.gpusanitizer.engine.analysis.Analyzer().analyze(dir.analysisInput(record, policy, true)))
+                .toReport(new io.jenkins.plugins.gpusanitizer.engine.analysis.Analyzer()
+                        .analyze(dir.analysisInput(record, policy, true)))
                 .withExecution(record.execution());
     }
 

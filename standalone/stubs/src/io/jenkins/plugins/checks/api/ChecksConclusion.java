@@ -1,6 +1,14 @@
 package io.jenkins.plugins.checks.api;
 
-// Compile-only signature stub of io.jenkins.plugins:checks-api (bom-2.555.x), written from the public API (see ../README.md). Never packaged.
+// Compile-only signature stub of io.jenkins.plugins:checks-api (bom-2.555.x), written from the public API (see
+// ../README.md). Never packaged.
 public enum ChecksConclusion {
-    NONE, ACTION_REQUIRED, SKIPPED, CANCELED, TIME_OUT, FAILURE, NEUTRAL, SUCCESS
+    NONE,
+    ACTION_REQUIRED,
+    SKIPPED,
+    CANCELED,
+    TIME_OUT,
+    FAILURE,
+    NEUTRAL,
+    SUCCESS
 }

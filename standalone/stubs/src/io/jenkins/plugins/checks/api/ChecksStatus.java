@@ -1,6 +1,10 @@
 package io.jenkins.plugins.checks.api;
 
-// Compile-only signature stub of io.jenkins.plugins:checks-api (bom-2.555.x), written from the public API (see ../README.md). Never packaged.
+// Compile-only signature stub of io.jenkins.plugins:checks-api (bom-2.555.x), written from the public API (see
+// ../README.md). Never packaged.
 public enum ChecksStatus {
-    NONE, QUEUED, IN_PROGRESS, COMPLETED
+    NONE,
+    QUEUED,
+    IN_PROGRESS,
+    COMPLETED
 }

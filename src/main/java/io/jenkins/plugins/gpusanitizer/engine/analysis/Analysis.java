@@ -9,9 +9,15 @@ import java.util.List;
 import java.util.Map;
 
 /** The result of analysing one set of inputs: findings, diagnosis and the gate's verdict. */
-public record Analysis(List<SanitizerRun> runs, Map<String, CudaFailure> failures, List<MemoryCurve> curves,
-                       Boolean cachingAllocator, Diagnosis diagnosis, Gate.Result gate, List<String> inputs,
-                       List<String> inputErrors) {
+public record Analysis(
+        List<SanitizerRun> runs,
+        Map<String, CudaFailure> failures,
+        List<MemoryCurve> curves,
+        Boolean cachingAllocator,
+        Diagnosis diagnosis,
+        Gate.Result gate,
+        List<String> inputs,
+        List<String> inputErrors) {
 
     /** ERROR SUMMARY totals summed over the runs that printed one; null when none did. */
     public Long errorsTotal() {

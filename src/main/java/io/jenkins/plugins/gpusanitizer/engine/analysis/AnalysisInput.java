@@ -20,15 +20,26 @@ import java.util.Map;
  *                           true: it becomes an ERROR reason and the rest is still analysed (run:
  *                           the tools wrote it, and nothing may be lost)
  */
-public record AnalysisInput(List<SanitizerInput> sanitizer, Map<String, Path> jobLogs, Path memoryCsv,
-                            Path memoryCsvExpandable, Boolean cachingAllocator, GatePolicy policy, boolean lenient) {
+public record AnalysisInput(
+        List<SanitizerInput> sanitizer,
+        Map<String, Path> jobLogs,
+        Path memoryCsv,
+        Path memoryCsvExpandable,
+        Boolean cachingAllocator,
+        GatePolicy policy,
+        boolean lenient) {
     public AnalysisInput {
         sanitizer = List.copyOf(sanitizer);
         jobLogs = new LinkedHashMap<>(jobLogs);
     }
 
-    public AnalysisInput(List<SanitizerInput> sanitizer, Map<String, Path> jobLogs, Path memoryCsv,
-                         Path memoryCsvExpandable, Boolean cachingAllocator, GatePolicy policy) {
+    public AnalysisInput(
+            List<SanitizerInput> sanitizer,
+            Map<String, Path> jobLogs,
+            Path memoryCsv,
+            Path memoryCsvExpandable,
+            Boolean cachingAllocator,
+            GatePolicy policy) {
         this(sanitizer, jobLogs, memoryCsv, memoryCsvExpandable, cachingAllocator, policy, false);
     }
 }

@@ -52,7 +52,9 @@ public final class Analyzer {
             inputs.add(s.file().toString());
             SanitizerOutput out;
             try {
-                out = s.xml() ? xmlParser.parse(s.file(), s.tool(), grouper) : textParser.parse(s.file(), s.tool(), grouper);
+                out = s.xml()
+                        ? xmlParser.parse(s.file(), s.tool(), grouper)
+                        : textParser.parse(s.file(), s.tool(), grouper);
             } catch (InputException e) {
                 if (!in.lenient()) {
                     throw e;
@@ -60,14 +62,17 @@ public final class Analyzer {
                 inputErrors.add(e.getMessage());
                 continue;
             }
-            (s.xml() ? xmls : texts).computeIfAbsent(out.tool(), t -> new ArrayList<>()).add(new Parsed(out, grouper));
+            (s.xml() ? xmls : texts)
+                    .computeIfAbsent(out.tool(), t -> new ArrayList<>())
+                    .add(new Parsed(out, grouper));
         }
         List<SanitizerRun> runs = new ArrayList<>();
         for (Tool tool : Tool.values()) {
             List<Parsed> t = texts.getOrDefault(tool, List.of());
             List<Parsed> x = xmls.getOrDefault(tool, List.of());
             for (int i = 0; i < Math.max(t.size(), x.size()); i++) {
-                runs.add(pair(tool, i < t.size() ? t.get(i) : null, i < x.size() ? x.get(i) : null, policy.suppressions()));
+                runs.add(pair(
+                        tool, i < t.size() ? t.get(i) : null, i < x.size() ? x.get(i) : null, policy.suppressions()));
             }
         }
         Map<String, CudaFailure> failures = new LinkedHashMap<>();
@@ -93,9 +98,10 @@ public final class Analyzer {
                 inputErrors.add(e.getMessage());
             }
         }
-        Diagnosis diagnosis = new Diagnoser().diagnose(runs, failures.get("async"), failures.get("blocking"), curves,
-                in.cachingAllocator());
-        Gate.Result gate = new Gate(policy).evaluate(new Gate.Input(runs, failures, curves, in.cachingAllocator(), inputErrors));
+        Diagnosis diagnosis = new Diagnoser()
+                .diagnose(runs, failures.get("async"), failures.get("blocking"), curves, in.cachingAllocator());
+        Gate.Result gate =
+                new Gate(policy).evaluate(new Gate.Input(runs, failures, curves, in.cachingAllocator(), inputErrors));
         return new Analysis(runs, failures, curves, in.cachingAllocator(), diagnosis, gate, inputs, inputErrors);
     }
 
@@ -106,21 +112,29 @@ public final class Analyzer {
         MemoryCsvParser.Result r = csvParser.parse(csv);
         // the job's GPU is the one whose memory moved most; the sampler may list idle GPUs too
         MemorySamples busiest = r.byGpu().values().stream()
-                .max(Comparator.comparingDouble(s -> s.maxUsed() - (s.size() == 0 ? 0 : s.used(0)))).orElseThrow();
+                .max(Comparator.comparingDouble(s -> s.maxUsed() - (s.size() == 0 ? 0 : s.used(0))))
+                .orElseThrow();
         curves.add(curveAnalyzer.analyze(busiest, csv.toString(), label));
         inputs.add(csv.toString());
     }
 
     private static SanitizerRun pair(Tool tool, Parsed text, Parsed xml, List<SuppressionRule> rules) {
         Parsed records;
-        if (xml != null && (text == null || xml.output.complete() && xml.output.recordsParsed() >= text.output.recordsParsed())) {
+        if (xml != null
+                && (text == null
+                        || xml.output.complete() && xml.output.recordsParsed() >= text.output.recordsParsed())) {
             records = xml;
         } else {
             records = text;
         }
         List<Defect> defects = suppress(records.grouper.defects(), rules);
-        return new SanitizerRun(tool, text == null ? null : text.output, xml == null ? null : xml.output,
-                records.output.format(), defects, records.grouper.overflowRecords());
+        return new SanitizerRun(
+                tool,
+                text == null ? null : text.output,
+                xml == null ? null : xml.output,
+                records.output.format(),
+                defects,
+                records.grouper.overflowRecords());
     }
 
     public static List<Defect> suppress(List<Defect> defects, List<SuppressionRule> rules) {
@@ -138,6 +152,5 @@ public final class Analyzer {
         return out;
     }
 
-    private record Parsed(SanitizerOutput output, DefectGrouper grouper) {
-    }
+    private record Parsed(SanitizerOutput output, DefectGrouper grouper) {}
 }

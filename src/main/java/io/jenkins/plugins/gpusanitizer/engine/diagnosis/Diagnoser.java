@@ -19,13 +19,18 @@ import java.util.Locale;
  */
 public final class Diagnoser {
 
-    public Diagnosis diagnose(List<SanitizerRun> runs, CudaFailure async, CudaFailure blocking, List<MemoryCurve> curves,
-                              Boolean cachingAllocator) {
+    public Diagnosis diagnose(
+            List<SanitizerRun> runs,
+            CudaFailure async,
+            CudaFailure blocking,
+            List<MemoryCurve> curves,
+            Boolean cachingAllocator) {
         List<String> notes = new ArrayList<>();
         SourceLocation reported = async != null && isFailure(async) ? async.userFrame() : null;
         Defect top = topDefect(runs);
         SourceLocation sanitizerAt = top == null ? null : top.hostLocation();
-        SourceLocation blockingAt = blocking != null && isFailure(blocking) && !blocking.asyncWarning() ? blocking.userFrame() : null;
+        SourceLocation blockingAt =
+                blocking != null && isFailure(blocking) && !blocking.asyncWarning() ? blocking.userFrame() : null;
         SourceLocation fault = blockingAt != null ? blockingAt : sanitizerAt;
         String evidence = blockingAt != null
                 ? (sanitizerAt != null && sanitizerAt.sameLine(blockingAt) ? "blocking+sanitizer" : "blocking")
@@ -47,11 +52,14 @@ public final class Diagnoser {
         } else if (reported != null) {
             summary = "The job failed at " + show(reported) + ".";
         } else {
-            summary = top == null ? "No fault located." : "The sanitizer found " + top.message() + " in kernel " + top.kernel() + ".";
+            summary = top == null
+                    ? "No fault located."
+                    : "The sanitizer found " + top.message() + " in kernel " + top.kernel() + ".";
         }
         if (top != null && top.hostLocation() != null) {
             if (blockingAt != null && sanitizerAt.sameLine(blockingAt)) {
-                notes.add("compute-sanitizer confirms: kernel " + top.kernel() + " was launched from " + show(sanitizerAt) + ".");
+                notes.add("compute-sanitizer confirms: kernel " + top.kernel() + " was launched from "
+                        + show(sanitizerAt) + ".");
             } else if (blockingAt != null) {
                 notes.add("compute-sanitizer's first defect was launched from " + show(sanitizerAt)
                         + ", the blocking run failed at " + show(blockingAt) + ": check both.");
@@ -62,13 +70,17 @@ public final class Diagnoser {
                     + "CUDA_LAUNCH_BLOCKING was not in effect, so its line is not reliable.");
         }
         if (blocking != null && blocking.errorClass() == CudaErrorClass.NONE && async != null && isFailure(async)) {
-            notes.add("The blocking run did not fail where the normal run did: the fault may depend on timing or on the input.");
+            notes.add(
+                    "The blocking run did not fail where the normal run did: the fault may depend on timing or on the input.");
         }
-        CudaFailure assertFailure = async != null && async.errorClass() == CudaErrorClass.DEVICE_ASSERT ? async
+        CudaFailure assertFailure = async != null && async.errorClass() == CudaErrorClass.DEVICE_ASSERT
+                ? async
                 : blocking != null && blocking.errorClass() == CudaErrorClass.DEVICE_ASSERT ? blocking : null;
         if (assertFailure != null) {
-            assertFailure.assertions().stream().findFirst().ifPresent(a -> notes.add("Device assert: " + a.condition()
-                    + " at " + a.file() + ":" + a.line() + " (" + a.count() + " thread(s) failed it)."));
+            assertFailure.assertions().stream()
+                    .findFirst()
+                    .ifPresent(a -> notes.add("Device assert: " + a.condition() + " at " + a.file() + ":" + a.line()
+                            + " (" + a.count() + " thread(s) failed it)."));
             if (assertFailure.dsaNotCompiled()) {
                 notes.add("This torch build has no device-side assertion tracking: TORCH_USE_CUDA_DSA is a build-time "
                         + "macro, setting it at run time does nothing; the blocking run names the operator instead.");
@@ -76,14 +88,18 @@ public final class Diagnoser {
         }
         boolean memcheck = runs.stream().anyMatch(r -> r.tool() == Tool.MEMCHECK);
         if (memcheck && Boolean.TRUE.equals(cachingAllocator)) {
-            notes.add("memcheck ran with PyTorch's caching allocator on: small out-of-bounds accesses were not checkable "
-                    + "(they land inside larger cached blocks). Set PYTORCH_NO_CUDA_MEMORY_CACHING=1 for the sanitizer run.");
+            notes.add(
+                    "memcheck ran with PyTorch's caching allocator on: small out-of-bounds accesses were not checkable "
+                            + "(they land inside larger cached blocks). Set PYTORCH_NO_CUDA_MEMORY_CACHING=1 for the sanitizer run.");
         }
-        long vendorMemcheck = runs.stream().flatMap(r -> r.unsuppressed().stream())
-                .filter(d -> d.tool() == Tool.MEMCHECK && d.inVendorLibrary()).count();
+        long vendorMemcheck = runs.stream()
+                .flatMap(r -> r.unsuppressed().stream())
+                .filter(d -> d.tool() == Tool.MEMCHECK && d.inVendorLibrary())
+                .count();
         if (vendorMemcheck > 0) {
-            notes.add(vendorMemcheck + " memcheck defect(s) are in vendor library kernels: usually the caller passed bad "
-                    + "arguments (shapes, strides, workspace sizes) to the library.");
+            notes.add(
+                    vendorMemcheck + " memcheck defect(s) are in vendor library kernels: usually the caller passed bad "
+                            + "arguments (shapes, strides, workspace sizes) to the library.");
         }
         memoryNotes(curves, notes);
         return new Diagnosis(reported, fault, evidence, summary, notes);
@@ -93,19 +109,33 @@ public final class Diagnoser {
         for (MemoryCurve c : curves) {
             notes.add("GPU memory (" + c.label() + "): " + c.describe() + ".");
         }
-        MemoryCurve plain = curves.stream().filter(c -> "default".equals(c.label()) && c.shape() == MemoryCurve.Shape.STABLE).findFirst().orElse(null);
-        MemoryCurve expandable = curves.stream().filter(c -> "expandable_segments".equals(c.label()) && c.shape() == MemoryCurve.Shape.STABLE).findFirst().orElse(null);
+        MemoryCurve plain = curves.stream()
+                .filter(c -> "default".equals(c.label()) && c.shape() == MemoryCurve.Shape.STABLE)
+                .findFirst()
+                .orElse(null);
+        MemoryCurve expandable = curves.stream()
+                .filter(c -> "expandable_segments".equals(c.label()) && c.shape() == MemoryCurve.Shape.STABLE)
+                .findFirst()
+                .orElse(null);
         if (plain != null && expandable != null && plain.peakMiB() > 0) {
             double cut = 100.0 * (plain.peakMiB() - expandable.peakMiB()) / plain.peakMiB();
-            notes.add(String.format(Locale.ROOT, "expandable_segments %s the peak from %.0f to %.0f MiB (%s%.0f%%).",
-                    cut >= 0 ? "cut" : "raised", plain.peakMiB(), expandable.peakMiB(), cut >= 0 ? "-" : "+", Math.abs(cut)));
+            notes.add(String.format(
+                    Locale.ROOT,
+                    "expandable_segments %s the peak from %.0f to %.0f MiB (%s%.0f%%).",
+                    cut >= 0 ? "cut" : "raised",
+                    plain.peakMiB(),
+                    expandable.peakMiB(),
+                    cut >= 0 ? "-" : "+",
+                    Math.abs(cut)));
         }
     }
 
     /** The defect most worth a user's attention: unsuppressed memcheck access errors first, then asserts, then the rest. */
     static Defect topDefect(List<SanitizerRun> runs) {
-        return runs.stream().flatMap(r -> r.unsuppressed().stream())
-                .min(Comparator.comparingInt(Diagnoser::rank).thenComparing(Comparator.comparingLong(Defect::records).reversed()))
+        return runs.stream()
+                .flatMap(r -> r.unsuppressed().stream())
+                .min(Comparator.comparingInt(Diagnoser::rank)
+                        .thenComparing(Comparator.comparingLong(Defect::records).reversed()))
                 .orElse(null);
     }
 
@@ -129,7 +159,9 @@ public final class Diagnoser {
             sb.append(" in ").append(l.function());
         }
         if (l.code() != null) {
-            sb.append(" (`").append(l.code().length() > 80 ? l.code().substring(0, 80) + "..." : l.code()).append("`)");
+            sb.append(" (`")
+                    .append(l.code().length() > 80 ? l.code().substring(0, 80) + "..." : l.code())
+                    .append("`)");
         }
         return sb.toString();
     }

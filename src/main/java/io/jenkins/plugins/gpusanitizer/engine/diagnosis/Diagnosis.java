@@ -12,8 +12,8 @@ import java.util.List;
  * @param summary       one sentence for the build page
  * @param notes         further findings, most important first
  */
-public record Diagnosis(SourceLocation reportedAt, SourceLocation faultAt, String faultEvidence, String summary,
-                        List<String> notes) {
+public record Diagnosis(
+        SourceLocation reportedAt, SourceLocation faultAt, String faultEvidence, String summary, List<String> notes) {
     public Diagnosis {
         notes = List.copyOf(notes);
     }

@@ -18,12 +18,23 @@ import java.util.Locale;
  * @param samples         the number of samples
  * @param points          a bounded, downsampled copy of the curve for charts: [seconds, MiB]
  */
-public record MemoryCurve(String source, String label, String gpu, Shape shape, double peakMiB, double baselineMiB,
-                          double warmupSeconds, double growthMiBPerMin, double durationSeconds, int samples,
-                          List<double[]> points) {
+public record MemoryCurve(
+        String source,
+        String label,
+        String gpu,
+        Shape shape,
+        double peakMiB,
+        double baselineMiB,
+        double warmupSeconds,
+        double growthMiBPerMin,
+        double durationSeconds,
+        int samples,
+        List<double[]> points) {
 
     public enum Shape {
-        STABLE, GROWING, UNKNOWN;
+        STABLE,
+        GROWING,
+        UNKNOWN;
 
         public String id() {
             return name().toLowerCase(Locale.ROOT);
@@ -32,12 +43,23 @@ public record MemoryCurve(String source, String label, String gpu, Shape shape, 
 
     public String describe() {
         return switch (shape) {
-            case STABLE -> String.format(Locale.ROOT, "stable after %.1f s warm-up, peak %.0f MiB", warmupSeconds, peakMiB);
-            case GROWING -> String.format(Locale.ROOT, "growing %.0f MiB/min through the run (peak %.0f MiB after %.1f s)",
-                    growthMiBPerMin, peakMiB, durationSeconds);
-            case UNKNOWN -> samples < 4 ? String.format(Locale.ROOT, "not enough samples to judge (%d)", samples)
-                    : String.format(Locale.ROOT, "too short to judge: the run ended %.1f s after its last rise (peak %.0f MiB)",
-                    Math.max(0, durationSeconds - warmupSeconds), peakMiB);
+            case STABLE ->
+                String.format(Locale.ROOT, "stable after %.1f s warm-up, peak %.0f MiB", warmupSeconds, peakMiB);
+            case GROWING ->
+                String.format(
+                        Locale.ROOT,
+                        "growing %.0f MiB/min through the run (peak %.0f MiB after %.1f s)",
+                        growthMiBPerMin,
+                        peakMiB,
+                        durationSeconds);
+            case UNKNOWN ->
+                samples < 4
+                        ? String.format(Locale.ROOT, "not enough samples to judge (%d)", samples)
+                        : String.format(
+                                Locale.ROOT,
+                                "too short to judge: the run ended %.1f s after its last rise (peak %.0f MiB)",
+                                Math.max(0, durationSeconds - warmupSeconds),
+                                peakMiB);
         };
     }
 }

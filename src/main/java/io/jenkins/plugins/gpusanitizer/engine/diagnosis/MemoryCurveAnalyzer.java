@@ -18,6 +18,7 @@ public final class MemoryCurveAnalyzer {
     static final double RISE_MIB = 4;
     /** Fewer rises than this after the job started are warm-up, not growth. */
     static final int MIN_RISES = 5;
+
     static final double MIN_STABLE_SECONDS = 2.0;
     static final int MAX_POINTS = 400;
 
@@ -25,8 +26,18 @@ public final class MemoryCurveAnalyzer {
         int n = s.size();
         List<double[]> points = downsample(s);
         if (n < 4) {
-            return new MemoryCurve(source, label, s.gpu(), MemoryCurve.Shape.UNKNOWN, s.maxUsed(), n == 0 ? 0 : s.used(0),
-                    0, 0, n == 0 ? 0 : s.time(n - 1) - s.time(0), n, points);
+            return new MemoryCurve(
+                    source,
+                    label,
+                    s.gpu(),
+                    MemoryCurve.Shape.UNKNOWN,
+                    s.maxUsed(),
+                    n == 0 ? 0 : s.used(0),
+                    0,
+                    0,
+                    n == 0 ? 0 : s.time(n - 1) - s.time(0),
+                    n,
+                    points);
         }
         double baseline = s.used(0);
         double idleTol = Math.max(2, baseline * 0.01);
@@ -39,7 +50,8 @@ public final class MemoryCurveAnalyzer {
             end--;
         }
         if (start >= end) {
-            return new MemoryCurve(source, label, s.gpu(), MemoryCurve.Shape.UNKNOWN, s.maxUsed(), baseline, 0, 0, 0, n, points);
+            return new MemoryCurve(
+                    source, label, s.gpu(), MemoryCurve.Shape.UNKNOWN, s.maxUsed(), baseline, 0, 0, 0, n, points);
         }
         double peak = 0;
         for (int i = start; i <= end; i++) {
@@ -60,8 +72,18 @@ public final class MemoryCurveAnalyzer {
             if (window > 0 && rising >= 0.5 * window && s.time(end) - s.time(lastRise) <= 0.25 * window) {
                 // the rate of the later rises: the first ones may still be start-up
                 int from = rises.get(rises.size() / 2);
-                return new MemoryCurve(source, label, s.gpu(), MemoryCurve.Shape.GROWING, peak, baseline, 0,
-                        Math.max(0, slope(s, from, lastRise) * 60), span, n, points);
+                return new MemoryCurve(
+                        source,
+                        label,
+                        s.gpu(),
+                        MemoryCurve.Shape.GROWING,
+                        peak,
+                        baseline,
+                        0,
+                        Math.max(0, slope(s, from, lastRise) * 60),
+                        span,
+                        n,
+                        points);
             }
         }
         double tol = Math.max(32, 0.02 * (peak - baseline));
@@ -71,11 +93,31 @@ public final class MemoryCurveAnalyzer {
         }
         double held = s.time(end) - s.time(Math.max(settle, lastRise));
         if (held >= MIN_STABLE_SECONDS) {
-            return new MemoryCurve(source, label, s.gpu(), MemoryCurve.Shape.STABLE, peak, baseline,
-                    s.time(settle) - s.time(start), 0, span, n, points);
+            return new MemoryCurve(
+                    source,
+                    label,
+                    s.gpu(),
+                    MemoryCurve.Shape.STABLE,
+                    peak,
+                    baseline,
+                    s.time(settle) - s.time(start),
+                    0,
+                    span,
+                    n,
+                    points);
         }
-        return new MemoryCurve(source, label, s.gpu(), MemoryCurve.Shape.UNKNOWN, peak, baseline,
-                s.time(settle) - s.time(start), 0, span, n, points);
+        return new MemoryCurve(
+                source,
+                label,
+                s.gpu(),
+                MemoryCurve.Shape.UNKNOWN,
+                peak,
+                baseline,
+                s.time(settle) - s.time(start),
+                0,
+                span,
+                n,
+                points);
     }
 
     private static double slope(MemorySamples s, int from, int to) {

@@ -25,10 +25,22 @@ import java.util.List;
  * @param error           false for tool warnings (racecheck warnings)
  * @param suppressedBy    the rule that suppressed it, or null
  */
-public record Defect(String id, Tool tool, Kind kind, String message, String kernel, SourceLocation deviceLocation,
-                     SourceLocation hostLocation, long records, List<String> examples, String detail,
-                     List<Frame> hostStack, String vendorModule, String launcher, boolean error,
-                     Suppression suppressedBy) {
+public record Defect(
+        String id,
+        Tool tool,
+        Kind kind,
+        String message,
+        String kernel,
+        SourceLocation deviceLocation,
+        SourceLocation hostLocation,
+        long records,
+        List<String> examples,
+        String detail,
+        List<Frame> hostStack,
+        String vendorModule,
+        String launcher,
+        boolean error,
+        Suppression suppressedBy) {
 
     public Defect {
         examples = List.copyOf(examples);
@@ -44,11 +56,24 @@ public record Defect(String id, Tool tool, Kind kind, String message, String ker
     }
 
     public Defect withSuppression(Suppression s) {
-        return new Defect(id, tool, kind, message, kernel, deviceLocation, hostLocation, records, examples, detail,
-                hostStack, vendorModule, launcher, error, s);
+        return new Defect(
+                id,
+                tool,
+                kind,
+                message,
+                kernel,
+                deviceLocation,
+                hostLocation,
+                records,
+                examples,
+                detail,
+                hostStack,
+                vendorModule,
+                launcher,
+                error,
+                s);
     }
 
     /** Why a defect is not gated: the rule's id and its explanation. */
-    public record Suppression(String rule, String reason) {
-    }
+    public record Suppression(String rule, String reason) {}
 }

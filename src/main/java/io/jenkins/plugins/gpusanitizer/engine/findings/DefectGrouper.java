@@ -85,18 +85,35 @@ public final class DefectGrouper implements Consumer<SanitizerRecord> {
         void add(SanitizerRecord r) {
             count++;
             if (examples.size() < MAX_EXAMPLES && (r.thread() != null || r.block() != null)) {
-                examples.add("thread " + (r.thread() == null ? "?" : r.thread()) + " block " + (r.block() == null ? "?" : r.block()));
+                examples.add("thread " + (r.thread() == null ? "?" : r.thread()) + " block "
+                        + (r.block() == null ? "?" : r.block()));
             }
         }
 
         Defect toDefect() {
-            var stack = first.hostFrames().size() > MAX_STACK ? first.hostFrames().subList(0, MAX_STACK) : first.hostFrames();
+            var stack = first.hostFrames().size() > MAX_STACK
+                    ? first.hostFrames().subList(0, MAX_STACK)
+                    : first.hostFrames();
             SourceLocation device = first.deviceLocation();
             if (device != null && device.function() == null && first.kernel() != null) {
                 device = SourceLocation.of(device.file(), device.line(), KernelNames.simple(first.kernel()));
             }
-            return new Defect(id, first.tool(), first.kind(), first.message(), first.kernel(), device, host, count,
-                    List.copyOf(examples), first.detail(), stack, vendor, launcher, first.severityError(), null);
+            return new Defect(
+                    id,
+                    first.tool(),
+                    first.kind(),
+                    first.message(),
+                    first.kernel(),
+                    device,
+                    host,
+                    count,
+                    List.copyOf(examples),
+                    first.detail(),
+                    stack,
+                    vendor,
+                    launcher,
+                    first.severityError(),
+                    null);
         }
     }
 }

@@ -14,20 +14,32 @@ import java.util.HexFormat;
  * name, because the text output strips paths and workspaces move.
  */
 public final class Fingerprint {
-    private Fingerprint() {
-    }
+    private Fingerprint() {}
 
-    public static String of(Tool tool, Kind kind, String message, String kernelSimple, String pc,
-                            SourceLocation device, SourceLocation host) {
+    public static String of(
+            Tool tool,
+            Kind kind,
+            String message,
+            String kernelSimple,
+            String pc,
+            SourceLocation device,
+            SourceLocation host) {
         return hash(key(tool, kind, message, kernelSimple, pc, device, host));
     }
 
     /** The fingerprint's input, readable: equal keys are the same defect. */
-    public static String key(Tool tool, Kind kind, String message, String kernelSimple, String pc,
-                             SourceLocation device, SourceLocation host) {
+    public static String key(
+            Tool tool,
+            Kind kind,
+            String message,
+            String kernelSimple,
+            String pc,
+            SourceLocation device,
+            SourceLocation host) {
         String deviceKey = device != null ? device.baseName() + ":" + device.line() : pc == null ? "" : "pc" + pc;
         String hostKey = host == null ? "" : host.baseName() + ":" + host.line() + ":" + nullToEmpty(host.function());
-        return String.join("|", tool.id(), kind.id(), normalise(message), nullToEmpty(kernelSimple), deviceKey, hostKey);
+        return String.join(
+                "|", tool.id(), kind.id(), normalise(message), nullToEmpty(kernelSimple), deviceKey, hostKey);
     }
 
     public static String hash(String key) {
@@ -44,7 +56,9 @@ public final class Fingerprint {
         if (message == null) {
             return "";
         }
-        return message.indexOf("0x") < 0 ? message.trim() : message.replaceAll("0x[0-9a-fA-F]+", "0x?").trim();
+        return message.indexOf("0x") < 0
+                ? message.trim()
+                : message.replaceAll("0x[0-9a-fA-F]+", "0x?").trim();
     }
 
     private static String nullToEmpty(String s) {

@@ -11,9 +11,17 @@ import java.util.Set;
  */
 public final class FollowOnApiErrorRule implements SuppressionRule {
     public static final String ID = "follow-on-api-error";
-    private static final Set<String> STICKY = Set.of("cudaErrorLaunchFailure", "cudaErrorAssert", "cudaErrorIllegalAddress",
-            "cudaErrorMisalignedAddress", "cudaErrorIllegalInstruction", "cudaErrorHardwareStackError",
-            "CUDA_ERROR_LAUNCH_FAILED", "CUDA_ERROR_ASSERT", "CUDA_ERROR_ILLEGAL_ADDRESS", "CUDA_ERROR_MISALIGNED_ADDRESS");
+    private static final Set<String> STICKY = Set.of(
+            "cudaErrorLaunchFailure",
+            "cudaErrorAssert",
+            "cudaErrorIllegalAddress",
+            "cudaErrorMisalignedAddress",
+            "cudaErrorIllegalInstruction",
+            "cudaErrorHardwareStackError",
+            "CUDA_ERROR_LAUNCH_FAILED",
+            "CUDA_ERROR_ASSERT",
+            "CUDA_ERROR_ILLEGAL_ADDRESS",
+            "CUDA_ERROR_MISALIGNED_ADDRESS");
 
     @Override
     public String id() {
@@ -31,7 +39,7 @@ public final class FollowOnApiErrorRule implements SuppressionRule {
             return false;
         }
         String error = d.message().split(" ", 2)[0];
-        return STICKY.contains(error) && sameRun.stream().anyMatch(
-                o -> o.kind().isAccessError() || o.kind() == Kind.DEVICE_ASSERT);
+        return STICKY.contains(error)
+                && sameRun.stream().anyMatch(o -> o.kind().isAccessError() || o.kind() == Kind.DEVICE_ASSERT);
     }
 }

@@ -14,8 +14,8 @@ import java.util.regex.Pattern;
  */
 public final class FrameClassifier {
     /** Default vendor libraries: kernels launched from inside them are theirs, not the user's. */
-    public static final List<String> DEFAULT_VENDOR_MODULES = List.of(
-            "libcudnn.*", "libcublas.*", "libcublasLt.*", "libcufft.*", "libcusparse.*", "libnccl.*");
+    public static final List<String> DEFAULT_VENDOR_MODULES =
+            List.of("libcudnn.*", "libcublas.*", "libcublasLt.*", "libcufft.*", "libcusparse.*", "libnccl.*");
 
     private static final Pattern DRIVER_MODULE = Pattern.compile("^(libcuda\\.so.*|libcudart.*|libcuda-.*|nvcuda.*)$");
     private static final Pattern RUNTIME_FUNCTION = Pattern.compile(
@@ -35,8 +35,10 @@ public final class FrameClassifier {
     }
 
     boolean isDriverOrRuntime(Frame f) {
-        return !f.python() && (DRIVER_MODULE.matcher(f.moduleBaseName()).matches()
-                || f.function() != null && RUNTIME_FUNCTION.matcher(f.function()).matches());
+        return !f.python()
+                && (DRIVER_MODULE.matcher(f.moduleBaseName()).matches()
+                        || f.function() != null
+                                && RUNTIME_FUNCTION.matcher(f.function()).matches());
     }
 
     /** The vendor library module that launched the kernel, or null: judged by the innermost frame past the driver. */
@@ -97,7 +99,9 @@ public final class FrameClassifier {
             return null;
         }
         for (Frame f : r.hostFrames()) {
-            if (f.function() == null || isDriverOrRuntime(f) || isVendorFrame(f)
+            if (f.function() == null
+                    || isDriverOrRuntime(f)
+                    || isVendorFrame(f)
                     || SYSTEM_MODULE.matcher(f.moduleBaseName()).matches() && !"main".equals(f.function())
                     || simpleFunction(f.function()).equals(kernelSimpleName)
                     || f.function().startsWith("cuda") && f.function().matches("cuda[A-Z]\\w*(<.*>)?(\\(.*\\))?")

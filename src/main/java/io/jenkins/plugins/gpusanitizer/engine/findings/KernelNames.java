@@ -5,8 +5,7 @@ package io.jenkins.plugins.gpusanitizer.engine.findings;
  * without them in the XML ({@code oob_write}); grouping uses the simple name.
  */
 public final class KernelNames {
-    private KernelNames() {
-    }
+    private KernelNames() {}
 
     public static String simple(String kernel) {
         if (kernel == null) {

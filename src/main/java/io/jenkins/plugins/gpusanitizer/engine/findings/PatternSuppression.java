@@ -24,7 +24,8 @@ public final class PatternSuppression implements SuppressionRule {
     private final Pattern frame;
     private final String reason;
 
-    public PatternSuppression(String id, Tool tool, Kind kind, Pattern kernel, Pattern message, Pattern frame, String reason) {
+    public PatternSuppression(
+            String id, Tool tool, Kind kind, Pattern kernel, Pattern message, Pattern frame, String reason) {
         this.id = id;
         this.tool = tool;
         this.kind = kind;
@@ -50,25 +51,31 @@ public final class PatternSuppression implements SuppressionRule {
             }
             int eq = part.indexOf('=');
             if (eq <= 0) {
-                throw new IllegalArgumentException("suppression '" + spec + "': expected key=value, got '" + part + "'");
+                throw new IllegalArgumentException(
+                        "suppression '" + spec + "': expected key=value, got '" + part + "'");
             }
             String key = part.substring(0, eq).trim().toLowerCase(Locale.ROOT);
             String value = part.substring(eq + 1).trim();
             try {
                 switch (key) {
                     case "id" -> id = value;
-                    case "tool" -> tool = Tool.fromId(value).orElseThrow(
-                            () -> new IllegalArgumentException("suppression '" + spec + "': unknown tool '" + value + "'"));
-                    case "kind" -> kind = Kind.valueOf(value.toUpperCase(Locale.ROOT).replace('-', '_'));
+                    case "tool" ->
+                        tool = Tool.fromId(value)
+                                .orElseThrow(() -> new IllegalArgumentException(
+                                        "suppression '" + spec + "': unknown tool '" + value + "'"));
+                    case "kind" ->
+                        kind = Kind.valueOf(value.toUpperCase(Locale.ROOT).replace('-', '_'));
                     case "kernel" -> kernel = Pattern.compile(value);
                     case "message" -> message = Pattern.compile(value);
                     case "frame" -> frame = Pattern.compile(value);
                     case "reason" -> reason = value;
-                    default -> throw new IllegalArgumentException("suppression '" + spec + "': unknown key '" + key
-                            + "' (use id, tool, kind, kernel, message, frame, reason)");
+                    default ->
+                        throw new IllegalArgumentException("suppression '" + spec + "': unknown key '" + key
+                                + "' (use id, tool, kind, kernel, message, frame, reason)");
                 }
             } catch (PatternSyntaxException e) {
-                throw new IllegalArgumentException("suppression '" + spec + "': bad regex for " + key + ": " + e.getDescription());
+                throw new IllegalArgumentException(
+                        "suppression '" + spec + "': bad regex for " + key + ": " + e.getDescription());
             } catch (IllegalArgumentException e) {
                 if (e.getMessage() != null && e.getMessage().startsWith("suppression")) {
                     throw e;
@@ -77,9 +84,16 @@ public final class PatternSuppression implements SuppressionRule {
             }
         }
         if (tool == null && kind == null && kernel == null && message == null && frame == null) {
-            throw new IllegalArgumentException("suppression '" + spec + "' matches everything: give tool, kind, kernel, message or frame");
+            throw new IllegalArgumentException(
+                    "suppression '" + spec + "' matches everything: give tool, kind, kernel, message or frame");
         }
-        return new PatternSuppression(id == null ? "user:" + spec : id, tool, kind, kernel, message, frame,
+        return new PatternSuppression(
+                id == null ? "user:" + spec : id,
+                tool,
+                kind,
+                kernel,
+                message,
+                frame,
                 reason == null ? "user suppression " + spec : reason);
     }
 
@@ -101,7 +115,8 @@ public final class PatternSuppression implements SuppressionRule {
         if (kernel != null && (d.kernel() == null || !kernel.matcher(d.kernel()).find())) {
             return false;
         }
-        if (message != null && (d.message() == null || !message.matcher(d.message()).find())) {
+        if (message != null
+                && (d.message() == null || !message.matcher(d.message()).find())) {
             return false;
         }
         if (frame != null) {

@@ -15,8 +15,13 @@ import java.util.List;
  * @param defects     grouped, with suppressions applied
  * @param overflowRecords records dropped beyond the distinct-defect cap
  */
-public record SanitizerRun(Tool tool, SanitizerOutput text, SanitizerOutput xml, String recordsFrom,
-                           List<Defect> defects, long overflowRecords) {
+public record SanitizerRun(
+        Tool tool,
+        SanitizerOutput text,
+        SanitizerOutput xml,
+        String recordsFrom,
+        List<Defect> defects,
+        long overflowRecords) {
     public SanitizerRun {
         defects = List.copyOf(defects);
     }

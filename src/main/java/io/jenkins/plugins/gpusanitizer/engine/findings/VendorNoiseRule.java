@@ -30,7 +30,8 @@ public final class VendorNoiseRule implements SuppressionRule {
 
     @Override
     public String reason() {
-        return "kernel launched from inside a vendor library; " + tools.stream().map(Tool::id).sorted().toList()
+        return "kernel launched from inside a vendor library; "
+                + tools.stream().map(Tool::id).sorted().toList()
                 + " report known noise there (e.g. cuDNN kernels reading workspace they never initialised)";
     }
 

@@ -27,9 +27,17 @@ public final class Gate {
      * @param curves           memory curves
      * @param cachingAllocator whether memcheck ran with PyTorch's caching allocator on; null when unknown
      */
-    public record Input(List<SanitizerRun> runs, Map<String, CudaFailure> failures, List<MemoryCurve> curves,
-                        Boolean cachingAllocator, List<String> inputErrors) {
-        public Input(List<SanitizerRun> runs, Map<String, CudaFailure> failures, List<MemoryCurve> curves, Boolean cachingAllocator) {
+    public record Input(
+            List<SanitizerRun> runs,
+            Map<String, CudaFailure> failures,
+            List<MemoryCurve> curves,
+            Boolean cachingAllocator,
+            List<String> inputErrors) {
+        public Input(
+                List<SanitizerRun> runs,
+                Map<String, CudaFailure> failures,
+                List<MemoryCurve> curves,
+                Boolean cachingAllocator) {
             this(runs, failures, curves, cachingAllocator, List.of());
         }
     }
@@ -64,11 +72,15 @@ public final class Gate {
                     continue;
                 }
                 String text = describe(d);
-                reasons.add((a == Action.FAIL ? Reason.fail("defect", text) : Reason.unstable("defect", text)).about(d.id()));
+                reasons.add((a == Action.FAIL ? Reason.fail("defect", text) : Reason.unstable("defect", text))
+                        .about(d.id()));
             }
             long suppressed = run.defects().stream().filter(Defect::suppressed).count();
             if (suppressed > 0) {
-                reasons.add(Reason.info("suppressed", run.tool().id() + ": " + suppressed + " defect(s) suppressed as known noise (listed in the report with their rule)"));
+                reasons.add(Reason.info(
+                        "suppressed",
+                        run.tool().id() + ": " + suppressed
+                                + " defect(s) suppressed as known noise (listed in the report with their rule)"));
             }
         }
         if (moreDefects > 0) {
@@ -77,15 +89,27 @@ public final class Gate {
         in.failures().forEach((phase, f) -> failure(phase, f, reasons));
         cachingAllocator(in, reasons);
         for (MemoryCurve c : in.curves()) {
-            if (c.shape() == MemoryCurve.Shape.GROWING && c.growthMiBPerMin() >= policy.growthToleranceMiBPerMin()
+            if (c.shape() == MemoryCurve.Shape.GROWING
+                    && c.growthMiBPerMin() >= policy.growthToleranceMiBPerMin()
                     && policy.memoryGrowthAction() != Action.IGNORE) {
-                String text = String.format(Locale.ROOT, "GPU %s memory grows %.0f MiB/min through the run (peak %.0f MiB): a leak or unbounded cache",
-                        c.gpu(), c.growthMiBPerMin(), c.peakMiB());
-                reasons.add(policy.memoryGrowthAction() == Action.FAIL ? Reason.fail("memory-growth", text) : Reason.unstable("memory-growth", text));
+                String text = String.format(
+                        Locale.ROOT,
+                        "GPU %s memory grows %.0f MiB/min through the run (peak %.0f MiB): a leak or unbounded cache",
+                        c.gpu(),
+                        c.growthMiBPerMin(),
+                        c.peakMiB());
+                reasons.add(
+                        policy.memoryGrowthAction() == Action.FAIL
+                                ? Reason.fail("memory-growth", text)
+                                : Reason.unstable("memory-growth", text));
             }
         }
-        if (in.runs().isEmpty() && in.failures().isEmpty() && in.curves().isEmpty() && in.inputErrors().isEmpty()) {
-            reasons.add(Reason.error("no-evidence", "nothing was analysed: no sanitizer output, job log or memory samples"));
+        if (in.runs().isEmpty()
+                && in.failures().isEmpty()
+                && in.curves().isEmpty()
+                && in.inputErrors().isEmpty()) {
+            reasons.add(Reason.error(
+                    "no-evidence", "nothing was analysed: no sanitizer output, job log or memory samples"));
         }
         return new Result(verdictOf(reasons), ordered(reasons));
     }
@@ -120,49 +144,75 @@ public final class Gate {
                     : "";
             reasons.add(Reason.error("tool-failure", tool + " in " + out.source() + ": " + failure + hint));
         }
-        if (run.text() != null && run.text().toolFailures().isEmpty() && run.text().errorsTotal() == null) {
-            reasons.add(Reason.error("incomplete", tool + ": no ERROR SUMMARY in " + run.text().source()
-                    + ": the sanitizer did not finish (killed, timed out or crashed); " + run.recordsParsed() + " record(s) read"));
+        if (run.text() != null
+                && run.text().toolFailures().isEmpty()
+                && run.text().errorsTotal() == null) {
+            reasons.add(Reason.error(
+                    "incomplete",
+                    tool + ": no ERROR SUMMARY in " + run.text().source()
+                            + ": the sanitizer did not finish (killed, timed out or crashed); " + run.recordsParsed()
+                            + " record(s) read"));
         }
         if (run.xml() != null && !run.xml().complete()) {
-            Reason.Level level = run.text() != null && run.text().complete() ? Reason.Level.WARNING : Reason.Level.ERROR;
-            reasons.add(new Reason(level, "xml-truncated", tool + ": " + run.xml().source() + " is cut off; "
-                    + run.xml().recordsParsed() + " complete record(s) kept" + (level == Reason.Level.WARNING ? ", the text log is complete" : "")));
+            Reason.Level level =
+                    run.text() != null && run.text().complete() ? Reason.Level.WARNING : Reason.Level.ERROR;
+            reasons.add(new Reason(
+                    level,
+                    "xml-truncated",
+                    tool + ": " + run.xml().source() + " is cut off; "
+                            + run.xml().recordsParsed() + " complete record(s) kept"
+                            + (level == Reason.Level.WARNING ? ", the text log is complete" : "")));
         }
         if (run.text() == null && run.xml() != null && run.xml().complete()) {
-            reasons.add(Reason.info("no-summary", tool + ": only the XML was given; it holds the printed records only, "
-                    + "so the total error count is unknown (keep the --log-file text beside it)"));
+            reasons.add(Reason.info(
+                    "no-summary",
+                    tool + ": only the XML was given; it holds the printed records only, "
+                            + "so the total error count is unknown (keep the --log-file text beside it)"));
         }
         if (out.appCrashed()) {
             if (!run.defects().isEmpty()) {
-                reasons.add(Reason.info("app-crashed", tool + ": the application then died under the tool (process didn't terminate successfully): "
-                        + "expected after a device error, the sanitizer destroys the CUDA context"));
+                reasons.add(Reason.info(
+                        "app-crashed",
+                        tool + ": the application then died under the tool (process didn't terminate successfully): "
+                                + "expected after a device error, the sanitizer destroys the CUDA context"));
             } else {
-                reasons.add(Reason.error("app-crashed", tool + ": the application crashed under compute-sanitizer "
-                        + "(process didn't terminate successfully) and the tool reported no error: a tool-induced crash, "
-                        + "not a kernel bug, and nothing after it was checked"));
+                reasons.add(Reason.error(
+                        "app-crashed",
+                        tool + ": the application crashed under compute-sanitizer "
+                                + "(process didn't terminate successfully) and the tool reported no error: a tool-induced crash, "
+                                + "not a kernel bug, and nothing after it was checked"));
             }
         }
         Long total = run.errorsTotal();
         if (total != null && total > 0 && run.recordsParsed() == 0) {
-            reasons.add(Reason.fail("unprinted-errors", tool + ": compute-sanitizer counted " + total
-                    + " error(s) but printed none, so they cannot be grouped (raise --print-limit)"));
+            reasons.add(Reason.fail(
+                    "unprinted-errors",
+                    tool + ": compute-sanitizer counted " + total
+                            + " error(s) but printed none, so they cannot be grouped (raise --print-limit)"));
         }
-        if (run.text() != null && run.text().errorsNotPrinted() != null && run.text().errorsNotPrinted() > 0) {
-            reasons.add(Reason.info("print-limit", tool + ": " + run.text().errorsNotPrinted() + " of " + total
-                    + " errors were not printed (print limit); defects are grouped from the printed ones"));
+        if (run.text() != null
+                && run.text().errorsNotPrinted() != null
+                && run.text().errorsNotPrinted() > 0) {
+            reasons.add(Reason.info(
+                    "print-limit",
+                    tool + ": " + run.text().errorsNotPrinted() + " of " + total
+                            + " errors were not printed (print limit); defects are grouped from the printed ones"));
         }
         Long notPrinted = run.text() == null ? null : run.text().errorsNotPrinted();
         if (notPrinted != null && notPrinted > 0 && !defects && !run.defects().isEmpty()) {
             // every printed record was suppressed, but the unprinted ones were never seen: do not call that clean
             String text = tool + ": " + notPrinted + " error(s) were not printed and every printed one was suppressed: "
                     + "the unprinted ones were not checked (raise --print-limit or narrow the run)";
-            reasons.add(policy.actionFor(run.tool(), true) == Action.FAIL ? Reason.unstable("unprinted-unchecked", text)
-                    : Reason.warning("unprinted-unchecked", text));
+            reasons.add(
+                    policy.actionFor(run.tool(), true) == Action.FAIL
+                            ? Reason.unstable("unprinted-unchecked", text)
+                            : Reason.warning("unprinted-unchecked", text));
         }
         if (run.overflowRecords() > 0) {
-            reasons.add(Reason.warning("defect-cap", tool + ": more distinct defects than the report keeps; "
-                    + run.overflowRecords() + " record(s) only counted"));
+            reasons.add(Reason.warning(
+                    "defect-cap",
+                    tool + ": more distinct defects than the report keeps; " + run.overflowRecords()
+                            + " record(s) only counted"));
         }
         for (String p : out.problems()) {
             if (!p.startsWith("no ERROR SUMMARY") && !p.startsWith("XML cut off")) {
@@ -175,15 +225,28 @@ public final class Gate {
         String where = f.userFrame() == null ? "" : " at " + f.userFrame();
         String what = f.message() == null ? f.errorClass().text() : f.message();
         switch (f.errorClass()) {
-            case NONE -> {
-            }
-            case OUT_OF_MEMORY -> add(reasons, policy.oomAction(), "oom", phase + " run: out of GPU memory" + where + ": " + what);
+            case NONE -> {}
+            case OUT_OF_MEMORY ->
+                add(reasons, policy.oomAction(), "oom", phase + " run: out of GPU memory" + where + ": " + what);
             case NCCL -> add(reasons, policy.ncclAction(), "nccl", phase + " run: NCCL error" + where + ": " + what);
-            case NON_CUDA -> reasons.add(Reason.error("job-error", phase + " run: the job failed with " + (f.exceptionType() == null ? "an error" : f.exceptionType())
-                    + where + " before the GPU could be judged: " + what));
-            case OTHER_CUDA -> reasons.add(Reason.error("cuda-error", phase + " run: CUDA error" + where + ": " + what));
-            default -> add(reasons, policy.crashAction(), "crash", phase + " run crashed: " + f.errorClass().text() + where
-                    + (f.assertions().isEmpty() ? "" : "; device assert: " + f.assertions().get(0).condition()));
+            case NON_CUDA ->
+                reasons.add(Reason.error(
+                        "job-error",
+                        phase + " run: the job failed with "
+                                + (f.exceptionType() == null ? "an error" : f.exceptionType()) + where
+                                + " before the GPU could be judged: " + what));
+            case OTHER_CUDA ->
+                reasons.add(Reason.error("cuda-error", phase + " run: CUDA error" + where + ": " + what));
+            default ->
+                add(
+                        reasons,
+                        policy.crashAction(),
+                        "crash",
+                        phase + " run crashed: " + f.errorClass().text() + where
+                                + (f.assertions().isEmpty()
+                                        ? ""
+                                        : "; device assert: "
+                                                + f.assertions().get(0).condition()));
         }
     }
 
@@ -201,12 +264,17 @@ public final class Gate {
             return;
         }
         if (Boolean.TRUE.equals(in.cachingAllocator())) {
-            reasons.add(Reason.warning("caching-allocator", "memcheck ran with PyTorch's caching allocator on: small "
-                    + "out-of-bounds accesses land inside cached blocks and are invisible to it; rerun with "
-                    + "PYTORCH_NO_CUDA_MEMORY_CACHING=1 to check them"));
+            reasons.add(Reason.warning(
+                    "caching-allocator",
+                    "memcheck ran with PyTorch's caching allocator on: small "
+                            + "out-of-bounds accesses land inside cached blocks and are invisible to it; rerun with "
+                            + "PYTORCH_NO_CUDA_MEMORY_CACHING=1 to check them"));
         } else if (in.cachingAllocator() == null) {
-            reasons.add(Reason.info("caching-allocator-unknown", "not known whether memcheck ran with "
-                    + "PYTORCH_NO_CUDA_MEMORY_CACHING=1; for a PyTorch job without it, small out-of-bounds accesses are invisible"));
+            reasons.add(
+                    Reason.info(
+                            "caching-allocator-unknown",
+                            "not known whether memcheck ran with "
+                                    + "PYTORCH_NO_CUDA_MEMORY_CACHING=1; for a PyTorch job without it, small out-of-bounds accesses are invisible"));
         }
     }
 
@@ -216,7 +284,10 @@ public final class Gate {
             sb.append(" in kernel ").append(d.kernel());
         }
         if (d.deviceLocation() != null) {
-            sb.append(" at ").append(d.deviceLocation().baseName()).append(':').append(d.deviceLocation().line());
+            sb.append(" at ")
+                    .append(d.deviceLocation().baseName())
+                    .append(':')
+                    .append(d.deviceLocation().line());
         }
         if (d.hostLocation() != null) {
             sb.append(", launched from ").append(d.hostLocation());

@@ -25,9 +25,16 @@ import java.util.Map;
  * @param suppressions       rules, in order; the first match suppresses
  * @param vendorModules      regexes of vendor library file names
  */
-public record GatePolicy(Map<Tool, Action> toolActions, Action warningAction, Action crashAction, Action oomAction,
-                         Action ncclAction, Action memoryGrowthAction, double growthToleranceMiBPerMin,
-                         List<SuppressionRule> suppressions, List<String> vendorModules) {
+public record GatePolicy(
+        Map<Tool, Action> toolActions,
+        Action warningAction,
+        Action crashAction,
+        Action oomAction,
+        Action ncclAction,
+        Action memoryGrowthAction,
+        double growthToleranceMiBPerMin,
+        List<SuppressionRule> suppressions,
+        List<String> vendorModules) {
 
     public GatePolicy {
         toolActions = Map.copyOf(toolActions);
@@ -58,8 +65,14 @@ public record GatePolicy(Map<Tool, Action> toolActions, Action warningAction, Ac
     /** Mutable builder: the CLI and the Jenkins step map their options onto it one by one. */
     public static final class Builder {
         private final Map<Tool, Action> toolActions = new EnumMap<>(Map.of(
-                Tool.MEMCHECK, Action.FAIL, Tool.RACECHECK, Action.FAIL,
-                Tool.INITCHECK, Action.UNSTABLE, Tool.SYNCCHECK, Action.UNSTABLE));
+                Tool.MEMCHECK,
+                Action.FAIL,
+                Tool.RACECHECK,
+                Action.FAIL,
+                Tool.INITCHECK,
+                Action.UNSTABLE,
+                Tool.SYNCCHECK,
+                Action.UNSTABLE));
         private Action warningAction = Action.UNSTABLE;
         private Action crashAction = Action.FAIL;
         private Action oomAction = Action.UNSTABLE;
@@ -125,8 +138,16 @@ public record GatePolicy(Map<Tool, Action> toolActions, Action warningAction, Ac
             if (defaultSuppressions) {
                 rules.addAll(GatePolicy.defaultSuppressions());
             }
-            return new GatePolicy(toolActions, warningAction, crashAction, oomAction, ncclAction, memoryGrowthAction,
-                    growthTolerance, rules, vendorModules);
+            return new GatePolicy(
+                    toolActions,
+                    warningAction,
+                    crashAction,
+                    oomAction,
+                    ncclAction,
+                    memoryGrowthAction,
+                    growthTolerance,
+                    rules,
+                    vendorModules);
         }
     }
 }

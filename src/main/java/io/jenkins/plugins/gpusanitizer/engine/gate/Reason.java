@@ -16,8 +16,13 @@ public record Reason(Level level, String code, String message, String defect) {
     public Reason about(String defectId) {
         return new Reason(level, code, message, defectId);
     }
+
     public enum Level {
-        FAIL, ERROR, UNSTABLE, WARNING, INFO;
+        FAIL,
+        ERROR,
+        UNSTABLE,
+        WARNING,
+        INFO;
 
         public String id() {
             return name().toLowerCase(Locale.ROOT);

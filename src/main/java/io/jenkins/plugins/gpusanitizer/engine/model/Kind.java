@@ -37,7 +37,10 @@ public enum Kind {
 
     /** Access errors are the ones a pre-merge gate exists for: they corrupt memory. */
     public boolean isAccessError() {
-        return this == OUT_OF_BOUNDS || this == MISALIGNED || this == INVALID_ACCESS
-                || this == HARDWARE_EXCEPTION || this == MALLOC_FREE_ERROR;
+        return this == OUT_OF_BOUNDS
+                || this == MISALIGNED
+                || this == INVALID_ACCESS
+                || this == HARDWARE_EXCEPTION
+                || this == MALLOC_FREE_ERROR;
     }
 }

@@ -18,9 +18,18 @@ import java.util.List;
  * @param hostFrames  innermost first, bounded
  * @param severityError false for racecheck warnings
  */
-public record SanitizerRecord(Tool tool, Kind kind, String message, String kernel, String pc,
-                              SourceLocation deviceLocation, String thread, String block, String detail,
-                              List<Frame> hostFrames, boolean severityError) {
+public record SanitizerRecord(
+        Tool tool,
+        Kind kind,
+        String message,
+        String kernel,
+        String pc,
+        SourceLocation deviceLocation,
+        String thread,
+        String block,
+        String detail,
+        List<Frame> hostFrames,
+        boolean severityError) {
 
     /** Host frames kept per record: enough to reach the Python frames below a deep native stack. */
     public static final int MAX_FRAMES = 96;

@@ -5,7 +5,10 @@ import java.util.Optional;
 
 /** The compute-sanitizer tools the gate knows; one tool per sanitizer run. */
 public enum Tool {
-    MEMCHECK, RACECHECK, INITCHECK, SYNCCHECK;
+    MEMCHECK,
+    RACECHECK,
+    INITCHECK,
+    SYNCCHECK;
 
     /** The name compute-sanitizer uses on its command line ({@code --tool memcheck}). */
     public String id() {

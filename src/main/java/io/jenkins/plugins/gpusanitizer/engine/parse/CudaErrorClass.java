@@ -33,14 +33,19 @@ public enum CudaErrorClass {
 
     /** Errors that mean the kernel touched memory it must not: the gate fails on these. */
     public boolean isMemoryFault() {
-        return this == ILLEGAL_ADDRESS || this == DEVICE_ASSERT || this == MISALIGNED_ADDRESS
-                || this == LAUNCH_FAILURE || this == ILLEGAL_INSTRUCTION;
+        return this == ILLEGAL_ADDRESS
+                || this == DEVICE_ASSERT
+                || this == MISALIGNED_ADDRESS
+                || this == LAUNCH_FAILURE
+                || this == ILLEGAL_INSTRUCTION;
     }
 
     /** Classifies one line of error text; null when it says nothing about CUDA. */
     static CudaErrorClass classify(String line) {
         String l = line.toLowerCase(Locale.ROOT);
-        if (l.contains("illegal memory access") || l.contains("illegal_address") || l.contains("cudaerrorillegaladdress")) {
+        if (l.contains("illegal memory access")
+                || l.contains("illegal_address")
+                || l.contains("cudaerrorillegaladdress")) {
             return ILLEGAL_ADDRESS;
         }
         if (l.contains("device-side assert") || l.contains("cudaerrorassert") || l.contains("cuda_error_assert")) {
@@ -55,11 +60,17 @@ public enum CudaErrorClass {
         if (l.contains("illegal instruction")) {
             return ILLEGAL_INSTRUCTION;
         }
-        if (l.contains("cuda out of memory") || l.contains("outofmemoryerror") || l.contains("cuda_error_out_of_memory")) {
+        if (l.contains("cuda out of memory")
+                || l.contains("outofmemoryerror")
+                || l.contains("cuda_error_out_of_memory")) {
             return OUT_OF_MEMORY;
         }
-        if (l.contains("nccl error") || l.contains("ncclunhandledcudaerror") || l.contains("ncclinternalerror")
-                || l.contains("ncclsystemerror") || l.contains("ncclinvalidusage") || l.contains("ncclremoteerror")
+        if (l.contains("nccl error")
+                || l.contains("ncclunhandledcudaerror")
+                || l.contains("ncclinternalerror")
+                || l.contains("ncclsystemerror")
+                || l.contains("ncclinvalidusage")
+                || l.contains("ncclremoteerror")
                 || l.contains("distbackenderror")) {
             return NCCL;
         }

@@ -19,22 +19,39 @@ import java.util.List;
  * @param assertionLines all device-side assertion lines seen
  * @param oom            the numbers of an out-of-memory error, or null
  */
-public record CudaFailure(String source, CudaErrorClass errorClass, String exceptionType, String message,
-                          boolean asyncWarning, boolean dsaNotCompiled, List<SourceLocation> frames,
-                          SourceLocation userFrame, List<DeviceAssertion> assertions, long assertionLines,
-                          OutOfMemory oom) {
+public record CudaFailure(
+        String source,
+        CudaErrorClass errorClass,
+        String exceptionType,
+        String message,
+        boolean asyncWarning,
+        boolean dsaNotCompiled,
+        List<SourceLocation> frames,
+        SourceLocation userFrame,
+        List<DeviceAssertion> assertions,
+        long assertionLines,
+        OutOfMemory oom) {
     public CudaFailure {
         frames = List.copyOf(frames);
         assertions = List.copyOf(assertions);
     }
 
     /** A device-side assertion printed by the GPU, grouped by file, line, function and condition. */
-    public record DeviceAssertion(String file, int line, String function, String condition, long count,
-                                  String firstBlock, String firstThread) {
-    }
+    public record DeviceAssertion(
+            String file,
+            int line,
+            String function,
+            String condition,
+            long count,
+            String firstBlock,
+            String firstThread) {}
 
     /** torch.OutOfMemoryError's numbers, in bytes; -1 when absent. */
-    public record OutOfMemory(long triedBytes, String gpu, long totalBytes, long freeBytes,
-                              long allocatedByPyTorchBytes, long reservedUnallocatedBytes) {
-    }
+    public record OutOfMemory(
+            long triedBytes,
+            String gpu,
+            long totalBytes,
+            long freeBytes,
+            long allocatedByPyTorchBytes,
+            long reservedUnallocatedBytes) {}
 }

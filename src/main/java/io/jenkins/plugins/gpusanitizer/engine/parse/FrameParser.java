@@ -19,8 +19,7 @@ final class FrameParser {
             "^(?<module>/\\S+) \\((?<func>.*?)(?: \\+ 0x[0-9a-fA-F]+)?\\) \\[(?<pc>0x[0-9a-fA-F]+)\\]$");
     private static final Pattern BARE_PC = Pattern.compile("^\\[(0x[0-9a-fA-F]+)\\]$");
 
-    private FrameParser() {
-    }
+    private FrameParser() {}
 
     /**
      * The frame, or null for the first half of the two-line form (see {@link #isBarePc}). The
@@ -40,7 +39,9 @@ final class FrameParser {
                 int in = func.lastIndexOf(" in ");
                 if (in >= 0) {
                     int colon = func.lastIndexOf(':');
-                    if (colon > in + 4 && colon < func.length() - 1 && allDigits(func, colon + 1)
+                    if (colon > in + 4
+                            && colon < func.length() - 1
+                            && allDigits(func, colon + 1)
                             && func.indexOf(' ', in + 4) < 0) {
                         file = func.substring(in + 4, colon);
                         line = parseInt(func.substring(colon + 1));
@@ -63,7 +64,11 @@ final class FrameParser {
         int colon = s.lastIndexOf(':');
         if (in > 0 && colon > in + 4 && colon < s.length() - 1 && allDigits(s, colon + 1)) {
             String file = s.substring(in + 4, colon);
-            if (file.indexOf(' ') < 0 && (file.endsWith(".py") || file.endsWith(".pyx") || file.endsWith(".pyi") || file.endsWith(".ipynb"))) {
+            if (file.indexOf(' ') < 0
+                    && (file.endsWith(".py")
+                            || file.endsWith(".pyx")
+                            || file.endsWith(".pyi")
+                            || file.endsWith(".ipynb"))) {
                 return Frame.python(s.substring(0, in), file, parseInt(s.substring(colon + 1)));
             }
         }

@@ -14,8 +14,7 @@ final class InputFiles {
         T read(InputStream in) throws IOException;
     }
 
-    private InputFiles() {
-    }
+    private InputFiles() {}
 
     static <T> T read(Path file, Reading<T> reading) {
         try (InputStream in = Files.newInputStream(file)) {

@@ -23,8 +23,7 @@ public final class MemoryCsvParser {
     private static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("yyyy/MM/dd HH:mm:ss.SSS");
 
     /** Samples per GPU index, in file order, and the number of lines skipped. */
-    public record Result(Map<String, MemorySamples> byGpu, int badLines) {
-    }
+    public record Result(Map<String, MemorySamples> byGpu, int badLines) {}
 
     public Result parse(Path file) {
         return InputFiles.read(file, in -> parse(in, file));
@@ -54,8 +53,10 @@ public final class MemoryCsvParser {
             }
         }
         if (tCol < 0 || usedCol < 0) {
-            throw new InputException(name, "not an nvidia-smi memory CSV: the header needs timestamp and memory.used columns (got '"
-                    + SanitizerTextParser.abbreviate(header.trim()) + "')");
+            throw new InputException(
+                    name,
+                    "not an nvidia-smi memory CSV: the header needs timestamp and memory.used columns (got '"
+                            + SanitizerTextParser.abbreviate(header.trim()) + "')");
         }
         Map<String, MemorySamples> byGpu = new LinkedHashMap<>();
         long t0 = Long.MIN_VALUE;
@@ -71,7 +72,9 @@ public final class MemoryCsvParser {
                 continue;
             }
             try {
-                long ms = LocalDateTime.parse(v[tCol].trim(), TIMESTAMP).toInstant(ZoneOffset.UTC).toEpochMilli();
+                long ms = LocalDateTime.parse(v[tCol].trim(), TIMESTAMP)
+                        .toInstant(ZoneOffset.UTC)
+                        .toEpochMilli();
                 double used = number(v[usedCol]);
                 double total = totalCol >= 0 && totalCol < v.length ? number(v[totalCol]) : -1;
                 if (t0 == Long.MIN_VALUE) {

@@ -62,7 +62,17 @@ final class RecordBuilder {
     }
 
     SanitizerRecord build() {
-        return new SanitizerRecord(tool, kind, message, kernel, pc, deviceLocation, thread, block,
-                detail.length() == 0 ? null : detail.toString(), frames.build(), severityError);
+        return new SanitizerRecord(
+                tool,
+                kind,
+                message,
+                kernel,
+                pc,
+                deviceLocation,
+                thread,
+                block,
+                detail.length() == 0 ? null : detail.toString(),
+                frames.build(),
+                severityError);
     }
 }

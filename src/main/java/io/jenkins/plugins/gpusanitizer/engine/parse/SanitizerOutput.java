@@ -24,10 +24,22 @@ import java.util.List;
  * @param complete          the output ended the way a finished run ends (summary / closing tag)
  * @param problems          parse problems (truncation, cut lines); empty when clean
  */
-public record SanitizerOutput(String source, String format, Tool tool, boolean toolDetected, boolean banner,
-                              long recordsParsed, Long errorsTotal, Long errorsNotPrinted, Long warningsTotal,
-                              String leakSummary, boolean targetReturnedError, boolean appCrashed,
-                              List<String> toolFailures, boolean complete, List<String> problems) {
+public record SanitizerOutput(
+        String source,
+        String format,
+        Tool tool,
+        boolean toolDetected,
+        boolean banner,
+        long recordsParsed,
+        Long errorsTotal,
+        Long errorsNotPrinted,
+        Long warningsTotal,
+        String leakSummary,
+        boolean targetReturnedError,
+        boolean appCrashed,
+        List<String> toolFailures,
+        boolean complete,
+        List<String> problems) {
     public SanitizerOutput {
         toolFailures = List.copyOf(toolFailures);
         problems = List.copyOf(problems);

@@ -25,22 +25,20 @@ public final class SanitizerTextParser {
     public static final String DEFAULT_PREFIX = "=========";
     private static final int MAX_PROBLEMS = 10;
 
-    private static final Pattern INVALID = Pattern.compile(
-            "^Invalid (?:(__\\w+__) )?(?:memory )?(\\w+)(?: access)? of size ([\\d,]+) bytes?.*");
+    private static final Pattern INVALID =
+            Pattern.compile("^Invalid (?:(__\\w+__) )?(?:memory )?(\\w+)(?: access)? of size ([\\d,]+) bytes?.*");
     private static final Pattern API = Pattern.compile(
             "^Program hit (\\S+) \\(error (\\d+)\\) due to \"?(.*?)\"? on CUDA API call to (\\S+?)\\.?$");
     private static final Pattern LEAK = Pattern.compile("^Leaked ([\\d,]+) bytes? at (0x[0-9a-fA-F]+)(.*)$");
     private static final Pattern HAZARD = Pattern.compile(
             "^(Error|Warning|WARN|Information|INFO): ?(?:\\(([^)]*)\\) )?Potential (\\w+) hazard detected at (\\S+) (\\S+) in block \\(([^)]*)\\).*");
-    private static final Pattern RACE = Pattern.compile(
-            "^(Error|Warning): Race reported between (\\w+) access at (.+)$");
-    private static final Pattern AT = Pattern.compile(
-            "^at (.+?)\\+(0x[0-9a-fA-F]+)(?: in (.+):(\\d+))?$");
+    private static final Pattern RACE =
+            Pattern.compile("^(Error|Warning): Race reported between (\\w+) access at (.+)$");
+    private static final Pattern AT = Pattern.compile("^at (.+?)\\+(0x[0-9a-fA-F]+)(?: in (.+):(\\d+))?$");
     private static final Pattern AT_OLD = Pattern.compile("^at (0x[0-9a-fA-F]+) in (.+)$");
-    private static final Pattern BY_THREAD = Pattern.compile(
-            "^by thread \\(([^)]*)\\) in block \\(([^)]*)\\)");
-    private static final Pattern HAZARD_THREAD = Pattern.compile(
-            "^(\\w+) Thread \\(([^)]*)\\) at (.+?)\\+(0x[0-9a-fA-F]+)(?: in (.+):(\\d+))?$");
+    private static final Pattern BY_THREAD = Pattern.compile("^by thread \\(([^)]*)\\) in block \\(([^)]*)\\)");
+    private static final Pattern HAZARD_THREAD =
+            Pattern.compile("^(\\w+) Thread \\(([^)]*)\\) at (.+?)\\+(0x[0-9a-fA-F]+)(?: in (.+):(\\d+))?$");
     private static final Pattern RACE_AND = Pattern.compile("^and (\\w+) access at .*?(?:\\[([\\d,]+) hazards?\\])?$");
     private static final Pattern ERROR_SUMMARY = Pattern.compile("^ERROR SUMMARY: ([\\d,]+) errors?(.*)$");
     private static final Pattern RACECHECK_SUMMARY = Pattern.compile(
@@ -72,7 +70,8 @@ public final class SanitizerTextParser {
         return InputFiles.read(file, in -> parse(in, file, hint, sink));
     }
 
-    public SanitizerOutput parse(InputStream in, Path name, Tool hint, Consumer<SanitizerRecord> sink) throws IOException {
+    public SanitizerOutput parse(InputStream in, Path name, Tool hint, Consumer<SanitizerRecord> sink)
+            throws IOException {
         State st = new State(name, hint, sink);
         ByteLineReader lines = new ByteLineReader(in, BoundedLineReader.DEFAULT_MAX_LINE);
         String line;
@@ -81,7 +80,8 @@ public final class SanitizerTextParser {
         }
         st.flush();
         if (lines.truncatedLines() > 0) {
-            st.problem(lines.truncatedLines() + " over-long line(s) were cut at " + BoundedLineReader.DEFAULT_MAX_LINE + " characters");
+            st.problem(lines.truncatedLines() + " over-long line(s) were cut at " + BoundedLineReader.DEFAULT_MAX_LINE
+                    + " characters");
         }
         return st.finish(lines.lineNumber());
     }
@@ -123,7 +123,9 @@ public final class SanitizerTextParser {
                 line = line.replace("\0", "");
             }
             if (!line.startsWith(prefix)) {
-                if (!banner && foreignToolErrors.size() < 3 && TOOL_ERROR_NO_BANNER.matcher(line).matches()) {
+                if (!banner
+                        && foreignToolErrors.size() < 3
+                        && TOOL_ERROR_NO_BANNER.matcher(line).matches()) {
                     foreignToolErrors.add(line.trim());
                 }
                 return;
@@ -226,15 +228,24 @@ public final class SanitizerTextParser {
                     break;
                 case 'P':
                     if (text.startsWith("Program hit ") && (m = API.matcher(text)).matches()) {
-                        RecordBuilder r = typed(Tool.MEMCHECK, Kind.API_ERROR, m.group(1) + " on CUDA API call to " + m.group(4), false);
+                        RecordBuilder r = typed(
+                                Tool.MEMCHECK,
+                                Kind.API_ERROR,
+                                m.group(1) + " on CUDA API call to " + m.group(4),
+                                false);
                         r.addDetail(text);
                         return r;
                     }
                     break;
                 case 'L':
                     if ((m = LEAK.matcher(text)).matches()) {
-                        RecordBuilder r = typed(Tool.MEMCHECK, Kind.LEAK,
-                                m.group(3).contains("device heap") ? "Leaked memory on the device heap" : "Leaked device memory", false);
+                        RecordBuilder r = typed(
+                                Tool.MEMCHECK,
+                                Kind.LEAK,
+                                m.group(3).contains("device heap")
+                                        ? "Leaked memory on the device heap"
+                                        : "Leaked device memory",
+                                false);
                         r.addDetail("Leaked " + m.group(1) + " bytes");
                         return r;
                     }
@@ -242,13 +253,16 @@ public final class SanitizerTextParser {
                 case 'W':
                 case 'B':
                 case 'D':
-                    if (text.endsWith(" assert") || text.startsWith("Warp assert") || text.startsWith("Device assert")) {
+                    if (text.endsWith(" assert")
+                            || text.startsWith("Warp assert")
+                            || text.startsWith("Device assert")) {
                         return typed(Tool.MEMCHECK, Kind.DEVICE_ASSERT, text, false);
                     }
                     if (text.startsWith("Barrier error") || text.startsWith("Warpgroup MMA")) {
                         return typed(Tool.SYNCCHECK, Kind.BARRIER_ERROR, text.replaceAll("\\.$", ""), true);
                     }
-                    if ((text.startsWith("Warning") || text.startsWith("WARN")) && (m = HAZARD.matcher(text)).matches()) {
+                    if ((text.startsWith("Warning") || text.startsWith("WARN"))
+                            && (m = HAZARD.matcher(text)).matches()) {
                         return hazard(m);
                     }
                     if (text.startsWith("Warning: Race reported") && (m = RACE.matcher(text)).matches()) {
@@ -268,7 +282,8 @@ public final class SanitizerTextParser {
                         return typed(Tool.INITCHECK, Kind.UNINITIALIZED_READ, text, true);
                     }
                     if (text.startsWith("Unused")) {
-                        RecordBuilder r = typed(Tool.INITCHECK, Kind.UNUSED_MEMORY, "Unused memory in allocation", true);
+                        RecordBuilder r =
+                                typed(Tool.INITCHECK, Kind.UNUSED_MEMORY, "Unused memory in allocation", true);
                         r.addDetail(text);
                         return r;
                     }
@@ -322,15 +337,16 @@ public final class SanitizerTextParser {
         }
 
         RecordBuilder hazard(Matcher m) {
-            RecordBuilder r = typed(Tool.RACECHECK, Kind.RACE,
-                    "Potential " + m.group(3) + " hazard at " + m.group(4), true);
+            RecordBuilder r =
+                    typed(Tool.RACECHECK, Kind.RACE, "Potential " + m.group(3) + " hazard at " + m.group(4), true);
             r.severityError = m.group(1).startsWith("E");
             r.block = "(" + m.group(6).replace(" ", "") + ")";
             return r;
         }
 
         RecordBuilder race(Matcher m) {
-            RecordBuilder r = typed(Tool.RACECHECK, Kind.RACE, "Race reported between " + m.group(2) + " accesses", true);
+            RecordBuilder r =
+                    typed(Tool.RACECHECK, Kind.RACE, "Race reported between " + m.group(2) + " accesses", true);
             r.severityError = m.group(1).startsWith("E");
             atLocation(r, "at " + m.group(3));
             return r;
@@ -358,7 +374,8 @@ public final class SanitizerTextParser {
                 r.addDetail(text);
             } else if (text.startsWith("Device Frame:")) {
                 if (r.deviceLocation == null) {
-                    Matcher d = AT.matcher("at " + text.substring("Device Frame:".length()).trim());
+                    Matcher d = AT.matcher(
+                            "at " + text.substring("Device Frame:".length()).trim());
                     if (d.matches() && d.group(3) != null && !d.group(1).startsWith("__assertfail")) {
                         r.deviceLocation = SourceLocation.of(d.group(3), FrameParser.parseInt(d.group(4)), d.group(1));
                     }
@@ -460,8 +477,21 @@ public final class SanitizerTextParser {
         SanitizerOutput finish(long lineCount) {
             if (!banner && records == 0 && errorsTotal == null) {
                 if (!foreignToolErrors.isEmpty() && lineCount <= MAX_LINES_OF_REFUSAL) {
-                    return new SanitizerOutput(name.toString(), "text", hint == null ? Tool.MEMCHECK : hint, hint != null,
-                            false, 0, null, null, null, null, false, false, foreignToolErrors, false,
+                    return new SanitizerOutput(
+                            name.toString(),
+                            "text",
+                            hint == null ? Tool.MEMCHECK : hint,
+                            hint != null,
+                            false,
+                            0,
+                            null,
+                            null,
+                            null,
+                            null,
+                            false,
+                            false,
+                            foreignToolErrors,
+                            false,
                             List.of("no compute-sanitizer banner: the tool refused to run"));
                 }
                 if (lineCount == 0) {
@@ -470,8 +500,10 @@ public final class SanitizerTextParser {
                 if (nulLines > 0) {
                     throw new InputException(name, "binary data, not compute-sanitizer text output");
                 }
-                throw new InputException(name, "not compute-sanitizer text output (no '" + prefix
-                        + " COMPUTE-SANITIZER' banner, no record, no summary)");
+                throw new InputException(
+                        name,
+                        "not compute-sanitizer text output (no '" + prefix
+                                + " COMPUTE-SANITIZER' banner, no record, no summary)");
             }
             Tool tool = hint;
             boolean detected = false;
@@ -479,7 +511,10 @@ public final class SanitizerTextParser {
                 tool = Tool.RACECHECK;
                 detected = true;
             } else if (!typedRecords.isEmpty()) {
-                tool = typedRecords.entrySet().stream().max(Map.Entry.comparingByValue()).get().getKey();
+                tool = typedRecords.entrySet().stream()
+                        .max(Map.Entry.comparingByValue())
+                        .get()
+                        .getKey();
                 detected = true;
             } else if (leakSummary != null) {
                 tool = Tool.MEMCHECK;
@@ -498,9 +533,22 @@ public final class SanitizerTextParser {
             if (nulLines > 0) {
                 problem(nulLines + " line(s) held NUL bytes");
             }
-            return new SanitizerOutput(name.toString(), "text", tool, detected || hint != null, banner, records,
-                    errorsTotal, notPrinted, warnings, leakSummary, targetReturnedError, appCrashed, toolFailures,
-                    complete, problems);
+            return new SanitizerOutput(
+                    name.toString(),
+                    "text",
+                    tool,
+                    detected || hint != null,
+                    banner,
+                    records,
+                    errorsTotal,
+                    notPrinted,
+                    warnings,
+                    leakSummary,
+                    targetReturnedError,
+                    appCrashed,
+                    toolFailures,
+                    complete,
+                    problems);
         }
     }
 

@@ -67,8 +67,10 @@ public final class SanitizerXmlParser {
                     String el = r.getLocalName();
                     if (!rootSeen) {
                         if (!"ComputeSanitizerOutput".equals(el)) {
-                            throw new InputException(name, "not compute-sanitizer XML (root element <" + el
-                                    + ">, expected <ComputeSanitizerOutput>)");
+                            throw new InputException(
+                                    name,
+                                    "not compute-sanitizer XML (root element <" + el
+                                            + ">, expected <ComputeSanitizerOutput>)");
                         }
                         rootSeen = true;
                     } else if ("record".equals(el)) {
@@ -91,7 +93,8 @@ public final class SanitizerXmlParser {
                 throw new InputException(name, "not compute-sanitizer XML: " + oneLine(e.getMessage()));
             }
             if (problems.size() < MAX_PROBLEMS) {
-                problems.add("XML cut off or malformed after " + records + " complete record(s): " + oneLine(e.getMessage()));
+                problems.add("XML cut off or malformed after " + records + " complete record(s): "
+                        + oneLine(e.getMessage()));
             }
         } finally {
             if (r != null) {
@@ -110,11 +113,28 @@ public final class SanitizerXmlParser {
         }
         Tool tool = hint;
         if (tool == null) {
-            tool = typed.entrySet().stream().filter(e -> e.getKey() != Tool.MEMCHECK)
-                    .max(Map.Entry.comparingByValue()).map(Map.Entry::getKey).orElse(Tool.MEMCHECK);
+            tool = typed.entrySet().stream()
+                    .filter(e -> e.getKey() != Tool.MEMCHECK)
+                    .max(Map.Entry.comparingByValue())
+                    .map(Map.Entry::getKey)
+                    .orElse(Tool.MEMCHECK);
         }
-        return new SanitizerOutput(name.toString(), "xml", tool, hint != null || records > 0, rootSeen, records,
-                null, null, null, null, false, false, List.of(), closed, problems);
+        return new SanitizerOutput(
+                name.toString(),
+                "xml",
+                tool,
+                hint != null || records > 0,
+                rootSeen,
+                records,
+                null,
+                null,
+                null,
+                null,
+                false,
+                false,
+                List.of(),
+                closed,
+                problems);
     }
 
     /** Reads one {@code <record>} (the reader is on its start tag) into a record. */
@@ -196,14 +216,16 @@ public final class SanitizerXmlParser {
         switch (kindName) {
             case "Precise": {
                 String error = v.getOrDefault("/what/error", "").toLowerCase(Locale.ROOT);
-                kind = error.contains("misaligned") ? Kind.MISALIGNED
+                kind = error.contains("misaligned")
+                        ? Kind.MISALIGNED
                         : error.contains("out of bounds") ? Kind.OUT_OF_BOUNDS : Kind.INVALID_ACCESS;
                 if (text.startsWith("Uninitialized")) {
                     kind = Kind.UNINITIALIZED_READ;
                     tool = Tool.INITCHECK;
                 } else if (v.containsKey("/what/size")) {
-                    message = "Invalid " + v.getOrDefault("/what/space", "") + " " + v.getOrDefault("/what/direction", "access")
-                            + " of size " + v.get("/what/size") + " bytes";
+                    message = "Invalid " + v.getOrDefault("/what/space", "") + " "
+                            + v.getOrDefault("/what/direction", "access") + " of size " + v.get("/what/size")
+                            + " bytes";
                     message = message.replace("Invalid  ", "Invalid ");
                 }
                 break;
@@ -211,13 +233,16 @@ public final class SanitizerXmlParser {
             case "Imprecise": {
                 // device exceptions without a precise address; a device-side assert is "Warp assert"
                 String exception = v.getOrDefault("/what/exception", text);
-                kind = exception.toLowerCase(Locale.ROOT).contains("assert") ? Kind.DEVICE_ASSERT : Kind.HARDWARE_EXCEPTION;
+                kind = exception.toLowerCase(Locale.ROOT).contains("assert")
+                        ? Kind.DEVICE_ASSERT
+                        : Kind.HARDWARE_EXCEPTION;
                 message = exception;
                 break;
             }
             case "Api":
                 kind = Kind.API_ERROR;
-                message = v.getOrDefault("/what/error", "API error") + " on CUDA API call to " + v.getOrDefault("/what/api", "?");
+                message = v.getOrDefault("/what/error", "API error") + " on CUDA API call to "
+                        + v.getOrDefault("/what/api", "?");
                 break;
             case "Leak":
                 kind = Kind.LEAK;
@@ -241,17 +266,21 @@ public final class SanitizerXmlParser {
                 break;
             default:
                 String lower = text.toLowerCase(Locale.ROOT);
-                kind = lower.contains("assert") ? Kind.DEVICE_ASSERT
-                        : lower.contains("malloc") || lower.contains("free") ? Kind.MALLOC_FREE_ERROR
-                        : lower.contains("exception") || lower.contains("illegal") ? Kind.HARDWARE_EXCEPTION
-                        : Kind.OTHER;
+                kind = lower.contains("assert")
+                        ? Kind.DEVICE_ASSERT
+                        : lower.contains("malloc") || lower.contains("free")
+                                ? Kind.MALLOC_FREE_ERROR
+                                : lower.contains("exception") || lower.contains("illegal")
+                                        ? Kind.HARDWARE_EXCEPTION
+                                        : Kind.OTHER;
                 break;
         }
         String thread = dim(v, "/who/threadIdx");
         String block = dim(v, "/who/blockIdx");
         String kernel = v.get("/where/func");
         SourceLocation device = v.containsKey("/where/path")
-                ? SourceLocation.of(v.get("/where/path"), FrameParser.parseInt(v.getOrDefault("/where/line", "0")), kernel)
+                ? SourceLocation.of(
+                        v.get("/where/path"), FrameParser.parseInt(v.getOrDefault("/where/line", "0")), kernel)
                 : null;
         StringBuilder detail = new StringBuilder();
         if (v.containsKey("/what/address") && kind != Kind.LEAK) {
@@ -267,15 +296,26 @@ public final class SanitizerXmlParser {
             detail.append(text);
         }
         boolean error = !"Warning".equalsIgnoreCase(v.getOrDefault("/level", "Error"));
-        return new SanitizerRecord(tool, kind, message, kernel, v.get("/where/pc"), device, thread, block,
-                detail.length() == 0 ? null : detail.toString(), frames, error);
+        return new SanitizerRecord(
+                tool,
+                kind,
+                message,
+                kernel,
+                v.get("/where/pc"),
+                device,
+                thread,
+                block,
+                detail.length() == 0 ? null : detail.toString(),
+                frames,
+                error);
     }
 
     private static String dim(Map<String, String> v, String prefix) {
         if (!v.containsKey(prefix + "/x")) {
             return null;
         }
-        return "(" + v.get(prefix + "/x") + "," + v.getOrDefault(prefix + "/y", "0") + "," + v.getOrDefault(prefix + "/z", "0") + ")";
+        return "(" + v.get(prefix + "/x") + "," + v.getOrDefault(prefix + "/y", "0") + ","
+                + v.getOrDefault(prefix + "/z", "0") + ")";
     }
 
     private static String oneLine(String s) {

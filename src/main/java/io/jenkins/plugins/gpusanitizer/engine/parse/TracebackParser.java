@@ -26,7 +26,8 @@ public final class TracebackParser {
     private static final int MAX_ASSERTIONS = 20;
 
     private static final Pattern FRAME = Pattern.compile("^\\s*File \"(.+)\", line (\\d+), in (.+)$");
-    private static final Pattern EXCEPTION = Pattern.compile("^([A-Za-z_][\\w.]*(?:Error|Exception|Exit|Interrupt|Warning)?): ?(.*)$");
+    private static final Pattern EXCEPTION =
+            Pattern.compile("^([A-Za-z_][\\w.]*(?:Error|Exception|Exit|Interrupt|Warning)?): ?(.*)$");
     private static final Pattern ASSERTION = Pattern.compile(
             "^(\\S+):(\\d+): (.+?): block: \\[(\\d+),(\\d+),(\\d+)\\], thread: \\[(\\d+),(\\d+),(\\d+)\\] Assertion `(.*)` failed\\.?$");
     private static final Pattern OOM = Pattern.compile(
@@ -39,8 +40,12 @@ public final class TracebackParser {
     }
 
     public CudaFailure parse(InputStream in, String source) throws IOException {
-        BoundedLineReader lines = new BoundedLineReader(new InputStreamReader(in, StandardCharsets.UTF_8.newDecoder()
-                .onMalformedInput(CodingErrorAction.REPLACE).onUnmappableCharacter(CodingErrorAction.REPLACE)));
+        BoundedLineReader lines = new BoundedLineReader(new InputStreamReader(
+                in,
+                StandardCharsets.UTF_8
+                        .newDecoder()
+                        .onMalformedInput(CodingErrorAction.REPLACE)
+                        .onUnmappableCharacter(CodingErrorAction.REPLACE)));
         Scan scan = new Scan();
         String line;
         while ((line = lines.readLine()) != null) {
@@ -66,17 +71,20 @@ public final class TracebackParser {
     private static final class Scan {
         /** The traceback being read. */
         List<SourceLocation> frames;
+
         boolean ignoredTraceback;
         boolean pendingIgnored;
         SourceLocation lastFrame;
         String lastFrameCode;
         /** The chosen one. */
         List<SourceLocation> chosenFrames = List.of();
+
         String chosenType;
         String chosenMessage;
         CudaErrorClass chosenClass;
         /** First non-ignored traceback, as fallback. */
         List<SourceLocation> firstFrames;
+
         String firstType;
         String firstMessage;
         boolean asyncWarning;
@@ -106,13 +114,18 @@ public final class TracebackParser {
                 Matcher f = FRAME.matcher(line);
                 if (f.matches()) {
                     flushFrame();
-                    lastFrame = SourceLocation.of(f.group(1), FrameParser.parseInt(f.group(2)), f.group(3).trim());
+                    lastFrame = SourceLocation.of(
+                            f.group(1),
+                            FrameParser.parseInt(f.group(2)),
+                            f.group(3).trim());
                     lastFrameCode = null;
                     return;
                 }
                 if (line.startsWith("    ") && lastFrame != null) {
                     String code = line.trim();
-                    if (lastFrameCode == null && !code.isEmpty() && !code.chars().allMatch(c -> c == '^' || c == '~' || c == ' ')) {
+                    if (lastFrameCode == null
+                            && !code.isEmpty()
+                            && !code.chars().allMatch(c -> c == '^' || c == '~' || c == ' ')) {
                         lastFrameCode = code.length() > 300 ? code.substring(0, 300) : code;
                     }
                     return;
@@ -132,7 +145,8 @@ public final class TracebackParser {
         void flushFrame() {
             if (lastFrame != null && frames != null) {
                 if (frames.size() < MAX_FRAMES) {
-                    frames.add(new SourceLocation(lastFrame.file(), lastFrame.line(), lastFrame.function(), lastFrameCode));
+                    frames.add(new SourceLocation(
+                            lastFrame.file(), lastFrame.line(), lastFrame.function(), lastFrameCode));
                 }
                 lastFrame = null;
                 lastFrameCode = null;
@@ -180,17 +194,29 @@ public final class TracebackParser {
                         n[0]++;
                     } else if (assertionCounts.size() < MAX_ASSERTIONS) {
                         assertionCounts.put(key, new long[] {1});
-                        assertionFirst.put(key, new CudaFailure.DeviceAssertion(a.group(1), FrameParser.parseInt(a.group(2)),
-                                a.group(3), a.group(10), 0, "[" + a.group(4) + "," + a.group(5) + "," + a.group(6) + "]",
-                                "[" + a.group(7) + "," + a.group(8) + "," + a.group(9) + "]"));
+                        assertionFirst.put(
+                                key,
+                                new CudaFailure.DeviceAssertion(
+                                        a.group(1),
+                                        FrameParser.parseInt(a.group(2)),
+                                        a.group(3),
+                                        a.group(10),
+                                        0,
+                                        "[" + a.group(4) + "," + a.group(5) + "," + a.group(6) + "]",
+                                        "[" + a.group(7) + "," + a.group(8) + "," + a.group(9) + "]"));
                     }
                 }
             }
             if (oom == null && line.contains("Tried to allocate")) {
                 Matcher m = OOM.matcher(line);
                 if (m.find()) {
-                    oom = new CudaFailure.OutOfMemory(bytes(m.group(1)), m.group(2), bytes(m.group(3)), bytes(m.group(4)),
-                            bytes(m.group(5)), bytes(m.group(6)));
+                    oom = new CudaFailure.OutOfMemory(
+                            bytes(m.group(1)),
+                            m.group(2),
+                            bytes(m.group(3)),
+                            bytes(m.group(4)),
+                            bytes(m.group(5)),
+                            bytes(m.group(6)));
                 }
             }
             if (loose == null || loose == CudaErrorClass.OTHER_CUDA) {
@@ -205,8 +231,14 @@ public final class TracebackParser {
 
         CudaFailure result(String source) {
             List<CudaFailure.DeviceAssertion> asserts = new ArrayList<>();
-            assertionFirst.forEach((k, a) -> asserts.add(new CudaFailure.DeviceAssertion(a.file(), a.line(), a.function(),
-                    a.condition(), assertionCounts.get(k)[0], a.firstBlock(), a.firstThread())));
+            assertionFirst.forEach((k, a) -> asserts.add(new CudaFailure.DeviceAssertion(
+                    a.file(),
+                    a.line(),
+                    a.function(),
+                    a.condition(),
+                    assertionCounts.get(k)[0],
+                    a.firstBlock(),
+                    a.firstThread())));
             CudaErrorClass cls = chosenClass;
             List<SourceLocation> fr = chosenFrames;
             String type = chosenType;
@@ -238,8 +270,8 @@ public final class TracebackParser {
                     break;
                 }
             }
-            return new CudaFailure(source, cls, type, msg, asyncWarning, dsaNotCompiled, fr, user, asserts,
-                    assertionLines, oom);
+            return new CudaFailure(
+                    source, cls, type, msg, asyncWarning, dsaNotCompiled, fr, user, asserts, assertionLines, oom);
         }
     }
 
@@ -255,14 +287,15 @@ public final class TracebackParser {
         } catch (NumberFormatException e) {
             return -1;
         }
-        double mult = switch (p[1].toLowerCase(Locale.ROOT)) {
-            case "bytes", "byte", "b" -> 1;
-            case "kib" -> 1024;
-            case "mib" -> 1024.0 * 1024;
-            case "gib" -> 1024.0 * 1024 * 1024;
-            case "tib" -> 1024.0 * 1024 * 1024 * 1024;
-            default -> -1;
-        };
+        double mult =
+                switch (p[1].toLowerCase(Locale.ROOT)) {
+                    case "bytes", "byte", "b" -> 1;
+                    case "kib" -> 1024;
+                    case "mib" -> 1024.0 * 1024;
+                    case "gib" -> 1024.0 * 1024 * 1024;
+                    case "tib" -> 1024.0 * 1024 * 1024 * 1024;
+                    default -> -1;
+                };
         return mult < 0 ? -1 : Math.round(v * mult);
     }
 }

@@ -18,28 +18,39 @@ public record CheckRun(String name, String conclusion, String title, String summ
     public static final int MAX_ANNOTATIONS = 50;
 
     /** level: {@code failure} for errors, {@code warning} for warnings. */
-    public record Annotation(String path, int line, String level, String title, String message) {
-    }
+    public record Annotation(String path, int line, String level, String title, String message) {}
 
     public static CheckRun of(Report r, String name) {
-        String conclusion = switch (r.verdict()) {
-            case "PASS" -> "success";
-            case "UNSTABLE" -> "neutral";
-            default -> "failure";
-        };
-        List<Report.DefectJson> open = r.defects().stream().filter(d -> !d.suppressed()).toList();
-        List<Report.DefectJson> annotate = r.reference() == null ? open
-                : open.stream().filter(d -> ReferenceComparison.NEW.equals(d.status())).toList();
+        String conclusion =
+                switch (r.verdict()) {
+                    case "PASS" -> "success";
+                    case "UNSTABLE" -> "neutral";
+                    default -> "failure";
+                };
+        List<Report.DefectJson> open =
+                r.defects().stream().filter(d -> !d.suppressed()).toList();
+        List<Report.DefectJson> annotate = r.reference() == null
+                ? open
+                : open.stream()
+                        .filter(d -> ReferenceComparison.NEW.equals(d.status()))
+                        .toList();
         List<Annotation> annotations = new ArrayList<>();
         for (Report.DefectJson d : annotate) {
-            if (annotations.size() == MAX_ANNOTATIONS || d.hostLocation() == null || d.hostLocation().line() <= 0) {
+            if (annotations.size() == MAX_ANNOTATIONS
+                    || d.hostLocation() == null
+                    || d.hostLocation().line() <= 0) {
                 continue;
             }
-            annotations.add(new Annotation(d.hostLocation().file(), d.hostLocation().line(),
+            annotations.add(new Annotation(
+                    d.hostLocation().file(),
+                    d.hostLocation().line(),
                     "error".equals(d.severity()) ? "failure" : "warning",
                     d.tool() + ": " + d.kind() + (d.kernel() == null ? "" : " in " + d.kernel()),
                     d.message() + " (" + d.records() + " records)"
-                            + (d.deviceLocation() == null ? "" : "; device line " + d.deviceLocation().file() + ":" + d.deviceLocation().line())));
+                            + (d.deviceLocation() == null
+                                    ? ""
+                                    : "; device line " + d.deviceLocation().file() + ":"
+                                            + d.deviceLocation().line())));
         }
         StringBuilder s = new StringBuilder();
         s.append("**").append(r.verdict()).append("**");
@@ -52,21 +63,37 @@ public record CheckRun(String name, String conclusion, String title, String summ
         }
         for (Report.ReasonJson reason : r.reasons()) {
             if (!reason.level().equals("info")) {
-                s.append("- ").append(reason.level()).append(": ").append(md(reason.message())).append('\n');
+                s.append("- ")
+                        .append(reason.level())
+                        .append(": ")
+                        .append(md(reason.message()))
+                        .append('\n');
             }
         }
         if (annotate.size() > annotations.size()) {
-            s.append("\n").append(annotate.size() - annotations.size()).append(" more defect(s) without annotation; see the report.\n");
+            s.append("\n")
+                    .append(annotate.size() - annotations.size())
+                    .append(" more defect(s) without annotation; see the report.\n");
         }
-        String summary = s.length() > MAX_SUMMARY ? s.substring(0, MAX_SUMMARY) + "\n\n(truncated; see the report)" : s.toString();
+        String summary = s.length() > MAX_SUMMARY
+                ? s.substring(0, MAX_SUMMARY) + "\n\n(truncated; see the report)"
+                : s.toString();
         String title = r.verdict() + ": " + open.size() + " defect(s)"
-                + (r.reference() == null ? "" : ", " + annotate.size() + " new, " + r.fixed().size() + " fixed");
+                + (r.reference() == null
+                        ? ""
+                        : ", " + annotate.size() + " new, " + r.fixed().size() + " fixed");
         return new CheckRun(name, conclusion, title, summary, annotations);
     }
 
     /** Tool strings go into Markdown: neutralise what would render as markup or HTML. */
     static String md(String s) {
-        return s.replace("\\", "\\\\").replace("<", "&lt;").replace(">", "&gt;").replace("`", "\\`").replace("*", "\\*")
-                .replace("_", "\\_").replace("[", "\\[").replace("]", "\\]");
+        return s.replace("\\", "\\\\")
+                .replace("<", "&lt;")
+                .replace(">", "&gt;")
+                .replace("`", "\\`")
+                .replace("*", "\\*")
+                .replace("_", "\\_")
+                .replace("[", "\\[")
+                .replace("]", "\\]");
     }
 }

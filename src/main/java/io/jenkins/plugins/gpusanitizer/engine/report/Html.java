@@ -2,8 +2,7 @@ package io.jenkins.plugins.gpusanitizer.engine.report;
 
 /** HTML escaping for every string that came from a tool, a log or a user. */
 public final class Html {
-    private Html() {
-    }
+    private Html() {}
 
     public static String esc(Object o) {
         if (o == null) {
@@ -13,15 +12,16 @@ public final class Html {
         StringBuilder sb = null;
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            String rep = switch (c) {
-                case '<' -> "&lt;";
-                case '>' -> "&gt;";
-                case '&' -> "&amp;";
-                case '"' -> "&quot;";
-                case '\'' -> "&#39;";
-                case '`' -> "&#96;";
-                default -> null;
-            };
+            String rep =
+                    switch (c) {
+                        case '<' -> "&lt;";
+                        case '>' -> "&gt;";
+                        case '&' -> "&amp;";
+                        case '"' -> "&quot;";
+                        case '\'' -> "&#39;";
+                        case '`' -> "&#96;";
+                        default -> null;
+                    };
             if (rep == null && (c < 0x20 && c != '\n' && c != '\t')) {
                 rep = "\uFFFD";
             }

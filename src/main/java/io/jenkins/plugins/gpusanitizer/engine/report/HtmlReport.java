@@ -43,22 +43,31 @@ public final class HtmlReport {
         return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                 + "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">"
                 + "<title>GPU Sanitizer: " + Html.esc(r.verdict())
-                + "</title>\n<style>" + css().replace("</", "<\\/") + "</style></head>\n<body>\n" + fragment(r) + "\n</body></html>\n";
+                + "</title>\n<style>" + css().replace("</", "<\\/") + "</style></head>\n<body>\n" + fragment(r)
+                + "\n</body></html>\n";
     }
 
     public String fragment(Report r) {
         StringBuilder h = new StringBuilder(16 * 1024);
         String v = r.verdict().toLowerCase(Locale.ROOT);
         h.append("<div class=\"gs-report\">\n");
-        h.append("<div class=\"gs-verdict gs-").append(Html.esc(v)).append("\"><span class=\"gs-verdict-word\">")
-                .append(Html.esc(r.verdict())).append("</span>");
+        h.append("<div class=\"gs-verdict gs-")
+                .append(Html.esc(v))
+                .append("\"><span class=\"gs-verdict-word\">")
+                .append(Html.esc(r.verdict()))
+                .append("</span>");
         if (r.errorsTotal() != null) {
             h.append(" <span class=\"gs-total\">").append(r.errorsTotal()).append(" sanitizer error(s) counted</span>");
         }
         h.append("<ul class=\"gs-reasons\">");
         for (Report.ReasonJson reason : r.reasons()) {
-            h.append("<li class=\"gs-reason gs-").append(Html.esc(reason.level())).append("\"><span class=\"gs-level\">")
-                    .append(Html.esc(reason.level())).append("</span> ").append(Html.esc(reason.message())).append("</li>");
+            h.append("<li class=\"gs-reason gs-")
+                    .append(Html.esc(reason.level()))
+                    .append("\"><span class=\"gs-level\">")
+                    .append(Html.esc(reason.level()))
+                    .append("</span> ")
+                    .append(Html.esc(reason.message()))
+                    .append("</li>");
         }
         h.append("</ul></div>\n");
         diagnosis(h, r.diagnosis());
@@ -66,23 +75,35 @@ public final class HtmlReport {
             execution(h, r.execution(), r.sanitizerRuns());
         }
         defects(h, r.defects().stream().filter(d -> !d.suppressed()).toList(), "Defects");
-        List<Report.DefectJson> suppressed = r.defects().stream().filter(Report.DefectJson::suppressed).toList();
+        List<Report.DefectJson> suppressed =
+                r.defects().stream().filter(Report.DefectJson::suppressed).toList();
         if (!suppressed.isEmpty()) {
             defects(h, suppressed, "Suppressed defects");
         }
         if (r.reference() != null) {
-            h.append("<section class=\"gs-fixed\"><h2>Fixed since the reference (").append(r.fixed().size()).append(")</h2><p>")
-                    .append(Html.esc("Reference: " + r.reference())).append("</p><ul>");
+            h.append("<section class=\"gs-fixed\"><h2>Fixed since the reference (")
+                    .append(r.fixed().size())
+                    .append(")</h2><p>")
+                    .append(Html.esc("Reference: " + r.reference()))
+                    .append("</p><ul>");
             for (Report.DefectJson d : r.fixed()) {
-                h.append("<li>").append(Html.esc(d.tool() + ": " + d.message() + (d.kernel() == null ? "" : " in " + d.kernel())
-                        + (d.hostLocation() == null ? "" : " at " + d.hostLocation().file() + ":" + d.hostLocation().line()))).append("</li>");
+                h.append("<li>")
+                        .append(Html.esc(d.tool() + ": " + d.message() + (d.kernel() == null ? "" : " in " + d.kernel())
+                                + (d.hostLocation() == null
+                                        ? ""
+                                        : " at " + d.hostLocation().file() + ":"
+                                                + d.hostLocation().line())))
+                        .append("</li>");
             }
             h.append("</ul></section>\n");
         }
         failures(h, r.failures());
         memory(h, r.memory(), r.execution() == null ? null : r.execution().regressionTargetSeconds());
         sanitizerRuns(h, r.sanitizerRuns());
-        h.append("<p class=\"gs-footer\">").append(Html.esc(r.generator())).append(", report schema ").append(r.schemaVersion())
+        h.append("<p class=\"gs-footer\">")
+                .append(Html.esc(r.generator()))
+                .append(", report schema ")
+                .append(r.schemaVersion())
                 .append("</p>\n</div>");
         return h.toString();
     }
@@ -92,11 +113,16 @@ public final class HtmlReport {
             return;
         }
         h.append("<section class=\"gs-diagnosis\"><h2>Where the fault is</h2><p class=\"gs-summary\">")
-                .append(Html.esc(d.summary())).append("</p>");
+                .append(Html.esc(d.summary()))
+                .append("</p>");
         if (d.reportedAt() != null || d.faultAt() != null) {
             h.append("<table class=\"gs-where\"><tr><th></th><th>line</th><th>code</th></tr>");
             whereRow(h, "reported at (normal run)", d.reportedAt(), "gs-innocent");
-            whereRow(h, "really at (" + (d.faultEvidence() == null ? "?" : d.faultEvidence()) + ")", d.faultAt(), "gs-fault");
+            whereRow(
+                    h,
+                    "really at (" + (d.faultEvidence() == null ? "?" : d.faultEvidence()) + ")",
+                    d.faultAt(),
+                    "gs-fault");
             h.append("</table>");
         }
         if (!d.notes().isEmpty()) {
@@ -113,8 +139,14 @@ public final class HtmlReport {
         if (l == null) {
             return;
         }
-        h.append("<tr class=\"").append(cls).append("\"><td>").append(Html.esc(label)).append("</td><td><code>")
-                .append(Html.esc(l.file())).append(':').append(l.line());
+        h.append("<tr class=\"")
+                .append(cls)
+                .append("\"><td>")
+                .append(Html.esc(label))
+                .append("</td><td><code>")
+                .append(Html.esc(l.file()))
+                .append(':')
+                .append(l.line());
         if (l.function() != null) {
             h.append(" in ").append(Html.esc(l.function()));
         }
@@ -122,44 +154,83 @@ public final class HtmlReport {
     }
 
     private void execution(StringBuilder h, Report.ExecutionJson e, List<Report.SanitizerRunJson> runs) {
-        h.append("<section class=\"gs-phases\"><h2>Phases</h2><table><tr><th>phase</th><th>command</th><th>GPU</th>"
-                + "<th>status</th><th>exit</th><th>wall</th><th>time to failure</th><th>errors counted / printed</th><th>raw outputs</th></tr>");
+        h.append(
+                "<section class=\"gs-phases\"><h2>Phases</h2><table><tr><th>phase</th><th>command</th><th>GPU</th>"
+                        + "<th>status</th><th>exit</th><th>wall</th><th>time to failure</th><th>errors counted / printed</th><th>raw outputs</th></tr>");
         for (Report.PhaseJson p : e.phases()) {
-            h.append("<tr><td>").append(Html.esc(p.name())).append("</td><td><code>").append(Html.esc(String.join(" ", p.command())))
-                    .append("</code></td><td>").append(Html.esc(p.gpu())).append("</td><td class=\"gs-status-")
-                    .append(Html.esc(p.status())).append("\">").append(Html.esc(p.status())).append("</td><td>")
-                    .append(p.exitCode() == null ? "" : p.exitCode()).append(p.signal() == null ? "" : " (signal " + p.signal() + ")")
-                    .append("</td><td>").append(String.format(Locale.ROOT, "%.1f s", p.wallSeconds())).append("</td><td>")
-                    .append(p.timeToFailureSeconds() == null ? "" : String.format(Locale.ROOT, "%.1f s", p.timeToFailureSeconds()))
-                    .append("</td><td>").append(Html.esc(counted(p, runs))).append("</td><td>");
+            h.append("<tr><td>")
+                    .append(Html.esc(p.name()))
+                    .append("</td><td><code>")
+                    .append(Html.esc(String.join(" ", p.command())))
+                    .append("</code></td><td>")
+                    .append(Html.esc(p.gpu()))
+                    .append("</td><td class=\"gs-status-")
+                    .append(Html.esc(p.status()))
+                    .append("\">")
+                    .append(Html.esc(p.status()))
+                    .append("</td><td>")
+                    .append(p.exitCode() == null ? "" : p.exitCode())
+                    .append(p.signal() == null ? "" : " (signal " + p.signal() + ")")
+                    .append("</td><td>")
+                    .append(String.format(Locale.ROOT, "%.1f s", p.wallSeconds()))
+                    .append("</td><td>")
+                    .append(
+                            p.timeToFailureSeconds() == null
+                                    ? ""
+                                    : String.format(Locale.ROOT, "%.1f s", p.timeToFailureSeconds()))
+                    .append("</td><td>")
+                    .append(Html.esc(counted(p, runs)))
+                    .append("</td><td>");
             for (String f : p.files()) {
                 if (f.startsWith("/") || f.contains("..") || f.contains("\\") || f.contains(":")) {
                     continue; // run.json is input too: never link outside the run directory
                 }
-                h.append("<a href=\"").append(Html.esc(rawBase + urlPath(f))).append("\">").append(Html.esc(f.substring(f.lastIndexOf('/') + 1)))
+                h.append("<a href=\"")
+                        .append(Html.esc(rawBase + urlPath(f)))
+                        .append("\">")
+                        .append(Html.esc(f.substring(f.lastIndexOf('/') + 1)))
                         .append("</a> ");
             }
             h.append("</td></tr>");
             if (p.note() != null) {
-                h.append("<tr class=\"gs-note\"><td></td><td colspan=\"8\">").append(Html.esc(p.note())).append("</td></tr>");
+                h.append("<tr class=\"gs-note\"><td></td><td colspan=\"8\">")
+                        .append(Html.esc(p.note()))
+                        .append("</td></tr>");
             }
         }
         h.append("</table>");
         if (e.regressionTargetSeconds() != null) {
-            h.append("<p>").append(Html.esc(String.format(Locale.ROOT, "Regression target %.1f s (reference failure %.1f s, %s).",
-                    e.regressionTargetSeconds(), e.referenceFailureSeconds() == null ? Double.NaN : e.referenceFailureSeconds(),
-                    e.referenceSource() == null ? "given" : e.referenceSource()))).append("</p>");
+            h.append("<p>")
+                    .append(Html.esc(String.format(
+                            Locale.ROOT,
+                            "Regression target %.1f s (reference failure %.1f s, %s).",
+                            e.regressionTargetSeconds(),
+                            e.referenceFailureSeconds() == null ? Double.NaN : e.referenceFailureSeconds(),
+                            e.referenceSource() == null ? "given" : e.referenceSource())))
+                    .append("</p>");
         }
         if (e.environment() != null) {
             Report.EnvironmentJson env = e.environment();
             h.append("<h3>Environment</h3><table class=\"gs-env\">");
             envRow(h, "driver", env.driverVersion() + " (supports CUDA " + env.driverCudaVersion() + ")");
             for (Report.GpuJson g : env.gpus()) {
-                envRow(h, "GPU " + g.index(), g.name() + (g.memoryTotalMiB() == null ? "" : String.format(Locale.ROOT, ", %.0f MiB", g.memoryTotalMiB())));
+                envRow(
+                        h,
+                        "GPU " + g.index(),
+                        g.name()
+                                + (g.memoryTotalMiB() == null
+                                        ? ""
+                                        : String.format(Locale.ROOT, ", %.0f MiB", g.memoryTotalMiB())));
             }
             envRow(h, "nvcc", env.nvccVersion());
-            envRow(h, "torch", env.torchVersion() + " (CUDA " + env.torchCuda() + ", cuDNN " + env.cudnnVersion() + ")");
-            envRow(h, "device-side assertions", env.torchDsa() == null ? "unknown" : env.torchDsa() ? "built in" : "not built in");
+            envRow(
+                    h,
+                    "torch",
+                    env.torchVersion() + " (CUDA " + env.torchCuda() + ", cuDNN " + env.cudnnVersion() + ")");
+            envRow(
+                    h,
+                    "device-side assertions",
+                    env.torchDsa() == null ? "unknown" : env.torchDsa() ? "built in" : "not built in");
             envRow(h, "compute-sanitizer", env.computeSanitizerVersion());
             envRow(h, "compatibility", env.compatibility());
             for (String m : env.messages()) {
@@ -189,50 +260,85 @@ public final class HtmlReport {
             if (sb.length() > 0) {
                 sb.append('/');
             }
-            sb.append(java.net.URLEncoder.encode(seg, java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20"));
+            sb.append(java.net.URLEncoder.encode(seg, java.nio.charset.StandardCharsets.UTF_8)
+                    .replace("+", "%20"));
         }
         return sb.toString();
     }
 
     private static void envRow(StringBuilder h, String k, String v) {
-        h.append("<tr><th>").append(Html.esc(k)).append("</th><td>").append(Html.esc(v)).append("</td></tr>");
+        h.append("<tr><th>")
+                .append(Html.esc(k))
+                .append("</th><td>")
+                .append(Html.esc(v))
+                .append("</td></tr>");
     }
 
     private static void defects(StringBuilder h, List<Report.DefectJson> defects, String title) {
-        h.append("<section class=\"gs-defects\"><h2>").append(Html.esc(title)).append(" (").append(defects.size()).append(")</h2>");
+        h.append("<section class=\"gs-defects\"><h2>")
+                .append(Html.esc(title))
+                .append(" (")
+                .append(defects.size())
+                .append(")</h2>");
         if (defects.isEmpty()) {
             h.append("<p>None.</p>");
         }
         for (Report.DefectJson d : defects) {
-            h.append("<details class=\"gs-defect gs-").append(d.suppressed() ? "suppressed" : Html.esc(d.severity()))
-                    .append("\"><summary><span class=\"gs-tool\">").append(Html.esc(d.tool())).append("</span> <b>")
-                    .append(Html.esc(d.message())).append("</b>");
+            h.append("<details class=\"gs-defect gs-")
+                    .append(d.suppressed() ? "suppressed" : Html.esc(d.severity()))
+                    .append("\"><summary><span class=\"gs-tool\">")
+                    .append(Html.esc(d.tool()))
+                    .append("</span> <b>")
+                    .append(Html.esc(d.message()))
+                    .append("</b>");
             if (d.kernel() != null) {
-                h.append(" in <code class=\"gs-kernel\">").append(Html.esc(d.kernel())).append("</code>");
+                h.append(" in <code class=\"gs-kernel\">")
+                        .append(Html.esc(d.kernel()))
+                        .append("</code>");
             }
             if (d.hostLocation() != null) {
-                h.append(" from <code>").append(Html.esc(d.hostLocation().file())).append(':').append(d.hostLocation().line())
+                h.append(" from <code>")
+                        .append(Html.esc(d.hostLocation().file()))
+                        .append(':')
+                        .append(d.hostLocation().line())
                         .append("</code>");
             }
             h.append(" <span class=\"gs-count\">").append(d.records()).append(" record(s)</span>");
             if (d.status() != null) {
-                h.append(" <span class=\"gs-status gs-").append(Html.esc(d.status())).append("\">").append(Html.esc(d.status())).append("</span>");
+                h.append(" <span class=\"gs-status gs-")
+                        .append(Html.esc(d.status()))
+                        .append("\">")
+                        .append(Html.esc(d.status()))
+                        .append("</span>");
             }
             if (d.inVendorLibrary()) {
-                h.append(" <span class=\"gs-vendor\">in vendor library ").append(Html.esc(d.vendorModule())).append("</span>");
+                h.append(" <span class=\"gs-vendor\">in vendor library ")
+                        .append(Html.esc(d.vendorModule()))
+                        .append("</span>");
             }
             h.append("</summary><dl>");
             if (d.suppressedBy() != null) {
-                dl(h, "suppressed by", d.suppressedBy().rule() + ": " + d.suppressedBy().reason());
+                dl(
+                        h,
+                        "suppressed by",
+                        d.suppressedBy().rule() + ": " + d.suppressedBy().reason());
             }
             dl(h, "kind", d.kind());
             dl(h, "launched by", d.launcher());
             if (d.deviceLocation() != null) {
-                dl(h, "device line", d.deviceLocation().file() + ":" + d.deviceLocation().line());
+                dl(
+                        h,
+                        "device line",
+                        d.deviceLocation().file() + ":" + d.deviceLocation().line());
             }
             if (d.hostLocation() != null) {
-                dl(h, "first user frame", d.hostLocation().file() + ":" + d.hostLocation().line()
-                        + (d.hostLocation().function() == null ? "" : " in " + d.hostLocation().function()));
+                dl(
+                        h,
+                        "first user frame",
+                        d.hostLocation().file() + ":" + d.hostLocation().line()
+                                + (d.hostLocation().function() == null
+                                        ? ""
+                                        : " in " + d.hostLocation().function()));
             }
             dl(h, "detail", d.detail());
             dl(h, "examples", String.join("; ", d.examples()));
@@ -245,7 +351,9 @@ public final class HtmlReport {
                     if (shown++ >= MAX_STACK_SHOWN) {
                         break;
                     }
-                    h.append("<li class=\"gs-frame-").append(Html.esc(f.role())).append("\"><code>")
+                    h.append("<li class=\"gs-frame-")
+                            .append(Html.esc(f.role()))
+                            .append("\"><code>")
                             .append(Html.esc(f.function() == null ? "??" : f.function()));
                     if (f.file() != null) {
                         h.append(" in ").append(Html.esc(f.file())).append(f.line() == null ? "" : ":" + f.line());
@@ -266,7 +374,11 @@ public final class HtmlReport {
         if (v == null || v.isEmpty()) {
             return;
         }
-        h.append("<dt>").append(Html.esc(k)).append("</dt><dd>").append(Html.esc(v)).append("</dd>");
+        h.append("<dt>")
+                .append(Html.esc(k))
+                .append("</dt><dd>")
+                .append(Html.esc(v))
+                .append("</dd>");
     }
 
     private static void failures(StringBuilder h, List<Report.FailureJson> failures) {
@@ -276,11 +388,16 @@ public final class HtmlReport {
         h.append("<section class=\"gs-failures\"><h2>Job failures by phase</h2><table><tr><th>phase</th><th>error</th>"
                 + "<th>innermost user frame</th><th>message</th></tr>");
         for (Report.FailureJson f : failures) {
-            h.append("<tr><td>").append(Html.esc(f.phase())).append("</td><td>").append(Html.esc(f.errorClass()))
+            h.append("<tr><td>")
+                    .append(Html.esc(f.phase()))
+                    .append("</td><td>")
+                    .append(Html.esc(f.errorClass()))
                     .append(f.asyncWarning() ? " <span class=\"gs-async\">(asynchronous report)</span>" : "")
                     .append("</td><td><code>");
             if (f.userFrame() != null) {
-                h.append(Html.esc(f.userFrame().file())).append(':').append(f.userFrame().line());
+                h.append(Html.esc(f.userFrame().file()))
+                        .append(':')
+                        .append(f.userFrame().line());
             }
             h.append("</code></td><td>").append(Html.esc(f.message())).append("</td></tr>");
         }
@@ -293,8 +410,13 @@ public final class HtmlReport {
         }
         h.append("<section class=\"gs-memory\"><h2>GPU memory</h2><ul>");
         for (Report.MemoryJson m : curves) {
-            h.append("<li>").append(Html.esc(m.label())).append(" (GPU ").append(Html.esc(m.gpu())).append("): ")
-                    .append(Html.esc(m.description())).append("</li>");
+            h.append("<li>")
+                    .append(Html.esc(m.label()))
+                    .append(" (GPU ")
+                    .append(Html.esc(m.gpu()))
+                    .append("): ")
+                    .append(Html.esc(m.description()))
+                    .append("</li>");
         }
         h.append("</ul>").append(MemoryChart.svg(curves, target)).append("</section>\n");
     }
@@ -303,14 +425,25 @@ public final class HtmlReport {
         if (runs.isEmpty()) {
             return;
         }
-        h.append("<section class=\"gs-runs\"><h2>Sanitizer outputs</h2><table><tr><th>tool</th><th>text</th><th>xml</th>"
-                + "<th>errors (summary)</th><th>not printed</th><th>records read</th><th>complete</th></tr>");
+        h.append(
+                "<section class=\"gs-runs\"><h2>Sanitizer outputs</h2><table><tr><th>tool</th><th>text</th><th>xml</th>"
+                        + "<th>errors (summary)</th><th>not printed</th><th>records read</th><th>complete</th></tr>");
         for (Report.SanitizerRunJson s : runs) {
-            h.append("<tr><td>").append(Html.esc(s.tool())).append("</td><td><code>").append(Html.esc(s.textSource()))
-                    .append("</code></td><td><code>").append(Html.esc(s.xmlSource())).append("</code></td><td>")
-                    .append(s.errorsTotal() == null ? "unknown" : s.errorsTotal()).append("</td><td>")
-                    .append(s.errorsNotPrinted() == null ? "" : s.errorsNotPrinted()).append("</td><td>").append(s.recordsParsed())
-                    .append("</td><td>").append(s.complete() ? "yes" : "<b>no</b>").append("</td></tr>");
+            h.append("<tr><td>")
+                    .append(Html.esc(s.tool()))
+                    .append("</td><td><code>")
+                    .append(Html.esc(s.textSource()))
+                    .append("</code></td><td><code>")
+                    .append(Html.esc(s.xmlSource()))
+                    .append("</code></td><td>")
+                    .append(s.errorsTotal() == null ? "unknown" : s.errorsTotal())
+                    .append("</td><td>")
+                    .append(s.errorsNotPrinted() == null ? "" : s.errorsNotPrinted())
+                    .append("</td><td>")
+                    .append(s.recordsParsed())
+                    .append("</td><td>")
+                    .append(s.complete() ? "yes" : "<b>no</b>")
+                    .append("</td></tr>");
         }
         h.append("</table></section>\n");
     }

@@ -9,8 +9,7 @@ final class MemoryChart {
     private static final int H = 240;
     private static final int PAD = 44;
 
-    private MemoryChart() {
-    }
+    private MemoryChart() {}
 
     /** @param target the regression target in seconds, marked with a dashed line; null for none */
     static String svg(List<Report.MemoryJson> curves, Double target) {
@@ -24,18 +23,43 @@ final class MemoryChart {
         }
         maxY *= 1.1;
         StringBuilder s = new StringBuilder();
-        s.append("<svg class=\"gs-chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 ").append(W).append(' ').append(H)
+        s.append("<svg class=\"gs-chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 ")
+                .append(W)
+                .append(' ')
+                .append(H)
                 .append("\" role=\"img\" aria-label=\"GPU memory used over time\">");
-        s.append("<line class=\"gs-axis\" x1=\"").append(PAD).append("\" y1=\"").append(H - PAD).append("\" x2=\"").append(W - 10)
-                .append("\" y2=\"").append(H - PAD).append("\"/>");
-        s.append("<line class=\"gs-axis\" x1=\"").append(PAD).append("\" y1=\"10\" x2=\"").append(PAD).append("\" y2=\"")
-                .append(H - PAD).append("\"/>");
+        s.append("<line class=\"gs-axis\" x1=\"")
+                .append(PAD)
+                .append("\" y1=\"")
+                .append(H - PAD)
+                .append("\" x2=\"")
+                .append(W - 10)
+                .append("\" y2=\"")
+                .append(H - PAD)
+                .append("\"/>");
+        s.append("<line class=\"gs-axis\" x1=\"")
+                .append(PAD)
+                .append("\" y1=\"10\" x2=\"")
+                .append(PAD)
+                .append("\" y2=\"")
+                .append(H - PAD)
+                .append("\"/>");
         s.append(String.format(Locale.ROOT, "<text class=\"gs-label\" x=\"%d\" y=\"%d\">%.0f MiB</text>", 2, 20, maxY));
-        s.append(String.format(Locale.ROOT, "<text class=\"gs-label\" x=\"%d\" y=\"%d\">%.0f s</text>", W - 60, H - PAD + 16, maxT));
+        s.append(String.format(
+                Locale.ROOT, "<text class=\"gs-label\" x=\"%d\" y=\"%d\">%.0f s</text>", W - 60, H - PAD + 16, maxT));
         if (target != null) {
             double x = PAD + (W - PAD - 10) * target / maxT;
-            s.append(String.format(Locale.ROOT, "<line class=\"gs-target\" x1=\"%.1f\" y1=\"10\" x2=\"%.1f\" y2=\"%d\"/>", x, x, H - PAD));
-            s.append(String.format(Locale.ROOT, "<text class=\"gs-label\" x=\"%.1f\" y=\"20\">target %.0f s</text>", Math.max(PAD, x - 70), target));
+            s.append(String.format(
+                    Locale.ROOT,
+                    "<line class=\"gs-target\" x1=\"%.1f\" y1=\"10\" x2=\"%.1f\" y2=\"%d\"/>",
+                    x,
+                    x,
+                    H - PAD));
+            s.append(String.format(
+                    Locale.ROOT,
+                    "<text class=\"gs-label\" x=\"%.1f\" y=\"20\">target %.0f s</text>",
+                    Math.max(PAD, x - 70),
+                    target));
         }
         int series = 0;
         for (Report.MemoryJson c : curves) {
@@ -46,8 +70,14 @@ final class MemoryChart {
                 s.append(String.format(Locale.ROOT, "%.1f,%.1f ", x, y));
             }
             s.append("\"><title>").append(Html.esc(c.label())).append("</title></polyline>");
-            s.append(String.format(Locale.ROOT, "<text class=\"gs-label gs-legend-%d\" x=\"%d\" y=\"%d\">", series - 1, PAD + 8 + 160 * (series - 1), H - 8))
-                    .append(Html.esc(c.label())).append(String.format(Locale.ROOT, " (peak %.0f MiB)</text>", c.peakMiB()));
+            s.append(String.format(
+                            Locale.ROOT,
+                            "<text class=\"gs-label gs-legend-%d\" x=\"%d\" y=\"%d\">",
+                            series - 1,
+                            PAD + 8 + 160 * (series - 1),
+                            H - 8))
+                    .append(Html.esc(c.label()))
+                    .append(String.format(Locale.ROOT, " (peak %.0f MiB)</text>", c.peakMiB()));
         }
         s.append("</svg>");
         return s.toString();

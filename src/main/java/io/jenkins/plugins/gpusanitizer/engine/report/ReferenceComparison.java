@@ -23,15 +23,16 @@ public final class ReferenceComparison {
     public static final String NEW = "new";
     public static final String OUTSTANDING = "outstanding";
 
-    private ReferenceComparison() {
-    }
+    private ReferenceComparison() {}
 
     public static Report apply(Report current, Report reference, String referenceName, boolean newOnly) {
-        List<Report.DefectJson> refs = reference.defects().stream().filter(d -> !d.suppressed()).toList();
+        List<Report.DefectJson> refs =
+                reference.defects().stream().filter(d -> !d.suppressed()).toList();
         Set<String> refIds = new HashSet<>();
         refs.forEach(d -> refIds.add(d.id()));
         Map<String, List<Report.DefectJson>> refByLoose = new HashMap<>();
-        refs.forEach(d -> refByLoose.computeIfAbsent(looseKey(d), k -> new ArrayList<>()).add(d));
+        refs.forEach(d ->
+                refByLoose.computeIfAbsent(looseKey(d), k -> new ArrayList<>()).add(d));
         Set<String> matchedRefs = new HashSet<>();
         Map<String, String> status = new HashMap<>();
         // exact matches first, so a loose match never takes a defect that matches exactly elsewhere
@@ -46,7 +47,9 @@ public final class ReferenceComparison {
                 continue;
             }
             Report.DefectJson moved = refByLoose.getOrDefault(looseKey(d), List.of()).stream()
-                    .filter(r -> !matchedRefs.contains(r.id())).findFirst().orElse(null);
+                    .filter(r -> !matchedRefs.contains(r.id()))
+                    .findFirst()
+                    .orElse(null);
             if (moved != null) {
                 matchedRefs.add(moved.id());
                 status.put(d.id(), OUTSTANDING);
@@ -54,29 +57,59 @@ public final class ReferenceComparison {
                 status.put(d.id(), NEW);
             }
         }
-        List<Report.DefectJson> defects = current.defects().stream().map(d -> with(d, status.get(d.id()))).toList();
-        List<Report.DefectJson> fixed = refs.stream().filter(r -> !matchedRefs.contains(r.id())).toList();
+        List<Report.DefectJson> defects =
+                current.defects().stream().map(d -> with(d, status.get(d.id()))).toList();
+        List<Report.DefectJson> fixed =
+                refs.stream().filter(r -> !matchedRefs.contains(r.id())).toList();
         List<Report.ReasonJson> reasons = new ArrayList<>();
         for (Report.ReasonJson r : current.reasons()) {
-            if (newOnly && r.defect() != null && OUTSTANDING.equals(status.get(r.defect()))
+            if (newOnly
+                    && r.defect() != null
+                    && OUTSTANDING.equals(status.get(r.defect()))
                     && (r.level().equals("fail") || r.level().equals("unstable"))) {
-                reasons.add(new Report.ReasonJson("info", "outstanding", "outstanding, also in the reference: " + r.message(), r.defect()));
+                reasons.add(new Report.ReasonJson(
+                        "info", "outstanding", "outstanding, also in the reference: " + r.message(), r.defect()));
             } else {
                 reasons.add(r);
             }
         }
-        long newCount = defects.stream().filter(d -> !d.suppressed() && NEW.equals(d.status())).count();
-        reasons.add(new Report.ReasonJson("info", "reference", "against " + referenceName + ": " + newCount + " new, "
-                + (defects.stream().filter(d -> !d.suppressed()).count() - newCount) + " outstanding, " + fixed.size() + " fixed"));
+        long newCount = defects.stream()
+                .filter(d -> !d.suppressed() && NEW.equals(d.status()))
+                .count();
+        reasons.add(new Report.ReasonJson(
+                "info",
+                "reference",
+                "against " + referenceName + ": " + newCount + " new, "
+                        + (defects.stream().filter(d -> !d.suppressed()).count() - newCount) + " outstanding, "
+                        + fixed.size() + " fixed"));
         String verdict = verdictOf(reasons);
-        return new Report(current.schemaVersion(), current.generator(), verdict, reasons, current.errorsTotal(), current.diagnosis(),
-                defects, current.sanitizerRuns(), current.failures(), current.memory(), current.execution(), current.inputs(),
-                referenceName, fixed);
+        return new Report(
+                current.schemaVersion(),
+                current.generator(),
+                verdict,
+                reasons,
+                current.errorsTotal(),
+                current.diagnosis(),
+                defects,
+                current.sanitizerRuns(),
+                current.failures(),
+                current.memory(),
+                current.execution(),
+                current.inputs(),
+                referenceName,
+                fixed);
     }
 
     static String looseKey(Report.DefectJson d) {
-        return String.join("|", d.tool(), d.kind(), String.valueOf(d.message()), String.valueOf(KernelNames.simple(d.kernel())),
-                d.hostLocation() == null ? "" : base(d.hostLocation().file()) + ":" + d.hostLocation().function(),
+        return String.join(
+                "|",
+                d.tool(),
+                d.kind(),
+                String.valueOf(d.message()),
+                String.valueOf(KernelNames.simple(d.kernel())),
+                d.hostLocation() == null
+                        ? ""
+                        : base(d.hostLocation().file()) + ":" + d.hostLocation().function(),
                 d.deviceLocation() == null ? "" : base(d.deviceLocation().file()));
     }
 
@@ -86,13 +119,34 @@ public final class ReferenceComparison {
     }
 
     private static Report.DefectJson with(Report.DefectJson d, String status) {
-        return new Report.DefectJson(d.id(), d.tool(), d.kind(), d.severity(), d.message(), d.kernel(), d.records(), d.suppressed(),
-                d.suppressedBy(), d.inVendorLibrary(), d.vendorModule(), d.launcher(), d.deviceLocation(), d.hostLocation(),
-                d.examples(), d.detail(), d.hostStack(), status);
+        return new Report.DefectJson(
+                d.id(),
+                d.tool(),
+                d.kind(),
+                d.severity(),
+                d.message(),
+                d.kernel(),
+                d.records(),
+                d.suppressed(),
+                d.suppressedBy(),
+                d.inVendorLibrary(),
+                d.vendorModule(),
+                d.launcher(),
+                d.deviceLocation(),
+                d.hostLocation(),
+                d.examples(),
+                d.detail(),
+                d.hostStack(),
+                status);
     }
 
     private static String verdictOf(List<Report.ReasonJson> reasons) {
-        return Gate.verdictOf(reasons.stream().map(r -> new Reason(Reason.Level.valueOf(r.level().toUpperCase(java.util.Locale.ROOT)),
-                r.code(), r.message())).toList()).name();
+        return Gate.verdictOf(reasons.stream()
+                        .map(r -> new Reason(
+                                Reason.Level.valueOf(r.level().toUpperCase(java.util.Locale.ROOT)),
+                                r.code(),
+                                r.message()))
+                        .toList())
+                .name();
     }
 }

@@ -8,24 +8,65 @@ import java.util.List;
  * The report document (schema version 1, documented in docs/report-schema.md). Field names are the
  * contract with users, the Jenkins layer and exports: add fields, never rename or remove them.
  */
-@JsonPropertyOrder({"schemaVersion", "generator", "verdict", "reasons", "errorsTotal", "diagnosis", "defects",
-        "sanitizerRuns", "failures", "memory", "execution", "inputs", "reference", "fixed"})
+@JsonPropertyOrder({
+    "schemaVersion",
+    "generator",
+    "verdict",
+    "reasons",
+    "errorsTotal",
+    "diagnosis",
+    "defects",
+    "sanitizerRuns",
+    "failures",
+    "memory",
+    "execution",
+    "inputs",
+    "reference",
+    "fixed"
+})
 @JsonInclude(JsonInclude.Include.ALWAYS)
-public record Report(int schemaVersion, String generator, String verdict, List<ReasonJson> reasons, Long errorsTotal,
-                     DiagnosisJson diagnosis, List<DefectJson> defects, List<SanitizerRunJson> sanitizerRuns,
-                     List<FailureJson> failures, List<MemoryJson> memory, ExecutionJson execution, List<String> inputs,
-                     String reference, List<DefectJson> fixed) {
+public record Report(
+        int schemaVersion,
+        String generator,
+        String verdict,
+        List<ReasonJson> reasons,
+        Long errorsTotal,
+        DiagnosisJson diagnosis,
+        List<DefectJson> defects,
+        List<SanitizerRunJson> sanitizerRuns,
+        List<FailureJson> failures,
+        List<MemoryJson> memory,
+        ExecutionJson execution,
+        List<String> inputs,
+        String reference,
+        List<DefectJson> fixed) {
 
     public static final int SCHEMA_VERSION = 1;
 
     public Report withExecution(ExecutionJson e) {
-        return new Report(schemaVersion, generator, verdict, reasons, errorsTotal, diagnosis, defects, sanitizerRuns,
-                failures, memory, e, inputs, reference, fixed);
+        return new Report(
+                schemaVersion,
+                generator,
+                verdict,
+                reasons,
+                errorsTotal,
+                diagnosis,
+                defects,
+                sanitizerRuns,
+                failures,
+                memory,
+                e,
+                inputs,
+                reference,
+                fixed);
     }
 
     /** {@code defect}: the fingerprint of the defect the reason is about, when it is about one. */
-    public record ReasonJson(String level, String code, String message,
-                             @JsonInclude(JsonInclude.Include.NON_NULL) String defect) {
+    public record ReasonJson(
+            String level,
+            String code,
+            String message,
+            @JsonInclude(JsonInclude.Include.NON_NULL) String defect) {
         public ReasonJson(String level, String code, String message) {
             this(level, code, message, null);
         }
@@ -33,52 +74,122 @@ public record Report(int schemaVersion, String generator, String verdict, List<R
 
     /** {@code file}, {@code line}; {@code function} and {@code code} only when known. */
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record LocationJson(String file, int line, String function, String code) {
-    }
+    public record LocationJson(String file, int line, String function, String code) {}
 
     @JsonInclude(JsonInclude.Include.NON_NULL)
-    public record FrameJson(String function, String file, Integer line, String module, boolean python, String role) {
-    }
+    public record FrameJson(String function, String file, Integer line, String module, boolean python, String role) {}
 
-    public record SuppressionJson(String rule, String reason) {
-    }
+    public record SuppressionJson(String rule, String reason) {}
 
-    @JsonPropertyOrder({"id", "tool", "kind", "severity", "message", "kernel", "records", "suppressed", "suppressedBy",
-            "inVendorLibrary", "vendorModule", "launcher", "deviceLocation", "hostLocation", "examples", "detail", "hostStack", "status"})
-    public record DefectJson(String id, String tool, String kind, String severity, String message, String kernel,
-                             long records, boolean suppressed, SuppressionJson suppressedBy, boolean inVendorLibrary,
-                             String vendorModule, String launcher, LocationJson deviceLocation, LocationJson hostLocation,
-                             List<String> examples, String detail, List<FrameJson> hostStack, String status) {
-    }
+    @JsonPropertyOrder({
+        "id",
+        "tool",
+        "kind",
+        "severity",
+        "message",
+        "kernel",
+        "records",
+        "suppressed",
+        "suppressedBy",
+        "inVendorLibrary",
+        "vendorModule",
+        "launcher",
+        "deviceLocation",
+        "hostLocation",
+        "examples",
+        "detail",
+        "hostStack",
+        "status"
+    })
+    public record DefectJson(
+            String id,
+            String tool,
+            String kind,
+            String severity,
+            String message,
+            String kernel,
+            long records,
+            boolean suppressed,
+            SuppressionJson suppressedBy,
+            boolean inVendorLibrary,
+            String vendorModule,
+            String launcher,
+            LocationJson deviceLocation,
+            LocationJson hostLocation,
+            List<String> examples,
+            String detail,
+            List<FrameJson> hostStack,
+            String status) {}
 
-    public record SanitizerRunJson(String tool, String recordsFrom, String textSource, String xmlSource, Long errorsTotal,
-                                   Long errorsNotPrinted, long recordsParsed, int defects, int suppressedDefects,
-                                   boolean complete, boolean targetReturnedError, boolean appCrashed, String leakSummary,
-                                   List<String> toolFailures, List<String> problems) {
-    }
+    public record SanitizerRunJson(
+            String tool,
+            String recordsFrom,
+            String textSource,
+            String xmlSource,
+            Long errorsTotal,
+            Long errorsNotPrinted,
+            long recordsParsed,
+            int defects,
+            int suppressedDefects,
+            boolean complete,
+            boolean targetReturnedError,
+            boolean appCrashed,
+            String leakSummary,
+            List<String> toolFailures,
+            List<String> problems) {}
 
-    public record AssertionJson(String file, int line, String function, String condition, long count, String firstBlock,
-                                String firstThread) {
-    }
+    public record AssertionJson(
+            String file,
+            int line,
+            String function,
+            String condition,
+            long count,
+            String firstBlock,
+            String firstThread) {}
 
-    public record OomJson(long triedBytes, String gpu, long totalBytes, long freeBytes, long allocatedByPyTorchBytes,
-                          long reservedUnallocatedBytes) {
-    }
+    public record OomJson(
+            long triedBytes,
+            String gpu,
+            long totalBytes,
+            long freeBytes,
+            long allocatedByPyTorchBytes,
+            long reservedUnallocatedBytes) {}
 
-    public record FailureJson(String phase, String source, String errorClass, String exceptionType, String message,
-                              boolean asyncWarning, boolean dsaNotCompiled, LocationJson userFrame,
-                              List<LocationJson> traceback, List<AssertionJson> assertions, long assertionLines,
-                              OomJson oom) {
-    }
+    public record FailureJson(
+            String phase,
+            String source,
+            String errorClass,
+            String exceptionType,
+            String message,
+            boolean asyncWarning,
+            boolean dsaNotCompiled,
+            LocationJson userFrame,
+            List<LocationJson> traceback,
+            List<AssertionJson> assertions,
+            long assertionLines,
+            OomJson oom) {}
 
-    public record DiagnosisJson(LocationJson reportedAt, LocationJson faultAt, String faultEvidence, String summary,
-                                List<String> notes, Boolean cachingAllocator) {
-    }
+    public record DiagnosisJson(
+            LocationJson reportedAt,
+            LocationJson faultAt,
+            String faultEvidence,
+            String summary,
+            List<String> notes,
+            Boolean cachingAllocator) {}
 
-    public record MemoryJson(String source, String label, String gpu, String shape, double peakMiB, double baselineMiB,
-                             double warmupSeconds, double growthMiBPerMin, double durationSeconds, int samples,
-                             String description, List<double[]> points) {
-    }
+    public record MemoryJson(
+            String source,
+            String label,
+            String gpu,
+            String shape,
+            double peakMiB,
+            double baselineMiB,
+            double warmupSeconds,
+            double growthMiBPerMin,
+            double durationSeconds,
+            int samples,
+            String description,
+            List<double[]> points) {}
 
     /**
      * How the run was made ({@code gpu-sanitize run}); null for {@code analyze}.
@@ -87,25 +198,45 @@ public record Report(int schemaVersion, String generator, String verdict, List<R
      * @param phases       one entry per phase, in the order run
      * @param runDirectory the run directory, relative paths below are inside it
      */
-    public record ExecutionJson(EnvironmentJson environment, List<PhaseJson> phases, String runDirectory,
-                                Double referenceFailureSeconds, String referenceSource, Double regressionTargetSeconds,
-                                ThroughputJson throughput) {
-    }
+    public record ExecutionJson(
+            EnvironmentJson environment,
+            List<PhaseJson> phases,
+            String runDirectory,
+            Double referenceFailureSeconds,
+            String referenceSource,
+            Double regressionTargetSeconds,
+            ThroughputJson throughput) {}
 
-    public record GpuJson(String index, String name, String uuid, Double memoryTotalMiB) {
-    }
+    public record GpuJson(String index, String name, String uuid, Double memoryTotalMiB) {}
 
-    public record EnvironmentJson(String driverVersion, String driverCudaVersion, List<GpuJson> gpus, String nvccVersion,
-                                  String torchVersion, String torchCuda, String cudnnVersion, Boolean torchDsa,
-                                  String computeSanitizerVersion, String compatibility, List<String> messages) {
-    }
+    public record EnvironmentJson(
+            String driverVersion,
+            String driverCudaVersion,
+            List<GpuJson> gpus,
+            String nvccVersion,
+            String torchVersion,
+            String torchCuda,
+            String cudnnVersion,
+            Boolean torchDsa,
+            String computeSanitizerVersion,
+            String compatibility,
+            List<String> messages) {}
 
-    public record PhaseJson(String name, String tool, List<String> command, java.util.Map<String, String> environment,
-                            String gpu, String status, Integer exitCode, Integer signal, double wallSeconds,
-                            Double timeToFailureSeconds, boolean timedOut, boolean stoppedAtTarget, List<String> files,
-                            String note) {
-    }
+    public record PhaseJson(
+            String name,
+            String tool,
+            List<String> command,
+            java.util.Map<String, String> environment,
+            String gpu,
+            String status,
+            Integer exitCode,
+            Integer signal,
+            double wallSeconds,
+            Double timeToFailureSeconds,
+            boolean timedOut,
+            boolean stoppedAtTarget,
+            List<String> files,
+            String note) {}
 
-    public record ThroughputJson(String regex, Double baseline, Double measured, Double ratio, int samples) {
-    }
+    public record ThroughputJson(String regex, Double baseline, Double measured, Double ratio, int samples) {}
 }

@@ -15,8 +15,7 @@ public final class ReportJson {
             .enable(SerializationFeature.INDENT_OUTPUT)
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
-    private ReportJson() {
-    }
+    private ReportJson() {}
 
     public static String toJson(Report r) {
         try {
@@ -41,7 +40,8 @@ public final class ReportJson {
         try {
             return MAPPER.readValue(file.toFile(), Report.class);
         } catch (IOException e) {
-            throw new InputException(file, "not a gpu-sanitize report JSON: " + e.getMessage().split("\n", 2)[0]);
+            throw new InputException(
+                    file, "not a gpu-sanitize report JSON: " + e.getMessage().split("\n", 2)[0]);
         }
     }
 

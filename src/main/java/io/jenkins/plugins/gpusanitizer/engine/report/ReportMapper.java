@@ -4,12 +4,12 @@ import io.jenkins.plugins.gpusanitizer.engine.analysis.Analysis;
 import io.jenkins.plugins.gpusanitizer.engine.diagnosis.Diagnosis;
 import io.jenkins.plugins.gpusanitizer.engine.diagnosis.MemoryCurve;
 import io.jenkins.plugins.gpusanitizer.engine.findings.Defect;
+import io.jenkins.plugins.gpusanitizer.engine.findings.FrameClassifier;
 import io.jenkins.plugins.gpusanitizer.engine.findings.SanitizerRun;
 import io.jenkins.plugins.gpusanitizer.engine.model.Frame;
 import io.jenkins.plugins.gpusanitizer.engine.model.SourceLocation;
 import io.jenkins.plugins.gpusanitizer.engine.parse.CudaFailure;
 import io.jenkins.plugins.gpusanitizer.engine.parse.TracebackParser;
-import io.jenkins.plugins.gpusanitizer.engine.findings.FrameClassifier;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -30,27 +30,58 @@ public final class ReportMapper {
         List<Report.SanitizerRunJson> runs = new ArrayList<>();
         for (SanitizerRun r : a.runs()) {
             r.defects().stream()
-                    .sorted(Comparator.comparing(Defect::suppressed).thenComparing(Comparator.comparingLong(Defect::records).reversed()))
+                    .sorted(Comparator.comparing(Defect::suppressed)
+                            .thenComparing(
+                                    Comparator.comparingLong(Defect::records).reversed()))
                     .forEach(d -> defects.add(defect(d)));
             var primary = r.primary();
-            runs.add(new Report.SanitizerRunJson(r.tool().id(), r.recordsFrom(),
-                    r.text() == null ? null : r.text().source(), r.xml() == null ? null : r.xml().source(),
-                    r.errorsTotal(), r.text() == null ? null : r.text().errorsNotPrinted(), r.recordsParsed(),
-                    r.defects().size(), (int) r.defects().stream().filter(Defect::suppressed).count(),
-                    primary.complete() && (r.xml() == null || r.xml().complete() || r.text() != null && r.text().complete()),
-                    primary.targetReturnedError(), primary.appCrashed(), primary.leakSummary(), primary.toolFailures(),
-                    merge(r.text() == null ? List.of() : r.text().problems(), r.xml() == null ? List.of() : r.xml().problems())));
+            runs.add(new Report.SanitizerRunJson(
+                    r.tool().id(),
+                    r.recordsFrom(),
+                    r.text() == null ? null : r.text().source(),
+                    r.xml() == null ? null : r.xml().source(),
+                    r.errorsTotal(),
+                    r.text() == null ? null : r.text().errorsNotPrinted(),
+                    r.recordsParsed(),
+                    r.defects().size(),
+                    (int) r.defects().stream().filter(Defect::suppressed).count(),
+                    primary.complete()
+                            && (r.xml() == null
+                                    || r.xml().complete()
+                                    || r.text() != null && r.text().complete()),
+                    primary.targetReturnedError(),
+                    primary.appCrashed(),
+                    primary.leakSummary(),
+                    primary.toolFailures(),
+                    merge(
+                            r.text() == null ? List.of() : r.text().problems(),
+                            r.xml() == null ? List.of() : r.xml().problems())));
         }
         List<Report.FailureJson> failures = new ArrayList<>();
         a.failures().forEach((phase, f) -> failures.add(failure(phase, f)));
-        List<Report.MemoryJson> memory = a.curves().stream().map(ReportMapper::memory).toList();
+        List<Report.MemoryJson> memory =
+                a.curves().stream().map(ReportMapper::memory).toList();
         Diagnosis d = a.diagnosis();
-        Report.DiagnosisJson diagnosis = new Report.DiagnosisJson(loc(d.reportedAt()), loc(d.faultAt()), d.faultEvidence(),
-                d.summary(), d.notes(), a.cachingAllocator());
+        Report.DiagnosisJson diagnosis = new Report.DiagnosisJson(
+                loc(d.reportedAt()), loc(d.faultAt()), d.faultEvidence(), d.summary(), d.notes(), a.cachingAllocator());
         List<Report.ReasonJson> reasons = a.gate().reasons().stream()
-                .map(r -> new Report.ReasonJson(r.level().id(), r.code(), r.message(), r.defect())).toList();
-        return new Report(Report.SCHEMA_VERSION, GENERATOR, a.gate().verdict().name(), reasons, a.errorsTotal(), diagnosis,
-                defects, runs, failures, memory, null, a.inputs(), null, List.of());
+                .map(r -> new Report.ReasonJson(r.level().id(), r.code(), r.message(), r.defect()))
+                .toList();
+        return new Report(
+                Report.SCHEMA_VERSION,
+                GENERATOR,
+                a.gate().verdict().name(),
+                reasons,
+                a.errorsTotal(),
+                diagnosis,
+                defects,
+                runs,
+                failures,
+                memory,
+                null,
+                a.inputs(),
+                null,
+                List.of());
     }
 
     private static List<String> merge(List<String> a, List<String> b) {
@@ -62,13 +93,31 @@ public final class ReportMapper {
     private Report.DefectJson defect(Defect d) {
         List<Report.FrameJson> stack = new ArrayList<>();
         for (Frame f : d.hostStack()) {
-            stack.add(new Report.FrameJson(f.function(), f.file(), f.line() > 0 ? f.line() : null, f.module(), f.python(), role(f)));
+            stack.add(new Report.FrameJson(
+                    f.function(), f.file(), f.line() > 0 ? f.line() : null, f.module(), f.python(), role(f)));
         }
-        return new Report.DefectJson(d.id(), d.tool().id(), d.kind().id(), d.error() ? "error" : "warning", d.message(),
-                d.kernel(), d.records(), d.suppressed(),
-                d.suppressedBy() == null ? null : new Report.SuppressionJson(d.suppressedBy().rule(), d.suppressedBy().reason()),
-                d.inVendorLibrary(), d.vendorModule(), d.launcher(), deviceLoc(d.deviceLocation()), loc(d.hostLocation()), d.examples(),
-                d.detail(), stack, null);
+        return new Report.DefectJson(
+                d.id(),
+                d.tool().id(),
+                d.kind().id(),
+                d.error() ? "error" : "warning",
+                d.message(),
+                d.kernel(),
+                d.records(),
+                d.suppressed(),
+                d.suppressedBy() == null
+                        ? null
+                        : new Report.SuppressionJson(
+                                d.suppressedBy().rule(), d.suppressedBy().reason()),
+                d.inVendorLibrary(),
+                d.vendorModule(),
+                d.launcher(),
+                deviceLoc(d.deviceLocation()),
+                loc(d.hostLocation()),
+                d.examples(),
+                d.detail(),
+                stack,
+                null);
     }
 
     /** {@code user}, {@code vendor} or {@code library}: lets views highlight user frames and dim vendor ones. */
@@ -81,20 +130,56 @@ public final class ReportMapper {
 
     private static Report.FailureJson failure(String phase, CudaFailure f) {
         List<SourceLocation> frames = f.frames();
-        List<Report.LocationJson> tb = frames.subList(Math.max(0, frames.size() - MAX_TRACEBACK), frames.size())
-                .stream().map(ReportMapper::loc).toList();
-        return new Report.FailureJson(phase, f.source(), f.errorClass().id(), f.exceptionType(), f.message(), f.asyncWarning(),
-                f.dsaNotCompiled(), loc(f.userFrame()), tb,
-                f.assertions().stream().map(x -> new Report.AssertionJson(x.file(), x.line(), x.function(), x.condition(),
-                        x.count(), x.firstBlock(), x.firstThread())).toList(),
+        List<Report.LocationJson> tb =
+                frames.subList(Math.max(0, frames.size() - MAX_TRACEBACK), frames.size()).stream()
+                        .map(ReportMapper::loc)
+                        .toList();
+        return new Report.FailureJson(
+                phase,
+                f.source(),
+                f.errorClass().id(),
+                f.exceptionType(),
+                f.message(),
+                f.asyncWarning(),
+                f.dsaNotCompiled(),
+                loc(f.userFrame()),
+                tb,
+                f.assertions().stream()
+                        .map(x -> new Report.AssertionJson(
+                                x.file(),
+                                x.line(),
+                                x.function(),
+                                x.condition(),
+                                x.count(),
+                                x.firstBlock(),
+                                x.firstThread()))
+                        .toList(),
                 f.assertionLines(),
-                f.oom() == null ? null : new Report.OomJson(f.oom().triedBytes(), f.oom().gpu(), f.oom().totalBytes(),
-                        f.oom().freeBytes(), f.oom().allocatedByPyTorchBytes(), f.oom().reservedUnallocatedBytes()));
+                f.oom() == null
+                        ? null
+                        : new Report.OomJson(
+                                f.oom().triedBytes(),
+                                f.oom().gpu(),
+                                f.oom().totalBytes(),
+                                f.oom().freeBytes(),
+                                f.oom().allocatedByPyTorchBytes(),
+                                f.oom().reservedUnallocatedBytes()));
     }
 
     private static Report.MemoryJson memory(MemoryCurve c) {
-        return new Report.MemoryJson(c.source(), c.label(), c.gpu(), c.shape().id(), c.peakMiB(), c.baselineMiB(),
-                round(c.warmupSeconds()), round(c.growthMiBPerMin()), round(c.durationSeconds()), c.samples(), c.describe(), c.points());
+        return new Report.MemoryJson(
+                c.source(),
+                c.label(),
+                c.gpu(),
+                c.shape().id(),
+                c.peakMiB(),
+                c.baselineMiB(),
+                round(c.warmupSeconds()),
+                round(c.growthMiBPerMin()),
+                round(c.durationSeconds()),
+                c.samples(),
+                c.describe(),
+                c.points());
     }
 
     static Report.LocationJson loc(SourceLocation l) {

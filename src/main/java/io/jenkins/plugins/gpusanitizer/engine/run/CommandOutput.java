@@ -14,7 +14,9 @@ record CommandOutput(int exitCode, String output) {
     static CommandOutput run(List<String> argv, Map<String, String> env, Path saveTo, int timeoutSeconds) {
         try {
             Files.createDirectories(saveTo.getParent());
-            ProcessBuilder pb = new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(saveTo.toFile())
+            ProcessBuilder pb = new ProcessBuilder(argv)
+                    .redirectErrorStream(true)
+                    .redirectOutput(saveTo.toFile())
                     .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
             pb.environment().clear();
             pb.environment().putAll(env);

@@ -8,15 +8,26 @@ import java.util.List;
  * @param compatibility {@code ok}, {@code warning} or {@code error}
  * @param messages      one line per finding, the fix included
  */
-public record Environment(String driverVersion, String driverCudaVersion, List<Gpu> gpus, String nvccVersion,
-                          String pythonPath, String pythonVersion, String torchVersion, String torchCuda, String cudnnVersion,
-                          Boolean cudaAvailable, Boolean torchDsa, String computeSanitizerPath, String computeSanitizerVersion,
-                          String compatibility, List<String> messages) {
+public record Environment(
+        String driverVersion,
+        String driverCudaVersion,
+        List<Gpu> gpus,
+        String nvccVersion,
+        String pythonPath,
+        String pythonVersion,
+        String torchVersion,
+        String torchCuda,
+        String cudnnVersion,
+        Boolean cudaAvailable,
+        Boolean torchDsa,
+        String computeSanitizerPath,
+        String computeSanitizerVersion,
+        String compatibility,
+        List<String> messages) {
     public Environment {
         gpus = List.copyOf(gpus);
         messages = List.copyOf(messages);
     }
 
-    public record Gpu(String index, String name, String uuid, Double memoryTotalMiB) {
-    }
+    public record Gpu(String index, String name, String uuid, Double memoryTotalMiB) {}
 }

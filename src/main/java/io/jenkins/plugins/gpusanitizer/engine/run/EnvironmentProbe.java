@@ -20,7 +20,8 @@ import java.util.regex.Pattern;
 public final class EnvironmentProbe {
     static final String PROBE_MARK = "GPU_SANITIZE_PROBE ";
     /** Prints one JSON line; never touches a GPU context beyond counting devices. */
-    static final String PYTHON_PROBE = String.join("\n",
+    static final String PYTHON_PROBE = String.join(
+            "\n",
             "import json, sys",
             "out = {'python': sys.version.split()[0], 'executable': sys.executable}",
             "try:",
@@ -34,6 +35,7 @@ public final class EnvironmentProbe {
             "except Exception as e:",
             "    out['error'] = repr(e)",
             "print('" + PROBE_MARK + "' + json.dumps(out))");
+
     private static final Pattern CUDA_VERSION = Pattern.compile("CUDA Version:\\s*([\\d.]+)");
     private static final Pattern DRIVER_VERSION = Pattern.compile("Driver Version:\\s*([\\d.]+)");
     private static final Pattern NVCC_RELEASE = Pattern.compile("release (\\d+\\.\\d+), V([\\d.]+)");
@@ -56,12 +58,19 @@ public final class EnvironmentProbe {
         Path smi = tools.require("nvidia-smi", path(spec.nvidiaSmi()), "--nvidia-smi");
         CommandOutput header = CommandOutput.run(List.of(smi.toString()), env, envDir.resolve("nvidia-smi.txt"), 60);
         if (header.exitCode() != 0) {
-            throw new RunException("no GPU: " + smi + " failed (exit " + header.exitCode() + "): " + header.firstLine());
+            throw new RunException(
+                    "no GPU: " + smi + " failed (exit " + header.exitCode() + "): " + header.firstLine());
         }
         String driverCuda = group(CUDA_VERSION, header.output());
         String driver = group(DRIVER_VERSION, header.output());
-        CommandOutput query = CommandOutput.run(List.of(smi.toString(), "--query-gpu=index,name,uuid,driver_version,memory.total",
-                "--format=csv,noheader,nounits"), env, envDir.resolve("nvidia-smi-query.csv"), 60);
+        CommandOutput query = CommandOutput.run(
+                List.of(
+                        smi.toString(),
+                        "--query-gpu=index,name,uuid,driver_version,memory.total",
+                        "--format=csv,noheader,nounits"),
+                env,
+                envDir.resolve("nvidia-smi-query.csv"),
+                60);
         List<Environment.Gpu> gpus = new ArrayList<>();
         for (String line : query.output().split("\n")) {
             String[] f = line.split(",\\s*");
@@ -78,13 +87,15 @@ public final class EnvironmentProbe {
         for (String want : spec.gpus()) {
             if (gpus.stream().noneMatch(g -> g.index().equals(want) || g.uuid().equals(want))) {
                 throw new RunException("GPU " + want + " not found: " + smi + " lists "
-                        + String.join(", ", gpus.stream().map(Environment.Gpu::index).toList()));
+                        + String.join(
+                                ", ", gpus.stream().map(Environment.Gpu::index).toList()));
             }
         }
         String nvccVersion = null;
         var nvcc = tools.find("nvcc", path(spec.nvcc()));
         if (nvcc.isPresent()) {
-            CommandOutput n = CommandOutput.run(List.of(nvcc.get().toString(), "--version"), env, envDir.resolve("nvcc-version.txt"), 60);
+            CommandOutput n = CommandOutput.run(
+                    List.of(nvcc.get().toString(), "--version"), env, envDir.resolve("nvcc-version.txt"), 60);
             Matcher m = NVCC_RELEASE.matcher(n.output());
             nvccVersion = m.find() ? m.group(2) : null;
         } else {
@@ -92,8 +103,11 @@ public final class EnvironmentProbe {
         }
         Path python = pythonFor(spec);
         JsonNode torch = null;
-        CommandOutput py = CommandOutput.run(List.of(python.toString(), "-c", PYTHON_PROBE),
-                withGpu(spec.gpus().get(0)), envDir.resolve("python-probe.txt"), 120);
+        CommandOutput py = CommandOutput.run(
+                List.of(python.toString(), "-c", PYTHON_PROBE),
+                withGpu(spec.gpus().get(0)),
+                envDir.resolve("python-probe.txt"),
+                120);
         int mark = py.output().indexOf(PROBE_MARK);
         if (mark >= 0) {
             try {
@@ -107,33 +121,40 @@ public final class EnvironmentProbe {
         }
         String torchVersion = text(torch, "torch");
         String torchCuda = text(torch, "cuda");
-        Boolean available = torch != null && torch.has("cuda_available") ? torch.get("cuda_available").asBoolean() : null;
+        Boolean available = torch != null && torch.has("cuda_available")
+                ? torch.get("cuda_available").asBoolean()
+                : null;
         Boolean dsa = torch != null && torch.has("dsa") ? torch.get("dsa").asBoolean() : null;
         if (torch != null && torch.has("error")) {
-            messages.add("torch could not be imported by " + python + ": " + torch.get("error").asText());
+            messages.add("torch could not be imported by " + python + ": "
+                    + torch.get("error").asText());
         }
         if (torchCuda != null && driverCuda != null) {
             int cmp = compareVersions(torchCuda, driverCuda);
             if (major(torchCuda) > major(driverCuda)) {
                 compat = "error";
                 messages.add("torch " + torchVersion + " is built for CUDA " + torchCuda + " but the driver " + driver
-                        + " supports up to CUDA " + driverCuda + ": upgrade the driver (CUDA 13.x needs >= 580, 12.x >= 525) "
+                        + " supports up to CUDA " + driverCuda
+                        + ": upgrade the driver (CUDA 13.x needs >= 580, 12.x >= 525) "
                         + "or install a torch wheel built for CUDA " + major(driverCuda) + ".x");
             } else if (cmp > 0) {
                 compat = "warning";
-                messages.add("torch's CUDA " + torchCuda + " is newer than the driver's " + driverCuda
-                        + ": runs under minor-version compatibility with a limited feature set (no PTX JIT of newer PTX)");
+                messages.add(
+                        "torch's CUDA " + torchCuda + " is newer than the driver's " + driverCuda
+                                + ": runs under minor-version compatibility with a limited feature set (no PTX JIT of newer PTX)");
             }
         }
         if (Boolean.FALSE.equals(available)) {
             compat = "error";
-            messages.add("torch.cuda.is_available() is False for " + python + " on GPU " + spec.gpus().get(0));
+            messages.add("torch.cuda.is_available() is False for " + python + " on GPU "
+                    + spec.gpus().get(0));
         }
         if (nvccVersion != null && torchCuda != null && major(nvccVersion) != major(torchCuda)) {
             if (!"error".equals(compat)) {
                 compat = "warning";
             }
-            messages.add("nvcc " + nvccVersion + " and torch's CUDA " + torchCuda + " differ in major version: CUDA extensions "
+            messages.add("nvcc " + nvccVersion + " and torch's CUDA " + torchCuda
+                    + " differ in major version: CUDA extensions "
                     + "built with this nvcc will not load into this torch");
         }
         String sanitizerPath = null;
@@ -141,18 +162,35 @@ public final class EnvironmentProbe {
         if (needSanitizer) {
             Path cs = tools.require("compute-sanitizer", path(spec.computeSanitizer()), "--compute-sanitizer");
             sanitizerPath = cs.toString();
-            CommandOutput v = CommandOutput.run(List.of(cs.toString(), "--version"), env, envDir.resolve("compute-sanitizer-version.txt"), 60);
+            CommandOutput v = CommandOutput.run(
+                    List.of(cs.toString(), "--version"), env, envDir.resolve("compute-sanitizer-version.txt"), 60);
             Matcher m = SANITIZER_VERSION.matcher(v.output());
             sanitizerVersion = m.find() ? m.group(1) : null;
             if (sanitizerVersion == null) {
-                throw new RunException("compute-sanitizer at " + cs + " did not report a version (exit " + v.exitCode() + "): " + v.firstLine());
+                throw new RunException("compute-sanitizer at " + cs + " did not report a version (exit " + v.exitCode()
+                        + "): " + v.firstLine());
             }
         }
-        messages.add(Boolean.TRUE.equals(dsa)
-                ? "torch is built with device-side assertions: PYTORCH_USE_CUDA_DSA=1 is set for the blocking run"
-                : "torch is not built with device-side assertions (TORCH_USE_CUDA_DSA is a build-time flag; setting it at run time does nothing): not set");
-        return new Environment(driver, driverCuda, gpus, nvccVersion, python.toString(), text(torch, "python"), torchVersion,
-                torchCuda, text(torch, "cudnn"), available, dsa, sanitizerPath, sanitizerVersion, compat, messages);
+        messages.add(
+                Boolean.TRUE.equals(dsa)
+                        ? "torch is built with device-side assertions: PYTORCH_USE_CUDA_DSA=1 is set for the blocking run"
+                        : "torch is not built with device-side assertions (TORCH_USE_CUDA_DSA is a build-time flag; setting it at run time does nothing): not set");
+        return new Environment(
+                driver,
+                driverCuda,
+                gpus,
+                nvccVersion,
+                python.toString(),
+                text(torch, "python"),
+                torchVersion,
+                torchCuda,
+                text(torch, "cudnn"),
+                available,
+                dsa,
+                sanitizerPath,
+                sanitizerVersion,
+                compat,
+                messages);
     }
 
     /** The job's own Python when its command starts with one, else --python, else python3 on PATH. */
@@ -160,11 +198,16 @@ public final class EnvironmentProbe {
         if (spec.python() != null) {
             return tools.require("python", Path.of(spec.python()), "--python");
         }
-        List<String> argv = spec.shellCommand() ? List.of(spec.command().get(0).trim().split("\\s+")) : spec.command();
+        List<String> argv =
+                spec.shellCommand() ? List.of(spec.command().get(0).trim().split("\\s+")) : spec.command();
         String first = argv.isEmpty() ? "" : argv.get(0);
-        String base = Path.of(first).getFileName() == null ? "" : Path.of(first).getFileName().toString();
+        String base = Path.of(first).getFileName() == null
+                ? ""
+                : Path.of(first).getFileName().toString();
         if (base.matches("python[\\d.]*")) {
-            return first.contains("/") ? tools.require(base, Path.of(first), "--python") : tools.require(base, null, "--python");
+            return first.contains("/")
+                    ? tools.require(base, Path.of(first), "--python")
+                    : tools.require(base, null, "--python");
         }
         return tools.find("python3", null).orElseGet(() -> tools.require("python", null, "--python"));
     }

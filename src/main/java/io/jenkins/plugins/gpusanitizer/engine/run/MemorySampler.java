@@ -16,11 +16,18 @@ final class MemorySampler {
         this.process = process;
     }
 
-    static MemorySampler start(Path nvidiaSmi, String gpu, int intervalMs, Path csv, Path log, Map<String, String> env) throws IOException {
-        ProcessBuilder pb = new ProcessBuilder(List.of(nvidiaSmi.toString(),
-                "--query-gpu=timestamp,index,memory.used,memory.total,utilization.gpu", "--format=csv,nounits",
-                "-lms", Integer.toString(intervalMs), "-i", gpu))
-                .redirectOutput(csv.toFile()).redirectError(log.toFile())
+    static MemorySampler start(Path nvidiaSmi, String gpu, int intervalMs, Path csv, Path log, Map<String, String> env)
+            throws IOException {
+        ProcessBuilder pb = new ProcessBuilder(List.of(
+                        nvidiaSmi.toString(),
+                        "--query-gpu=timestamp,index,memory.used,memory.total,utilization.gpu",
+                        "--format=csv,nounits",
+                        "-lms",
+                        Integer.toString(intervalMs),
+                        "-i",
+                        gpu))
+                .redirectOutput(csv.toFile())
+                .redirectError(log.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         pb.environment().clear();
         pb.environment().putAll(env);

@@ -26,8 +26,7 @@ import java.util.function.DoubleConsumer;
  */
 final class PhaseProcess {
     /** How the process ended, before the runner interprets it. */
-    record Outcome(String status, Integer exitCode, double wallSeconds, String note) {
-    }
+    record Outcome(String status, Integer exitCode, double wallSeconds, String note) {}
 
     private final List<String> argv;
     private final Map<String, String> env;
@@ -39,8 +38,16 @@ final class PhaseProcess {
     private final int toolWriteGraceSeconds;
     private final String cookie;
 
-    PhaseProcess(List<String> argv, Map<String, String> env, Path workDir, Path stdout, Path stderr, boolean toolWrapsTarget,
-                 int killGraceSeconds, int toolWriteGraceSeconds, String cookie) {
+    PhaseProcess(
+            List<String> argv,
+            Map<String, String> env,
+            Path workDir,
+            Path stdout,
+            Path stderr,
+            boolean toolWrapsTarget,
+            int killGraceSeconds,
+            int toolWriteGraceSeconds,
+            String cookie) {
         this.argv = List.copyOf(argv);
         this.env = new HashMap<>(env);
         this.workDir = workDir;
@@ -66,14 +73,20 @@ final class PhaseProcess {
      * @param stopEarly polled with each progress callback: a non-null answer (the reason) ends the
      *                  phase like a timeout does, but as {@code stopped-early}
      */
-    Outcome run(double timeoutSeconds, Double stopAtSeconds, int progressEvery, DoubleConsumer progress,
-                java.util.function.Supplier<String> stopEarly) {
+    Outcome run(
+            double timeoutSeconds,
+            Double stopAtSeconds,
+            int progressEvery,
+            DoubleConsumer progress,
+            java.util.function.Supplier<String> stopEarly) {
         List<String> full = new ArrayList<>();
         Optional<Path> setsid = setsid();
         setsid.ifPresent(p -> full.add(p.toString()));
         full.addAll(argv);
-        ProcessBuilder pb = new ProcessBuilder(full).directory(workDir == null ? null : workDir.toFile())
-                .redirectOutput(stdout.toFile()).redirectError(stderr.toFile())
+        ProcessBuilder pb = new ProcessBuilder(full)
+                .directory(workDir == null ? null : workDir.toFile())
+                .redirectOutput(stdout.toFile())
+                .redirectError(stderr.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
         pb.environment().clear();
         pb.environment().putAll(env);
@@ -89,7 +102,8 @@ final class PhaseProcess {
         try {
             while (true) {
                 double elapsed = (System.nanoTime() - start) / 1e9;
-                double until = Math.min(timeoutSeconds, stopAtSeconds == null ? Double.MAX_VALUE : stopAtSeconds) - elapsed;
+                double until =
+                        Math.min(timeoutSeconds, stopAtSeconds == null ? Double.MAX_VALUE : stopAtSeconds) - elapsed;
                 double untilProgress = (nextProgress - (System.nanoTime() - start)) / 1e9;
                 long waitMs = (long) Math.max(1, Math.min(until, Math.max(0.05, untilProgress)) * 1000);
                 if (p.waitFor(waitMs, TimeUnit.MILLISECONDS)) {
@@ -101,12 +115,18 @@ final class PhaseProcess {
                 elapsed = (System.nanoTime() - start) / 1e9;
                 if (stopAtSeconds != null && elapsed >= stopAtSeconds && stopAtSeconds <= timeoutSeconds) {
                     String note = kill(p);
-                    return new Outcome(PhaseResult.STOPPED_AT_TARGET, exit(p), (System.nanoTime() - start) / 1e9,
+                    return new Outcome(
+                            PhaseResult.STOPPED_AT_TARGET,
+                            exit(p),
+                            (System.nanoTime() - start) / 1e9,
                             join("stopped cleanly at the target of " + fmt(stopAtSeconds) + " s", note));
                 }
                 if (elapsed >= timeoutSeconds) {
                     String note = kill(p);
-                    return new Outcome(PhaseResult.TIMED_OUT, exit(p), (System.nanoTime() - start) / 1e9,
+                    return new Outcome(
+                            PhaseResult.TIMED_OUT,
+                            exit(p),
+                            (System.nanoTime() - start) / 1e9,
                             join("killed after the timeout of " + fmt(timeoutSeconds) + " s", note));
                 }
                 if (System.nanoTime() - start >= nextProgress) {
@@ -115,7 +135,8 @@ final class PhaseProcess {
                     String why = stopEarly.get();
                     if (why != null) {
                         String note = kill(p);
-                        return new Outcome(PhaseResult.STOPPED_EARLY, exit(p), (System.nanoTime() - start) / 1e9, join(why, note));
+                        return new Outcome(
+                                PhaseResult.STOPPED_EARLY, exit(p), (System.nanoTime() - start) / 1e9, join(why, note));
                     }
                 }
             }
@@ -155,7 +176,8 @@ final class PhaseProcess {
                     if (root.waitFor(toolWriteGraceSeconds, TimeUnit.SECONDS)) {
                         notes.add("compute-sanitizer finished writing after the target was stopped");
                     } else {
-                        notes.add("compute-sanitizer did not finish within " + toolWriteGraceSeconds + " s of the target's end");
+                        notes.add("compute-sanitizer did not finish within " + toolWriteGraceSeconds
+                                + " s of the target's end");
                     }
                 } catch (InterruptedException e) {
                     interrupted = true;

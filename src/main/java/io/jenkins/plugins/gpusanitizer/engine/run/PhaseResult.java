@@ -20,9 +20,20 @@ import java.util.Map;
  * @param files           its output files (relative to the run directory)
  * @param note            what the runner noticed (survivors killed, XML missing, ...), or null
  */
-public record PhaseResult(String name, Phase phase, List<String> command, Map<String, String> env, String gpu, String status,
-                          Integer exitCode, Integer signal, double wallSeconds, Double timeToFailure, String directory,
-                          List<String> files, String note) {
+public record PhaseResult(
+        String name,
+        Phase phase,
+        List<String> command,
+        Map<String, String> env,
+        String gpu,
+        String status,
+        Integer exitCode,
+        Integer signal,
+        double wallSeconds,
+        Double timeToFailure,
+        String directory,
+        List<String> files,
+        String note) {
 
     public static final String PASSED = "passed";
     public static final String FAILED = "failed";
@@ -30,6 +41,7 @@ public record PhaseResult(String name, Phase phase, List<String> command, Map<St
     public static final String STOPPED_AT_TARGET = "stopped-at-target";
     /** The sanitizer phase ended once enough distinct defects were seen (--stop-after-defects). */
     public static final String STOPPED_EARLY = "stopped-early";
+
     public static final String ABORTED = "aborted";
     public static final String NOT_STARTED = "not-started";
 }

@@ -20,8 +20,7 @@ import java.util.concurrent.TimeUnit;
 public final class ProcessTree {
     public static final String COOKIE = "GPU_SANITIZE_COOKIE";
 
-    private ProcessTree() {
-    }
+    private ProcessTree() {}
 
     /** The process group of a pid, from /proc/PID/stat (field 5), if readable. */
     public static Optional<Long> pgid(long pid) {
@@ -39,7 +38,8 @@ public final class ProcessTree {
     public static Set<Long> withCookie(String value) {
         Set<Long> out = new LinkedHashSet<>();
         byte[] needle = (COOKIE + "=" + value + "\0").getBytes(StandardCharsets.UTF_8);
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(Path.of("/proc"), p -> p.getFileName().toString().matches("\\d+"))) {
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(
+                Path.of("/proc"), p -> p.getFileName().toString().matches("\\d+"))) {
             for (Path p : ds) {
                 try {
                     byte[] env = Files.readAllBytes(p.resolve("environ"));
@@ -84,7 +84,10 @@ public final class ProcessTree {
 
     private static void run(String... argv) {
         try {
-            Process p = new ProcessBuilder(argv).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            Process p = new ProcessBuilder(argv)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
             p.waitFor(5, TimeUnit.SECONDS);
         } catch (IOException e) {
             // kill missing: fall back to ProcessHandle in callers

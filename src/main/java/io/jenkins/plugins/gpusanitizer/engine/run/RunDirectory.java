@@ -65,7 +65,8 @@ public final class RunDirectory {
         try {
             return ReportJson.mapper().readValue(f.toFile(), RunRecord.class);
         } catch (IOException e) {
-            throw new InputException(f, "unreadable run record: " + e.getMessage().split("\n", 2)[0]);
+            throw new InputException(
+                    f, "unreadable run record: " + e.getMessage().split("\n", 2)[0]);
         }
     }
 
@@ -98,8 +99,14 @@ public final class RunDirectory {
         Path csv = dir(Phase.REGRESSION.id()).resolve(MEMORY_CSV);
         Path memory = hasSamples(csv) ? csv : null;
         boolean expandable = record != null && record.expandableSegments();
-        return new AnalysisInput(sanitizer, logs, expandable ? null : memory, expandable ? memory : null,
-                record == null ? null : record.cachingAllocator(), policy, lenient);
+        return new AnalysisInput(
+                sanitizer,
+                logs,
+                expandable ? null : memory,
+                expandable ? memory : null,
+                record == null ? null : record.cachingAllocator(),
+                policy,
+                lenient);
     }
 
     static boolean nonEmpty(Path p) {

@@ -12,6 +12,10 @@ import java.util.List;
  * @param tools            the sanitizer tools run
  * @param finished         false while the run is still going (or when it died)
  */
-public record RunRecord(int schemaVersion, Boolean cachingAllocator, boolean expandableSegments, List<String> tools,
-                        boolean finished, Report.ExecutionJson execution) {
-}
+public record RunRecord(
+        int schemaVersion,
+        Boolean cachingAllocator,
+        boolean expandableSegments,
+        List<String> tools,
+        boolean finished,
+        Report.ExecutionJson execution) {}

@@ -26,7 +26,8 @@ public final class RunSpec implements Serializable {
     private int printLimit = 1000;
     private boolean keepCachingAllocator;
     private List<Phase> phases = new ArrayList<>(List.of(Phase.SANITIZER, Phase.BLOCKING, Phase.REGRESSION));
-    private final Map<Phase, Integer> timeoutSeconds = new EnumMap<>(Map.of(Phase.SANITIZER, 3600, Phase.BLOCKING, 3600, Phase.REGRESSION, 3600));
+    private final Map<Phase, Integer> timeoutSeconds =
+            new EnumMap<>(Map.of(Phase.SANITIZER, 3600, Phase.BLOCKING, 3600, Phase.REGRESSION, 3600));
     private Double regressionSeconds;
     private double regressionMultiple = 2.0;
     private Double referenceSeconds;
@@ -72,7 +73,10 @@ public final class RunSpec implements Serializable {
     }
 
     static boolean isShell(List<String> c) {
-        return c.size() == 1 && c.get(0).chars().anyMatch(ch -> Character.isWhitespace(ch) || "|&;<>()$`\\\"'*?[#~=%".indexOf(ch) >= 0);
+        return c.size() == 1
+                && c.get(0)
+                        .chars()
+                        .anyMatch(ch -> Character.isWhitespace(ch) || "|&;<>()$`\\\"'*?[#~=%".indexOf(ch) >= 0);
     }
 
     /** The argv that runs the command: the shell string through {@code sh -c}, else as given. */

@@ -34,8 +34,13 @@ import java.util.UUID;
 public final class Runner {
     /** compute-sanitizer's exit code when it found errors; distinct from the job's own codes. */
     public static final int SANITIZER_ERROR_EXIT = 86;
-    private static final List<String> DEBUG_VARIABLES = List.of("CUDA_LAUNCH_BLOCKING", "PYTORCH_NO_CUDA_MEMORY_CACHING",
-            "PYTORCH_USE_CUDA_DSA", "TORCH_USE_CUDA_DSA", "PYTORCH_CUDA_DSA_STACKTRACING");
+
+    private static final List<String> DEBUG_VARIABLES = List.of(
+            "CUDA_LAUNCH_BLOCKING",
+            "PYTORCH_NO_CUDA_MEMORY_CACHING",
+            "PYTORCH_USE_CUDA_DSA",
+            "TORCH_USE_CUDA_DSA",
+            "PYTORCH_CUDA_DSA_STACKTRACING");
 
     private final RunSpec spec;
     private final Map<String, String> baseEnv;
@@ -80,10 +85,16 @@ public final class Runner {
             writeRecord(false);
             ToolLocator tools = ToolLocator.fromEnvironment(baseEnv);
             try {
-                environment = new EnvironmentProbe(tools, baseEnv, dir.env()).probe(spec, EnvironmentProbe.needsSanitizer(spec));
-                progress.line("[gpu-sanitize] environment: driver " + environment.driverVersion() + " (CUDA " + environment.driverCudaVersion()
-                        + "), " + environment.gpus().size() + " GPU(s), torch " + environment.torchVersion() + " (CUDA " + environment.torchCuda()
-                        + ")" + (environment.computeSanitizerVersion() == null ? "" : ", compute-sanitizer " + environment.computeSanitizerVersion())
+                environment = new EnvironmentProbe(tools, baseEnv, dir.env())
+                        .probe(spec, EnvironmentProbe.needsSanitizer(spec));
+                progress.line("[gpu-sanitize] environment: driver " + environment.driverVersion() + " (CUDA "
+                        + environment.driverCudaVersion()
+                        + "), " + environment.gpus().size() + " GPU(s), torch " + environment.torchVersion() + " (CUDA "
+                        + environment.torchCuda()
+                        + ")"
+                        + (environment.computeSanitizerVersion() == null
+                                ? ""
+                                : ", compute-sanitizer " + environment.computeSanitizerVersion())
                         + ": " + environment.compatibility());
                 environmentReasons();
             } catch (RunException e) {
@@ -118,7 +129,8 @@ public final class Runner {
             if (Files.exists(root)) {
                 try (var s = Files.list(root)) {
                     if (s.findAny().isPresent()) {
-                        throw new RunException("run directory " + root + " is not empty: give a new --out (run directories are never overwritten)");
+                        throw new RunException("run directory " + root
+                                + " is not empty: give a new --out (run directories are never overwritten)");
                     }
                 }
             }
@@ -130,7 +142,8 @@ public final class Runner {
 
     private void environmentReasons() {
         for (String m : environment.messages()) {
-            if ("error".equals(environment.compatibility()) && (m.contains("supports up to") || m.contains("is_available() is False"))) {
+            if ("error".equals(environment.compatibility())
+                    && (m.contains("supports up to") || m.contains("is_available() is False"))) {
                 runReasons.add(Reason.error("environment", m));
             } else if (m.contains("differ in major") || m.contains("minor-version")) {
                 runReasons.add(Reason.warning("environment", m));
@@ -152,7 +165,8 @@ public final class Runner {
                     referenceSeconds = old.execution().referenceFailureSeconds();
                     referenceSource = "report " + spec.referenceReport();
                 } else {
-                    runReasons.add(Reason.warning("reference", spec.referenceReport() + " records no failure time; using this run's"));
+                    runReasons.add(Reason.warning(
+                            "reference", spec.referenceReport() + " records no failure time; using this run's"));
                 }
             } catch (InputException e) {
                 runReasons.add(Reason.warning("reference", e.getMessage()));
@@ -237,7 +251,9 @@ public final class Runner {
     private void awaitQuietly(java.util.concurrent.ExecutorService pool) {
         boolean interrupted = Thread.interrupted();
         try {
-            pool.awaitTermination(spec.killGraceSeconds() + spec.toolWriteGraceSeconds() + 30L, java.util.concurrent.TimeUnit.SECONDS);
+            pool.awaitTermination(
+                    spec.killGraceSeconds() + spec.toolWriteGraceSeconds() + 30L,
+                    java.util.concurrent.TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             interrupted = true;
         } finally {
@@ -250,10 +266,16 @@ public final class Runner {
     private synchronized boolean record(PhaseResult r) throws IOException {
         results.add(r);
         writeRecord(false);
-        progress.line("[gpu-sanitize] " + r.name() + " " + r.status() + " after " + PhaseProcess.fmt(r.wallSeconds()) + " s"
-                + (r.exitCode() == null ? "" : " (exit " + r.exitCode() + (r.signal() == null ? "" : ", signal " + r.signal()) + ")")
-                + (r.name().startsWith("sanitizer") ? ", " + recordsSoFar(dir.dir(r.directory()).resolve(RunDirectory.SANITIZER_LOG)) + " error record(s)" : "")
-                + (r.note() == null ? "" : ": " + r.note()));
+        progress.line(
+                "[gpu-sanitize] " + r.name() + " " + r.status() + " after " + PhaseProcess.fmt(r.wallSeconds()) + " s"
+                        + (r.exitCode() == null
+                                ? ""
+                                : " (exit " + r.exitCode() + (r.signal() == null ? "" : ", signal " + r.signal()) + ")")
+                        + (r.name().startsWith("sanitizer")
+                                ? ", " + recordsSoFar(dir.dir(r.directory()).resolve(RunDirectory.SANITIZER_LOG))
+                                        + " error record(s)"
+                                : "")
+                        + (r.note() == null ? "" : ": " + r.note()));
         return PhaseResult.ABORTED.equals(r.status()) || Thread.currentThread().isInterrupted();
     }
 
@@ -262,9 +284,19 @@ public final class Runner {
         Path d = Files.createDirectories(dir.dir(name));
         Path log = d.resolve(RunDirectory.SANITIZER_LOG);
         Path xml = d.resolve(RunDirectory.SANITIZER_XML);
-        List<String> argv = new ArrayList<>(List.of(cs.toString(), "--tool", tool.id(), "--xml", "--save", xml.toString(),
-                "--log-file", log.toString(), "--print-limit", Integer.toString(spec.printLimit()),
-                "--error-exitcode", Integer.toString(SANITIZER_ERROR_EXIT)));
+        List<String> argv = new ArrayList<>(List.of(
+                cs.toString(),
+                "--tool",
+                tool.id(),
+                "--xml",
+                "--save",
+                xml.toString(),
+                "--log-file",
+                log.toString(),
+                "--print-limit",
+                Integer.toString(spec.printLimit()),
+                "--error-exitcode",
+                Integer.toString(SANITIZER_ERROR_EXIT)));
         argv.addAll(spec.extraSanitizerArgs());
         argv.addAll(RunSpec.argv(spec.sanitizerCommand()));
         Map<String, String> set = new LinkedHashMap<>();
@@ -280,11 +312,22 @@ public final class Runner {
                 removed.add(v);
             }
         }
-        java.util.function.Supplier<String> stopEarly = spec.stopAfterDefects() <= 0 ? () -> null
-                : () -> enoughDefects(log, tool, spec.stopAfterDefects());
-        return runPhase(name, Phase.SANITIZER, argv, set, removed, gpu, d, spec.timeoutSeconds(Phase.SANITIZER), null, true,
+        java.util.function.Supplier<String> stopEarly =
+                spec.stopAfterDefects() <= 0 ? () -> null : () -> enoughDefects(log, tool, spec.stopAfterDefects());
+        return runPhase(
+                name,
+                Phase.SANITIZER,
+                argv,
+                set,
+                removed,
+                gpu,
+                d,
+                spec.timeoutSeconds(Phase.SANITIZER),
+                null,
+                true,
                 elapsed -> progress.line("[gpu-sanitize] " + name + " running " + Math.round(elapsed) + " s, "
-                        + recordsSoFar(log) + " error record(s) so far"), stopEarly);
+                        + recordsSoFar(log) + " error record(s) so far"),
+                stopEarly);
     }
 
     private PhaseResult blocking(String gpu) throws IOException {
@@ -297,8 +340,17 @@ public final class Runner {
         }
         List<String> removed = new ArrayList<>(DEBUG_VARIABLES);
         removed.removeAll(set.keySet());
-        PhaseResult r = runPhase(Phase.BLOCKING.id(), Phase.BLOCKING, RunSpec.argv(spec.command()), set, removed, gpu, d,
-                spec.timeoutSeconds(Phase.BLOCKING), null, false,
+        PhaseResult r = runPhase(
+                Phase.BLOCKING.id(),
+                Phase.BLOCKING,
+                RunSpec.argv(spec.command()),
+                set,
+                removed,
+                gpu,
+                d,
+                spec.timeoutSeconds(Phase.BLOCKING),
+                null,
+                false,
                 elapsed -> progress.line("[gpu-sanitize] blocking running " + Math.round(elapsed) + " s"));
         if (referenceSeconds == null && r.timeToFailure() != null) {
             referenceSeconds = r.timeToFailure();
@@ -323,19 +375,34 @@ public final class Runner {
         }
         // without a failure to reproduce, the regression run ends by itself or at its time limit (a pass)
         double stopAt = regressionTarget != null ? Math.min(regressionTarget, timeout) : timeout;
-        Path smi = tools.require("nvidia-smi", spec.nvidiaSmi() == null ? null : Path.of(spec.nvidiaSmi()), "--nvidia-smi");
+        Path smi = tools.require(
+                "nvidia-smi", spec.nvidiaSmi() == null ? null : Path.of(spec.nvidiaSmi()), "--nvidia-smi");
         MemorySampler sampler = null;
         String samplerNote = null;
         try {
-            sampler = MemorySampler.start(smi, gpu, spec.samplerIntervalMs(), d.resolve(RunDirectory.MEMORY_CSV),
-                    d.resolve("nvidia-smi.err"), baseEnv);
+            sampler = MemorySampler.start(
+                    smi,
+                    gpu,
+                    spec.samplerIntervalMs(),
+                    d.resolve(RunDirectory.MEMORY_CSV),
+                    d.resolve("nvidia-smi.err"),
+                    baseEnv);
         } catch (IOException e) {
             samplerNote = "memory sampler could not start: " + e.getMessage();
         }
         PhaseResult r;
         try {
-            r = runPhase(Phase.REGRESSION.id(), Phase.REGRESSION, RunSpec.argv(spec.command()), set, removed, gpu, d,
-                    timeout + 1, stopAt, false,
+            r = runPhase(
+                    Phase.REGRESSION.id(),
+                    Phase.REGRESSION,
+                    RunSpec.argv(spec.command()),
+                    set,
+                    removed,
+                    gpu,
+                    d,
+                    timeout + 1,
+                    stopAt,
+                    false,
                     elapsed -> progress.line("[gpu-sanitize] regression running " + Math.round(elapsed) + " s"
                             + (regressionTarget == null ? "" : " of " + Math.round(regressionTarget) + " s target")));
         } finally {
@@ -346,12 +413,35 @@ public final class Runner {
         }
         if (samplerNote != null) {
             runReasons.add(Reason.warning("memory-sampler", samplerNote));
-            r = new PhaseResult(r.name(), r.phase(), r.command(), r.env(), r.gpu(), r.status(), r.exitCode(), r.signal(),
-                    r.wallSeconds(), r.timeToFailure(), r.directory(), r.files(), r.note() == null ? samplerNote : r.note() + "; " + samplerNote);
+            r = new PhaseResult(
+                    r.name(),
+                    r.phase(),
+                    r.command(),
+                    r.env(),
+                    r.gpu(),
+                    r.status(),
+                    r.exitCode(),
+                    r.signal(),
+                    r.wallSeconds(),
+                    r.timeToFailure(),
+                    r.directory(),
+                    r.files(),
+                    r.note() == null ? samplerNote : r.note() + "; " + samplerNote);
         }
         if (regressionTarget == null && PhaseResult.STOPPED_AT_TARGET.equals(r.status())) {
-            r = new PhaseResult(r.name(), r.phase(), r.command(), r.env(), r.gpu(), r.status(), r.exitCode(), r.signal(),
-                    r.wallSeconds(), r.timeToFailure(), r.directory(), r.files(),
+            r = new PhaseResult(
+                    r.name(),
+                    r.phase(),
+                    r.command(),
+                    r.env(),
+                    r.gpu(),
+                    r.status(),
+                    r.exitCode(),
+                    r.signal(),
+                    r.wallSeconds(),
+                    r.timeToFailure(),
+                    r.directory(),
+                    r.files(),
                     "no reference failure time: ran for the regression time limit of " + timeout + " s");
         }
         if (referenceSeconds == null && r.timeToFailure() != null) {
@@ -359,7 +449,9 @@ public final class Runner {
             referenceSource = "this run's regression phase";
         }
         if (spec.throughputRegex() != null) {
-            throughput = Throughput.read(spec.throughputRegex(), spec.throughputBaseline(),
+            throughput = Throughput.read(
+                    spec.throughputRegex(),
+                    spec.throughputBaseline(),
                     List.of(d.resolve(RunDirectory.STDOUT), d.resolve(RunDirectory.STDERR)));
         }
         return r;
@@ -378,35 +470,71 @@ public final class Runner {
             io.jenkins.plugins.gpusanitizer.engine.findings.DefectGrouper g =
                     new io.jenkins.plugins.gpusanitizer.engine.findings.DefectGrouper(policy.frameClassifier());
             new io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerTextParser().parse(log, tool, g);
-            long open = Analyzer.suppress(g.defects(), policy.suppressions()).stream().filter(x -> !x.suppressed()).count();
-            return open >= n ? "stopped early: " + open + " distinct defect(s) seen (--stop-after-defects " + n + ")" : null;
+            long open = Analyzer.suppress(g.defects(), policy.suppressions()).stream()
+                    .filter(x -> !x.suppressed())
+                    .count();
+            return open >= n
+                    ? "stopped early: " + open + " distinct defect(s) seen (--stop-after-defects " + n + ")"
+                    : null;
         } catch (InputException | IllegalArgumentException e) {
             return null;
         }
     }
 
-    private PhaseResult runPhase(String name, Phase phase, List<String> argv, Map<String, String> set, List<String> removed,
-                                 String gpu, Path d, double timeout, Double stopAt, boolean toolWrapsTarget,
-                                 java.util.function.DoubleConsumer onProgress) throws IOException {
-        return runPhase(name, phase, argv, set, removed, gpu, d, timeout, stopAt, toolWrapsTarget, onProgress, () -> null);
+    private PhaseResult runPhase(
+            String name,
+            Phase phase,
+            List<String> argv,
+            Map<String, String> set,
+            List<String> removed,
+            String gpu,
+            Path d,
+            double timeout,
+            Double stopAt,
+            boolean toolWrapsTarget,
+            java.util.function.DoubleConsumer onProgress)
+            throws IOException {
+        return runPhase(
+                name, phase, argv, set, removed, gpu, d, timeout, stopAt, toolWrapsTarget, onProgress, () -> null);
     }
 
-    private PhaseResult runPhase(String name, Phase phase, List<String> argv, Map<String, String> set, List<String> removed,
-                                 String gpu, Path d, double timeout, Double stopAt, boolean toolWrapsTarget,
-                                 java.util.function.DoubleConsumer onProgress, java.util.function.Supplier<String> stopEarly)
+    private PhaseResult runPhase(
+            String name,
+            Phase phase,
+            List<String> argv,
+            Map<String, String> set,
+            List<String> removed,
+            String gpu,
+            Path d,
+            double timeout,
+            Double stopAt,
+            boolean toolWrapsTarget,
+            java.util.function.DoubleConsumer onProgress,
+            java.util.function.Supplier<String> stopEarly)
             throws IOException {
         Map<String, String> env = new LinkedHashMap<>(baseEnv);
         env.putAll(spec.extraEnv());
         removed.forEach(env::remove);
         env.putAll(set);
-        Files.writeString(d.resolve("command.txt"), secrets.mask(String.join(" ", argv) + "\n" + describeEnv(set, removed)) + "\n",
+        Files.writeString(
+                d.resolve("command.txt"),
+                secrets.mask(String.join(" ", argv) + "\n" + describeEnv(set, removed)) + "\n",
                 StandardCharsets.UTF_8);
         progress.line("[gpu-sanitize] " + name + " started on GPU " + gpu + ": " + abbreviate(String.join(" ", argv)));
-        PhaseProcess p = new PhaseProcess(argv, env, spec.workDir() == null ? null : Path.of(spec.workDir()),
-                d.resolve(RunDirectory.STDOUT), d.resolve(RunDirectory.STDERR), toolWrapsTarget, spec.killGraceSeconds(),
-                spec.toolWriteGraceSeconds(), runId + "-" + name);
-        PhaseProcess.Outcome o = p.run(timeout, stopAt, Math.max(1, spec.progressIntervalSeconds()), onProgress, stopEarly);
-        Integer signal = o.exitCode() != null && o.exitCode() > 128 && o.exitCode() <= 128 + 64 ? o.exitCode() - 128 : null;
+        PhaseProcess p = new PhaseProcess(
+                argv,
+                env,
+                spec.workDir() == null ? null : Path.of(spec.workDir()),
+                d.resolve(RunDirectory.STDOUT),
+                d.resolve(RunDirectory.STDERR),
+                toolWrapsTarget,
+                spec.killGraceSeconds(),
+                spec.toolWriteGraceSeconds(),
+                runId + "-" + name);
+        PhaseProcess.Outcome o =
+                p.run(timeout, stopAt, Math.max(1, spec.progressIntervalSeconds()), onProgress, stopEarly);
+        Integer signal =
+                o.exitCode() != null && o.exitCode() > 128 && o.exitCode() <= 128 + 64 ? o.exitCode() - 128 : null;
         Double ttf = PhaseResult.FAILED.equals(o.status()) ? round(o.wallSeconds()) : null;
         List<String> files = new ArrayList<>();
         try (var s = Files.list(d)) {
@@ -419,14 +547,28 @@ public final class Runner {
         Map<String, String> shown = new LinkedHashMap<>(set);
         removed.stream().filter(baseEnv::containsKey).forEach(v -> shown.put(v, "(removed)"));
         shown.replaceAll((k, v) -> secrets.mask(v));
-        return new PhaseResult(name, phase, secrets.mask(argv), shown, gpu, o.status(), o.exitCode(), signal, round(o.wallSeconds()), ttf,
-                dir.root().relativize(d).toString(), files, secrets.mask(note));
+        return new PhaseResult(
+                name,
+                phase,
+                secrets.mask(argv),
+                shown,
+                gpu,
+                o.status(),
+                o.exitCode(),
+                signal,
+                round(o.wallSeconds()),
+                ttf,
+                dir.root().relativize(d).toString(),
+                files,
+                secrets.mask(note));
     }
 
     private String describeEnv(Map<String, String> set, List<String> removed) {
         StringBuilder sb = new StringBuilder();
         set.forEach((k, v) -> sb.append(k).append('=').append(v).append('\n'));
-        removed.stream().filter(baseEnv::containsKey).forEach(v -> sb.append("unset ").append(v).append('\n'));
+        removed.stream()
+                .filter(baseEnv::containsKey)
+                .forEach(v -> sb.append("unset ").append(v).append('\n'));
         return sb.toString();
     }
 
@@ -468,19 +610,31 @@ public final class Runner {
         phaseReasons(analysis, reasons);
         reasons.addAll(analysis.gate().reasons());
         Gate.Result gate = new Gate.Result(Gate.verdictOf(reasons), Gate.ordered(reasons));
-        Analysis merged = new Analysis(analysis.runs(), analysis.failures(), analysis.curves(), analysis.cachingAllocator(),
-                analysis.diagnosis(), gate, analysis.inputs(), analysis.inputErrors());
-        Report report = new ReportMapper(policy.frameClassifier()).toReport(merged).withExecution(record.execution());
+        Analysis merged = new Analysis(
+                analysis.runs(),
+                analysis.failures(),
+                analysis.curves(),
+                analysis.cachingAllocator(),
+                analysis.diagnosis(),
+                gate,
+                analysis.inputs(),
+                analysis.inputErrors());
+        Report report =
+                new ReportMapper(policy.frameClassifier()).toReport(merged).withExecution(record.execution());
         if (spec.compareWith() != null) {
             try {
-                report = ReferenceComparison.apply(report, ReportJson.read(Path.of(spec.compareWith())), spec.compareWith(), spec.failOnNewOnly());
+                report = ReferenceComparison.apply(
+                        report, ReportJson.read(Path.of(spec.compareWith())), spec.compareWith(), spec.failOnNewOnly());
             } catch (InputException e) {
                 progress.line("[gpu-sanitize] reference report unusable, not compared: " + e.getMessage());
             }
         }
         try {
             ReportJson.write(report, dir.root().resolve(RunDirectory.REPORT_JSON));
-            Files.writeString(dir.root().resolve(RunDirectory.REPORT_HTML), new HtmlReport().page(report), StandardCharsets.UTF_8);
+            Files.writeString(
+                    dir.root().resolve(RunDirectory.REPORT_HTML),
+                    new HtmlReport().page(report),
+                    StandardCharsets.UTF_8);
         } catch (IOException e) {
             progress.line("[gpu-sanitize] cannot write the report into " + dir.root() + ": " + e.getMessage());
         }
@@ -490,40 +644,62 @@ public final class Runner {
     private void phaseReasons(Analysis a, List<Reason> reasons) {
         for (PhaseResult r : results) {
             switch (r.status()) {
-                case PhaseResult.TIMED_OUT -> reasons.add(Reason.error("timeout", r.name() + " timed out after "
-                        + PhaseProcess.fmt(r.wallSeconds()) + " s and was killed; its output is partial"));
-                case PhaseResult.ABORTED -> reasons.add(Reason.error("aborted", r.name() + " was aborted after "
-                        + PhaseProcess.fmt(r.wallSeconds()) + " s; later phases did not run"));
-                case PhaseResult.NOT_STARTED -> reasons.add(Reason.error("not-started", r.name() + " could not start: " + r.note()));
-                case PhaseResult.STOPPED_EARLY -> reasons.add(Reason.info("stopped-early", r.name() + " " + r.note()
-                        + " after " + PhaseProcess.fmt(r.wallSeconds()) + " s: the defects found are complete records, the run was not"));
-                default -> {
-                }
+                case PhaseResult.TIMED_OUT ->
+                    reasons.add(Reason.error(
+                            "timeout",
+                            r.name() + " timed out after " + PhaseProcess.fmt(r.wallSeconds())
+                                    + " s and was killed; its output is partial"));
+                case PhaseResult.ABORTED ->
+                    reasons.add(Reason.error(
+                            "aborted",
+                            r.name() + " was aborted after " + PhaseProcess.fmt(r.wallSeconds())
+                                    + " s; later phases did not run"));
+                case PhaseResult.NOT_STARTED ->
+                    reasons.add(Reason.error("not-started", r.name() + " could not start: " + r.note()));
+                case PhaseResult.STOPPED_EARLY ->
+                    reasons.add(Reason.info(
+                            "stopped-early",
+                            r.name() + " " + r.note() + " after " + PhaseProcess.fmt(r.wallSeconds())
+                                    + " s: the defects found are complete records, the run was not"));
+                default -> {}
             }
-            if (r.phase() == Phase.SANITIZER && !PhaseResult.NOT_STARTED.equals(r.status())
+            if (r.phase() == Phase.SANITIZER
+                    && !PhaseResult.NOT_STARTED.equals(r.status())
                     && !RunDirectory.nonEmpty(dir.dir(r.directory()).resolve(RunDirectory.SANITIZER_LOG))) {
-                reasons.add(Reason.error("no-sanitizer-output", r.name() + ": compute-sanitizer wrote no log (exit " + r.exitCode()
-                        + "); see " + r.directory() + "/stderr.log"));
+                reasons.add(Reason.error(
+                        "no-sanitizer-output",
+                        r.name() + ": compute-sanitizer wrote no log (exit " + r.exitCode() + "); see " + r.directory()
+                                + "/stderr.log"));
             }
             if (r.phase() != Phase.SANITIZER && PhaseResult.FAILED.equals(r.status())) {
                 CudaFailure f = a.failures().get(r.phase() == Phase.BLOCKING ? "blocking" : "async");
                 if (f == null || f.errorClass() == CudaErrorClass.NONE) {
-                    reasons.add(Reason.error("exit-without-error", r.name() + " exited with " + r.exitCode()
-                            + (r.signal() == null ? "" : " (signal " + r.signal() + ")") + " and printed no recognisable error"));
+                    reasons.add(Reason.error(
+                            "exit-without-error",
+                            r.name() + " exited with " + r.exitCode()
+                                    + (r.signal() == null ? "" : " (signal " + r.signal() + ")")
+                                    + " and printed no recognisable error"));
                 }
             }
             if (r.phase() == Phase.BLOCKING && PhaseResult.FAILED.equals(r.status())) {
                 CudaFailure f = a.failures().get("blocking");
                 if (f != null && f.asyncWarning()) {
-                    reasons.add(Reason.warning("not-blocking", "the blocking run printed PyTorch's asynchronous-report warning: "
-                            + "CUDA_LAUNCH_BLOCKING was not in effect (set before the first CUDA call?)"));
+                    reasons.add(Reason.warning(
+                            "not-blocking",
+                            "the blocking run printed PyTorch's asynchronous-report warning: "
+                                    + "CUDA_LAUNCH_BLOCKING was not in effect (set before the first CUDA call?)"));
                 }
             }
         }
         if (throughput != null && throughput.ratio() != null && throughput.ratio() < 1 - spec.throughputTolerance()) {
-            reasons.add(Reason.unstable("throughput", String.format(Locale.ROOT,
-                    "throughput %.2f is %.0f%% below the baseline %.2f", throughput.measured(),
-                    100 * (1 - throughput.ratio()), throughput.baseline())));
+            reasons.add(Reason.unstable(
+                    "throughput",
+                    String.format(
+                            Locale.ROOT,
+                            "throughput %.2f is %.0f%% below the baseline %.2f",
+                            throughput.measured(),
+                            100 * (1 - throughput.ratio()),
+                            throughput.baseline())));
         } else if (throughput != null && throughput.measured() == null) {
             reasons.add(Reason.warning("throughput", "the throughput regex matched nothing in the regression output"));
         }
@@ -534,19 +710,48 @@ public final class Runner {
     }
 
     private RunRecord currentRecord(boolean finished) {
-        List<Report.PhaseJson> phases = results.stream().map(r -> new Report.PhaseJson(r.name(), r.phase() == Phase.SANITIZER
-                ? r.name().substring("sanitizer-".length()) : null, r.command(), r.env(), r.gpu(), r.status(), r.exitCode(),
-                r.signal(), r.wallSeconds(), r.timeToFailure(), PhaseResult.TIMED_OUT.equals(r.status()),
-                PhaseResult.STOPPED_AT_TARGET.equals(r.status()), r.files(), r.note())).toList();
-        Report.EnvironmentJson env = environment == null ? null : new Report.EnvironmentJson(environment.driverVersion(),
-                environment.driverCudaVersion(), environment.gpus().stream().map(g -> new Report.GpuJson(g.index(), g.name(), g.uuid(),
-                g.memoryTotalMiB())).toList(), environment.nvccVersion(), environment.torchVersion(), environment.torchCuda(),
-                environment.cudnnVersion(), environment.torchDsa(), environment.computeSanitizerVersion(), environment.compatibility(),
-                environment.messages());
-        Report.ExecutionJson exec = new Report.ExecutionJson(env, phases, dir.root().toString(), referenceSeconds, referenceSource,
-                regressionTarget, throughput);
-        return new RunRecord(1, spec.phases().contains(Phase.SANITIZER) ? spec.keepCachingAllocator() : null,
-                spec.expandableSegments(), spec.tools().stream().map(Tool::id).toList(), finished, exec);
+        List<Report.PhaseJson> phases = results.stream()
+                .map(r -> new Report.PhaseJson(
+                        r.name(),
+                        r.phase() == Phase.SANITIZER ? r.name().substring("sanitizer-".length()) : null,
+                        r.command(),
+                        r.env(),
+                        r.gpu(),
+                        r.status(),
+                        r.exitCode(),
+                        r.signal(),
+                        r.wallSeconds(),
+                        r.timeToFailure(),
+                        PhaseResult.TIMED_OUT.equals(r.status()),
+                        PhaseResult.STOPPED_AT_TARGET.equals(r.status()),
+                        r.files(),
+                        r.note()))
+                .toList();
+        Report.EnvironmentJson env = environment == null
+                ? null
+                : new Report.EnvironmentJson(
+                        environment.driverVersion(),
+                        environment.driverCudaVersion(),
+                        environment.gpus().stream()
+                                .map(g -> new Report.GpuJson(g.index(), g.name(), g.uuid(), g.memoryTotalMiB()))
+                                .toList(),
+                        environment.nvccVersion(),
+                        environment.torchVersion(),
+                        environment.torchCuda(),
+                        environment.cudnnVersion(),
+                        environment.torchDsa(),
+                        environment.computeSanitizerVersion(),
+                        environment.compatibility(),
+                        environment.messages());
+        Report.ExecutionJson exec = new Report.ExecutionJson(
+                env, phases, dir.root().toString(), referenceSeconds, referenceSource, regressionTarget, throughput);
+        return new RunRecord(
+                1,
+                spec.phases().contains(Phase.SANITIZER) ? spec.keepCachingAllocator() : null,
+                spec.expandableSegments(),
+                spec.tools().stream().map(Tool::id).toList(),
+                finished,
+                exec);
     }
 
     private static double round(double v) {

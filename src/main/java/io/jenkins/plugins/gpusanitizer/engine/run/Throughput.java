@@ -21,8 +21,7 @@ import java.util.regex.Pattern;
 final class Throughput {
     private static final int KEEP = 2000;
 
-    private Throughput() {
-    }
+    private Throughput() {}
 
     static Report.ThroughputJson read(String regex, Double baseline, List<Path> files) {
         Pattern p = Pattern.compile(regex);

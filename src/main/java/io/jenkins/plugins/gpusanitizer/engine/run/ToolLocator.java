@@ -45,7 +45,9 @@ public final class ToolLocator {
 
     public Optional<Path> find(String name, Path explicit) {
         if (explicit != null) {
-            return Files.isExecutable(explicit) && !Files.isDirectory(explicit) ? Optional.of(explicit) : Optional.empty();
+            return Files.isExecutable(explicit) && !Files.isDirectory(explicit)
+                    ? Optional.of(explicit)
+                    : Optional.empty();
         }
         for (Path dir : searchPath) {
             Path c = dir.resolve(name);
@@ -64,9 +66,12 @@ public final class ToolLocator {
 
     /** @throws RunException naming what is missing and where it looked */
     public Path require(String name, Path explicit, String option) {
-        return find(name, explicit).orElseThrow(() -> new RunException(explicit != null
-                ? name + " not found: " + explicit + " is not an executable file (" + option + ")"
-                : name + " not found: looked in PATH (" + join(searchPath) + ") and " + join(fallbacks) + "; give " + option + " PATH"));
+        return find(name, explicit)
+                .orElseThrow(() -> new RunException(
+                        explicit != null
+                                ? name + " not found: " + explicit + " is not an executable file (" + option + ")"
+                                : name + " not found: looked in PATH (" + join(searchPath) + ") and " + join(fallbacks)
+                                        + "; give " + option + " PATH"));
     }
 
     private static String join(List<Path> dirs) {

@@ -16,7 +16,10 @@ class MemoryCurveAnalyzerTest {
     private final MemoryCurveAnalyzer analyzer = new MemoryCurveAnalyzer();
 
     private MemoryCurve curve(String name) {
-        MemorySamples s = new MemoryCsvParser().parse(Corpus.file("curves/" + name + ".nvidia-smi.csv")).byGpu().get("0");
+        MemorySamples s = new MemoryCsvParser()
+                .parse(Corpus.file("curves/" + name + ".nvidia-smi.csv"))
+                .byGpu()
+                .get("0");
         return analyzer.analyze(s, name, "default");
     }
 
@@ -55,11 +58,17 @@ class MemoryCurveAnalyzerTest {
     @Test
     void csvErrors(@TempDir Path dir) {
         assertThatThrownBy(() -> new MemoryCsvParser().parse(Corpus.write(dir, "m.csv", "")))
-                .isInstanceOf(InputException.class).hasMessageContaining("m.csv: empty file");
+                .isInstanceOf(InputException.class)
+                .hasMessageContaining("m.csv: empty file");
         assertThatThrownBy(() -> new MemoryCsvParser().parse(Corpus.write(dir, "n.csv", "a,b\n1,2\n")))
-                .isInstanceOf(InputException.class).hasMessageContaining("header needs timestamp and memory.used");
-        var r = new MemoryCsvParser().parse(Corpus.write(dir, "cut.csv",
-                "timestamp, index, memory.used [MiB], memory.total [MiB]\n2026/12/02 14:41:59.920, 0, 5, 100\n2026/12/02 14:42"));
+                .isInstanceOf(InputException.class)
+                .hasMessageContaining("header needs timestamp and memory.used");
+        var r = new MemoryCsvParser()
+                .parse(
+                        Corpus.write(
+                                dir,
+                                "cut.csv",
+                                "timestamp, index, memory.used [MiB], memory.total [MiB]\n2026/12/02 14:41:59.920, 0, 5, 100\n2026/12/02 14:42"));
         assertThat(r.badLines()).isEqualTo(1);
         assertThat(r.byGpu().get("0").size()).isEqualTo(1);
     }

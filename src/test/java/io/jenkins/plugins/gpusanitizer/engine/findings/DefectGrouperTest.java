@@ -43,7 +43,10 @@ class DefectGrouperTest {
             assertThat(x.hostLocation().file()).isEqualTo("train_lstm.py");
             assertThat(x.hostLocation().line()).isEqualTo(32);
             assertThat(x.hostLocation().function()).isEqualTo("buggy_scale");
-            assertThat(x.examples()).hasSize(DefectGrouper.MAX_EXAMPLES).first().isEqualTo("thread (0,0,0) block (3,0,0)");
+            assertThat(x.examples())
+                    .hasSize(DefectGrouper.MAX_EXAMPLES)
+                    .first()
+                    .isEqualTo("thread (0,0,0) block (3,0,0)");
             assertThat(x.inVendorLibrary()).isFalse();
         });
     }
@@ -58,7 +61,9 @@ class DefectGrouperTest {
         assertThat(x.hostLocation().sameLine(t.hostLocation())).isTrue();
         List<Defect> nt = text("near-oob/memcheck-nocache.log");
         List<Defect> nx = xml("near-oob/memcheck-nocache.xml");
-        assertThat(nx).extracting(Defect::id).containsExactlyElementsOf(nt.stream().map(Defect::id).toList());
+        assertThat(nx)
+                .extracting(Defect::id)
+                .containsExactlyElementsOf(nt.stream().map(Defect::id).toList());
     }
 
     @Test
@@ -76,8 +81,12 @@ class DefectGrouperTest {
 
     @Test
     void distinctBugsStayDistinct() throws IOException {
-        assertThat(run("mc-misaligned")).extracting(Defect::kind).containsExactly(Kind.MISALIGNED, Kind.API_ERROR, Kind.API_ERROR);
-        assertThat(run("rc-race-full")).singleElement().satisfies(d -> assertThat(d.records()).isEqualTo(63));
+        assertThat(run("mc-misaligned"))
+                .extracting(Defect::kind)
+                .containsExactly(Kind.MISALIGNED, Kind.API_ERROR, Kind.API_ERROR);
+        assertThat(run("rc-race-full"))
+                .singleElement()
+                .satisfies(d -> assertThat(d.records()).isEqualTo(63));
         assertThat(run("mc-leak")).singleElement().satisfies(d -> {
             assertThat(d.kind()).isEqualTo(Kind.LEAK);
             assertThat(d.records()).as("two leaks from one call site in main").isEqualTo(2);
@@ -103,32 +112,70 @@ class DefectGrouperTest {
                 Frame.nativeFrame("at::native::_cudnn_rnn(...)", null, 0, "libtorch_cuda.so"),
                 Frame.python("forward", "train_lstm.py", 72));
         FrameClassifier fc = FrameClassifier.defaults();
-        SanitizerRecord init = new SanitizerRecord(Tool.INITCHECK, Kind.UNINITIALIZED_READ,
-                "Uninitialized __global__ memory read of size 4 bytes", "RNN_blockPersist_fp_LSTM", "0x1a0", null,
-                "(0,0,0)", "(0,0,0)", null, cudnn, true);
+        SanitizerRecord init = new SanitizerRecord(
+                Tool.INITCHECK,
+                Kind.UNINITIALIZED_READ,
+                "Uninitialized __global__ memory read of size 4 bytes",
+                "RNN_blockPersist_fp_LSTM",
+                "0x1a0",
+                null,
+                "(0,0,0)",
+                "(0,0,0)",
+                null,
+                cudnn,
+                true);
         assertThat(fc.launchingVendorModule(init)).isEqualTo("libcudnn_engines_precompiled.so.9");
         DefectGrouper g = new DefectGrouper(fc);
         g.accept(init);
-        g.accept(new SanitizerRecord(Tool.MEMCHECK, Kind.OUT_OF_BOUNDS, "Invalid __global__ read of size 4 bytes",
-                "RNN_blockPersist_fp_LSTM", "0x1a0", null, "(1,0,0)", "(0,0,0)", null, cudnn, true));
+        g.accept(new SanitizerRecord(
+                Tool.MEMCHECK,
+                Kind.OUT_OF_BOUNDS,
+                "Invalid __global__ read of size 4 bytes",
+                "RNN_blockPersist_fp_LSTM",
+                "0x1a0",
+                null,
+                "(1,0,0)",
+                "(0,0,0)",
+                null,
+                cudnn,
+                true));
         List<Defect> defects = g.defects();
         VendorNoiseRule rule = new VendorNoiseRule();
         assertThat(defects).hasSize(2).allMatch(Defect::inVendorLibrary);
-        assertThat(defects.get(0).hostLocation().line()).as("the user's Python frame is still named").isEqualTo(72);
+        assertThat(defects.get(0).hostLocation().line())
+                .as("the user's Python frame is still named")
+                .isEqualTo(72);
         assertThat(rule.matches(defects.get(0), defects)).isTrue();
-        assertThat(rule.matches(defects.get(1), defects)).as("memcheck access errors are kept").isFalse();
-        SanitizerRecord own = new SanitizerRecord(Tool.INITCHECK, Kind.UNINITIALIZED_READ, "x", "mine", "0x1", null, null, null,
-                null, List.of(Frame.nativeFrame("cuLaunchKernel", null, 0, "libcuda.so.1"),
-                        Frame.nativeFrame("launch", null, 0, "my_ext.so")), true);
+        assertThat(rule.matches(defects.get(1), defects))
+                .as("memcheck access errors are kept")
+                .isFalse();
+        SanitizerRecord own = new SanitizerRecord(
+                Tool.INITCHECK,
+                Kind.UNINITIALIZED_READ,
+                "x",
+                "mine",
+                "0x1",
+                null,
+                null,
+                null,
+                null,
+                List.of(
+                        Frame.nativeFrame("cuLaunchKernel", null, 0, "libcuda.so.1"),
+                        Frame.nativeFrame("launch", null, 0, "my_ext.so")),
+                true);
         assertThat(fc.launchingVendorModule(own)).isNull();
     }
 
     @Test
     void userSuppressionSpec() {
         Defect d = text("far-oob/memcheck.log").get(0);
-        assertThat(PatternSuppression.parse("tool=memcheck;kernel=^scale_").matches(d, List.of(d))).isTrue();
-        assertThat(PatternSuppression.parse("kind=misaligned").matches(d, List.of(d))).isFalse();
-        assertThat(PatternSuppression.parse("frame=buggy_scale;reason=known, fixed upstream").reason()).isEqualTo("known, fixed upstream");
+        assertThat(PatternSuppression.parse("tool=memcheck;kernel=^scale_").matches(d, List.of(d)))
+                .isTrue();
+        assertThat(PatternSuppression.parse("kind=misaligned").matches(d, List.of(d)))
+                .isFalse();
+        assertThat(PatternSuppression.parse("frame=buggy_scale;reason=known, fixed upstream")
+                        .reason())
+                .isEqualTo("known, fixed upstream");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> PatternSuppression.parse("reason=everything"))
                 .hasMessageContaining("matches everything");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> PatternSuppression.parse("kernel=("))
@@ -140,7 +187,9 @@ class DefectGrouperTest {
     @Test
     void kernelNames() {
         assertThat(KernelNames.simple("oob_write(int *, int)")).isEqualTo("oob_write");
-        assertThat(KernelNames.simple("void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>>(int, T2, T3)"))
+        assertThat(
+                        KernelNames.simple(
+                                "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>>(int, T2, T3)"))
                 .isEqualTo("at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>>");
         assertThat(KernelNames.simple("scale_shift")).isEqualTo("scale_shift");
     }

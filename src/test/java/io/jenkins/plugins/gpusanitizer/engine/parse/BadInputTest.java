@@ -39,14 +39,18 @@ class BadInputTest {
         }
         for (int cut : cuts) {
             records.clear();
-            SanitizerOutput out = new SanitizerXmlParser().parse(Corpus.write(dir, "cut.xml", xml.substring(0, cut)), null, records::add);
+            SanitizerOutput out = new SanitizerXmlParser()
+                    .parse(Corpus.write(dir, "cut.xml", xml.substring(0, cut)), null, records::add);
             int before = xml.substring(0, cut).split("</record>", -1).length - 1;
             assertThat(out.complete()).as("cut at " + cut).isFalse();
             assertThat(records).as("cut at " + cut).hasSize(before);
             assertThat(out.problems()).as("cut at " + cut).anyMatch(p -> p.contains("cut off"));
         }
         records.clear();
-        assertThat(new SanitizerXmlParser().parse(Corpus.file("cpp-probe/xml/s.xml"), null, records::add).complete()).isTrue();
+        assertThat(new SanitizerXmlParser()
+                        .parse(Corpus.file("cpp-probe/xml/s.xml"), null, records::add)
+                        .complete())
+                .isTrue();
         assertThat(records).hasSize(total);
     }
 
@@ -57,8 +61,12 @@ class BadInputTest {
                 + "<!ENTITY lol3 \"&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;&lol2;\">"
                 + "<!ENTITY lol9 \"&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;&lol3;\">]>"
                 + "<ComputeSanitizerOutput><record><kind>Api</kind><what><text>&lol9;</text></what></record></ComputeSanitizerOutput>";
-        SanitizerOutput out = new SanitizerXmlParser().parse(Corpus.write(dir, "laughs.xml", laughs), null, records::add);
-        assertThat(records.stream().mapToInt(r -> String.valueOf(r.message()).length() + String.valueOf(r.detail()).length()).sum())
+        SanitizerOutput out =
+                new SanitizerXmlParser().parse(Corpus.write(dir, "laughs.xml", laughs), null, records::add);
+        assertThat(records.stream()
+                        .mapToInt(r -> String.valueOf(r.message()).length()
+                                + String.valueOf(r.detail()).length())
+                        .sum())
                 .isLessThan(1000);
         assertThat(out.problems()).isNotEmpty();
         String dtd = "<?xml version=\"1.0\"?><!DOCTYPE ComputeSanitizerOutput SYSTEM \"http://127.0.0.1:9/evil.dtd\">"
@@ -85,19 +93,26 @@ class BadInputTest {
 
     @Test
     void anotherToolsOutputIsNotASanitizerLog() {
-        String valgrind = "==1234== Memcheck, a memory error detector\n==1234== Invalid write of size 4\n==1234==    at 0x4005: main (a.c:5)\n"
-                + "==1234== ERROR SUMMARY: 1 errors from 1 contexts\n";
-        assertThatThrownBy(() -> new SanitizerTextParser().parse(Corpus.write(dir, "valgrind.log", valgrind), null, records::add))
-                .isInstanceOf(InputException.class).hasMessageContaining("not compute-sanitizer text output");
-        assertThatThrownBy(() -> new SanitizerXmlParser().parse(Corpus.write(dir, "junit.xml", "<testsuite/>"), null, records::add))
-                .isInstanceOf(InputException.class).hasMessageContaining("expected <ComputeSanitizerOutput>");
+        String valgrind =
+                "==1234== Memcheck, a memory error detector\n==1234== Invalid write of size 4\n==1234==    at 0x4005: main (a.c:5)\n"
+                        + "==1234== ERROR SUMMARY: 1 errors from 1 contexts\n";
+        assertThatThrownBy(() -> new SanitizerTextParser()
+                        .parse(Corpus.write(dir, "valgrind.log", valgrind), null, records::add))
+                .isInstanceOf(InputException.class)
+                .hasMessageContaining("not compute-sanitizer text output");
+        assertThatThrownBy(() -> new SanitizerXmlParser()
+                        .parse(Corpus.write(dir, "junit.xml", "<testsuite/>"), null, records::add))
+                .isInstanceOf(InputException.class)
+                .hasMessageContaining("expected <ComputeSanitizerOutput>");
         assertThatThrownBy(() -> new MemoryCsvParser().parse(Corpus.file("far-oob/memcheck.log")))
-                .isInstanceOf(InputException.class).hasMessageContaining("not an nvidia-smi memory CSV");
+                .isInstanceOf(InputException.class)
+                .hasMessageContaining("not an nvidia-smi memory CSV");
     }
 
     @Test
     void unterminatedLogOfAKilledTool() {
-        SanitizerOutput out = new SanitizerTextParser().parse(Corpus.file("cpp-probe/kill/tool-term.log"), null, records::add);
+        SanitizerOutput out =
+                new SanitizerTextParser().parse(Corpus.file("cpp-probe/kill/tool-term.log"), null, records::add);
         assertThat(out.complete()).isFalse();
         assertThat(out.errorsTotal()).isNull();
         assertThat(records).isNotEmpty();

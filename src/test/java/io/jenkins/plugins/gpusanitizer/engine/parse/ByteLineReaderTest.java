@@ -32,7 +32,8 @@ class ByteLineReaderTest {
     void lineEndingsOfEveryKind() throws IOException {
         for (int chunk : new int[] {1, 2, 3, 7, 1 << 16}) {
             assertThat(lines("a\nb\r\nc\rd\n\ne".getBytes(StandardCharsets.UTF_8), 100, chunk))
-                    .as("chunk " + chunk).containsExactly("a", "b", "c", "d", "", "e");
+                    .as("chunk " + chunk)
+                    .containsExactly("a", "b", "c", "d", "", "e");
         }
     }
 

@@ -17,8 +17,8 @@ class ParserFuzzTest {
     void text(byte[] data) throws IOException {
         long[] n = {0};
         try {
-            SanitizerOutput out = new SanitizerTextParser().parse(new ByteArrayInputStream(data), Path.of("fuzz.log"), null,
-                    (SanitizerRecord r) -> n[0]++);
+            SanitizerOutput out = new SanitizerTextParser()
+                    .parse(new ByteArrayInputStream(data), Path.of("fuzz.log"), null, (SanitizerRecord r) -> n[0]++);
             if (out.complete() && out.errorsTotal() == null) {
                 throw new AssertionError("complete without a summary");
             }
@@ -33,7 +33,8 @@ class ParserFuzzTest {
     @FuzzTest(maxDuration = "30s")
     void xml(byte[] data) {
         try {
-            SanitizerOutput out = new SanitizerXmlParser().parse(new ByteArrayInputStream(data), Path.of("fuzz.xml"), null, r -> { });
+            SanitizerOutput out =
+                    new SanitizerXmlParser().parse(new ByteArrayInputStream(data), Path.of("fuzz.xml"), null, r -> {});
             if (out.errorsTotal() != null) {
                 throw new AssertionError("an XML never carries the summary");
             }

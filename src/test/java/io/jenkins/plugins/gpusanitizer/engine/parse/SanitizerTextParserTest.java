@@ -58,9 +58,15 @@ class SanitizerTextParserTest {
         assertThat(cupy.module()).isEqualTo("driver.cpython-312-x86_64-linux-gnu.so");
         assertThat(first.hostFrames().get(1).function()).endsWith("[clone .constprop.124]");
         assertThat(first.hostFrames().get(7).function()).isNull();
-        assertThat(first.hostFrames().stream().filter(Frame::python).map(f -> f.function() + "@" + f.file() + ":" + f.line()))
-                .containsExactly("buggy_scale@train_lstm.py:32", "forward@train_lstm.py:63", "_call_impl@module.py:1790",
-                        "_wrapped_call_impl@module.py:1779", "<module>@train_lstm.py:91");
+        assertThat(first.hostFrames().stream()
+                        .filter(Frame::python)
+                        .map(f -> f.function() + "@" + f.file() + ":" + f.line()))
+                .containsExactly(
+                        "buggy_scale@train_lstm.py:32",
+                        "forward@train_lstm.py:63",
+                        "_call_impl@module.py:1790",
+                        "_wrapped_call_impl@module.py:1779",
+                        "<module>@train_lstm.py:91");
     }
 
     @Test
@@ -72,7 +78,8 @@ class SanitizerTextParserTest {
         assertThat(records).hasSize(66);
         assertThat(records.stream().filter(r -> r.kind() == Kind.OUT_OF_BOUNDS)).hasSize(64);
         assertThat(records.stream().filter(r -> r.kind() == Kind.API_ERROR).map(SanitizerRecord::message))
-                .containsExactly("cudaErrorLaunchFailure on CUDA API call to cudaFree",
+                .containsExactly(
+                        "cudaErrorLaunchFailure on CUDA API call to cudaFree",
                         "cudaErrorLaunchFailure on CUDA API call to cudaGetLastError");
         assertThat(records.get(0).detail()).contains("1 bytes after the nearest allocation", "of size 6,400 bytes");
     }
@@ -89,7 +96,8 @@ class SanitizerTextParserTest {
     @Test
     void toolThatNeverReachedCudaIsAToolFailure() {
         SanitizerOutput out = parse("tool-errors/missing-script.log");
-        assertThat(out.toolFailures()).containsExactly("Error: Target application terminated before first instrumented API call");
+        assertThat(out.toolFailures())
+                .containsExactly("Error: Target application terminated before first instrumented API call");
         assertThat(out.errorsTotal()).isNull();
         assertThat(out.complete()).isFalse();
     }
@@ -127,7 +135,9 @@ class SanitizerTextParserTest {
         parseRun("mc-misaligned");
         assertThat(records.get(0).kind()).isEqualTo(Kind.MISALIGNED);
         assertThat(records.get(0).deviceLocation().line()).isEqualTo(14);
-        assertThat(records).extracting(SanitizerRecord::kind).containsExactly(Kind.MISALIGNED, Kind.API_ERROR, Kind.API_ERROR);
+        assertThat(records)
+                .extracting(SanitizerRecord::kind)
+                .containsExactly(Kind.MISALIGNED, Kind.API_ERROR, Kind.API_ERROR);
     }
 
     @Test
@@ -196,12 +206,17 @@ class SanitizerTextParserTest {
         SanitizerOutput ic = parseRun("ic-uninit");
         assertThat(ic.tool()).isEqualTo(Tool.INITCHECK);
         assertThat(ic.errorsTotal()).isEqualTo(32L);
-        assertThat(records).hasSize(32).allMatch(r -> r.kind() == Kind.UNINITIALIZED_READ && r.tool() == Tool.INITCHECK);
+        assertThat(records)
+                .hasSize(32)
+                .allMatch(r -> r.kind() == Kind.UNINITIALIZED_READ && r.tool() == Tool.INITCHECK);
         records.clear();
         SanitizerOutput sc = parseRun("sc-sync");
         assertThat(sc.tool()).isEqualTo(Tool.SYNCCHECK);
-        assertThat(records).hasSize(16).allMatch(r -> r.kind() == Kind.BARRIER_ERROR
-                && r.message().equals("Barrier error detected. Divergent thread(s) in warp") && r.deviceLocation().line() == 26);
+        assertThat(records)
+                .hasSize(16)
+                .allMatch(r -> r.kind() == Kind.BARRIER_ERROR
+                        && r.message().equals("Barrier error detected. Divergent thread(s) in warp")
+                        && r.deviceLocation().line() == 26);
     }
 
     @Test
@@ -224,12 +239,16 @@ class SanitizerTextParserTest {
     @Test
     void badInputGetsOneLineErrors(@TempDir Path dir) {
         assertThatThrownBy(() -> parser.parse(Corpus.write(dir, "empty.log", ""), null, records::add))
-                .isInstanceOf(InputException.class).hasMessageEndingWith("empty.log: empty file, expected compute-sanitizer text output");
+                .isInstanceOf(InputException.class)
+                .hasMessageEndingWith("empty.log: empty file, expected compute-sanitizer text output");
         assertThatThrownBy(() -> parser.parse(Corpus.file("MANIFEST.md"), null, records::add))
-                .isInstanceOf(InputException.class).hasMessageContaining("not compute-sanitizer text output");
+                .isInstanceOf(InputException.class)
+                .hasMessageContaining("not compute-sanitizer text output");
         assertThatThrownBy(() -> parser.parse(Corpus.write(dir, "bin.log", "\0\0\u0001ELF\0\0"), null, records::add))
-                .isInstanceOf(InputException.class).hasMessageContaining("binary data");
+                .isInstanceOf(InputException.class)
+                .hasMessageContaining("binary data");
         assertThatThrownBy(() -> parser.parse(dir.resolve("missing.log"), null, records::add))
-                .isInstanceOf(InputException.class).hasMessageEndingWith("missing.log: no such file");
+                .isInstanceOf(InputException.class)
+                .hasMessageEndingWith("missing.log: no such file");
     }
 }

@@ -47,7 +47,8 @@ class SanitizerXmlParserTest {
         parser.parse(Corpus.file("near-oob/memcheck-nocache.xml"), null, records::add);
         assertThat(records).hasSize(66);
         assertThat(records.stream().filter(r -> r.kind() == Kind.API_ERROR).map(SanitizerRecord::message))
-                .containsExactly("cudaErrorLaunchFailure on CUDA API call to cudaFree",
+                .containsExactly(
+                        "cudaErrorLaunchFailure on CUDA API call to cudaFree",
                         "cudaErrorLaunchFailure on CUDA API call to cudaGetLastError");
     }
 
@@ -70,8 +71,10 @@ class SanitizerXmlParserTest {
         records.clear();
         SanitizerOutput sync = parser.parse(Corpus.file("cpp-probe/xml/s.xml"), null, records::add);
         assertThat(sync.tool()).isEqualTo(Tool.SYNCCHECK);
-        assertThat(records).hasSize(16).allMatch(r -> r.kind() == Kind.BARRIER_ERROR
-                && r.message().equals("Barrier error detected. Divergent thread(s) in warp"));
+        assertThat(records)
+                .hasSize(16)
+                .allMatch(r -> r.kind() == Kind.BARRIER_ERROR
+                        && r.message().equals("Barrier error detected. Divergent thread(s) in warp"));
     }
 
     @Test
@@ -94,7 +97,8 @@ class SanitizerXmlParserTest {
             assertThat(out.problems()).singleElement().asString().contains("after 2 complete record(s)");
         }
         records.clear();
-        SanitizerOutput atBoundary = parser.parse(Corpus.write(dir, "b.xml", xml.substring(0, third)), null, records::add);
+        SanitizerOutput atBoundary =
+                parser.parse(Corpus.write(dir, "b.xml", xml.substring(0, third)), null, records::add);
         assertThat(atBoundary.complete()).isFalse();
         assertThat(records).hasSize(2);
     }
@@ -105,16 +109,22 @@ class SanitizerXmlParserTest {
         String xxe = "<?xml version=\"1.0\"?>\n<!DOCTYPE r [<!ENTITY x SYSTEM \"" + secret.toUri() + "\">]>\n"
                 + "<ComputeSanitizerOutput><record><kind>Api</kind><what><text>&x;</text><api>&x;</api><error>e</error></what></record></ComputeSanitizerOutput>";
         parser.parse(Corpus.write(dir, "xxe.xml", xxe), null, records::add);
-        assertThat(records).allSatisfy(r -> assertThat(String.valueOf(r.message()) + r.detail()).doesNotContain("TOP-SECRET"));
+        assertThat(records)
+                .allSatisfy(r ->
+                        assertThat(String.valueOf(r.message()) + r.detail()).doesNotContain("TOP-SECRET"));
     }
 
     @Test
     void notXml(@TempDir Path dir) {
         assertThatThrownBy(() -> parser.parse(Corpus.file("far-oob/memcheck.log"), null, records::add))
-                .isInstanceOf(InputException.class).hasMessageContaining("memcheck.log: not compute-sanitizer XML");
-        assertThatThrownBy(() -> parser.parse(Corpus.write(dir, "other.xml", "<?xml version=\"1.0\"?><testsuite/>"), null, records::add))
-                .isInstanceOf(InputException.class).hasMessageEndingWith("root element <testsuite>, expected <ComputeSanitizerOutput>)");
+                .isInstanceOf(InputException.class)
+                .hasMessageContaining("memcheck.log: not compute-sanitizer XML");
+        assertThatThrownBy(() -> parser.parse(
+                        Corpus.write(dir, "other.xml", "<?xml version=\"1.0\"?><testsuite/>"), null, records::add))
+                .isInstanceOf(InputException.class)
+                .hasMessageEndingWith("root element <testsuite>, expected <ComputeSanitizerOutput>)");
         assertThatThrownBy(() -> parser.parse(Corpus.write(dir, "empty.xml", ""), null, records::add))
-                .isInstanceOf(InputException.class).hasMessageContaining("empty file");
+                .isInstanceOf(InputException.class)
+                .hasMessageContaining("empty file");
     }
 }

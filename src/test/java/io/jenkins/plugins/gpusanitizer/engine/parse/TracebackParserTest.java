@@ -85,13 +85,15 @@ class TracebackParserTest {
     @Test
     void deviceAssertLinesAreGroupedWhereverTheyAppear() throws IOException {
         // the assert line's shape is the one seen on the H200 (torch 2.11, gather with a bad index)
-        String line = "/pytorch/aten/src/ATen/native/cuda/ScatterGatherKernel.cu:163: operator(): block: [12,0,0], thread: [%d,0,0] "
-                + "Assertion `idx_dim >= 0 && idx_dim < index_size && \"scatter gather kernel index out of bounds\"` failed.\n";
+        String line =
+                "/pytorch/aten/src/ATen/native/cuda/ScatterGatherKernel.cu:163: operator(): block: [12,0,0], thread: [%d,0,0] "
+                        + "Assertion `idx_dim >= 0 && idx_dim < index_size && \"scatter gather kernel index out of bounds\"` failed.\n";
         StringBuilder log = new StringBuilder();
         for (int i = 0; i < 40; i++) {
             log.append(String.format(line, i));
         }
-        log.append("Traceback (most recent call last):\n  File \"/w/train.py\", line 70, in forward\n    f = torch.gather(f, 2, idx)\n")
+        log.append(
+                        "Traceback (most recent call last):\n  File \"/w/train.py\", line 70, in forward\n    f = torch.gather(f, 2, idx)\n")
                 .append("torch.AcceleratorError: CUDA error: device-side assert triggered\n");
         log.append(String.format(line, 99));
         CudaFailure f = parser.parse(Corpus.stream(log.toString()), "assert.stderr");
@@ -109,10 +111,14 @@ class TracebackParserTest {
 
     @Test
     void userFilesAreNotInstalledPackages() {
-        assertThat(TracebackParser.isUserFile("/home/ci/workspace/lab/train_lstm.py")).isTrue();
+        assertThat(TracebackParser.isUserFile("/home/ci/workspace/lab/train_lstm.py"))
+                .isTrue();
         assertThat(TracebackParser.isUserFile("train.py")).isTrue();
-        assertThat(TracebackParser.isUserFile("/opt/torch/.venv/lib/python3.12/site-packages/torch/nn/modules/module.py")).isFalse();
-        assertThat(TracebackParser.isUserFile("/usr/lib/python3.12/threading.py")).isFalse();
+        assertThat(TracebackParser.isUserFile(
+                        "/opt/torch/.venv/lib/python3.12/site-packages/torch/nn/modules/module.py"))
+                .isFalse();
+        assertThat(TracebackParser.isUserFile("/usr/lib/python3.12/threading.py"))
+                .isFalse();
         assertThat(TracebackParser.isUserFile("<frozen runpy>")).isFalse();
         assertThat(TracebackParser.isUserFile("cupy/_core/raw.pyx")).isFalse();
     }

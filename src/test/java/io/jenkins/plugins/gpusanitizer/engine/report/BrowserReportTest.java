@@ -36,7 +36,8 @@ class BrowserReportTest {
 
     @BeforeAll
     static void findChromium() {
-        for (String c : List.of(System.getenv().getOrDefault("CHROMIUM", ""), "/usr/bin/chromium", "/usr/bin/chromium-browser")) {
+        for (String c : List.of(
+                System.getenv().getOrDefault("CHROMIUM", ""), "/usr/bin/chromium", "/usr/bin/chromium-browser")) {
             if (!c.isEmpty() && Files.isExecutable(Path.of(c))) {
                 chromium = Path.of(c);
                 return;
@@ -49,19 +50,34 @@ class BrowserReportTest {
     }
 
     /** What Chromium printed and the DOM it ended with. */
-    record Rendered(String dom, List<String> console) {
-    }
+    record Rendered(String dom, List<String> console) {}
 
     private Rendered render(Path html, String screenshot) throws IOException, InterruptedException {
-        List<String> base = List.of(chromium.toString(), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--user-data-dir=" + dir.resolve("profile"), "--enable-logging=stderr", "--v=0", "--window-size=1280,1800");
+        List<String> base = List.of(
+                chromium.toString(),
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--user-data-dir=" + dir.resolve("profile"),
+                "--enable-logging=stderr",
+                "--v=0",
+                "--window-size=1280,1800");
         List<String> console = new ArrayList<>();
         String dom = run(concat(base, "--dump-dom", html.toUri().toString()), console);
         if (screenshot != null) {
             Path shots = Path.of(System.getProperty("gs.screenshotDir", "target/screenshots"));
             Files.createDirectories(shots);
-            run(concat(base, "--screenshot=" + shots.toAbsolutePath().resolve(screenshot + ".png"), html.toUri().toString()), console);
+            run(
+                    concat(
+                            base,
+                            "--screenshot=" + shots.toAbsolutePath().resolve(screenshot + ".png"),
+                            html.toUri().toString()),
+                    console);
         }
         return new Rendered(dom, console);
     }
@@ -75,7 +91,10 @@ class BrowserReportTest {
     private String run(List<String> argv, List<String> console) throws IOException, InterruptedException {
         Path out = Files.createTempFile(dir, "out", ".txt");
         Path err = Files.createTempFile(dir, "err", ".txt");
-        Process p = new ProcessBuilder(argv).redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+        Process p = new ProcessBuilder(argv)
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .start();
         assertThat(p.waitFor(90, TimeUnit.SECONDS)).as("chromium finished").isTrue();
         for (String line : Files.readAllLines(err, StandardCharsets.UTF_8)) {
             if (line.contains(":CONSOLE") || line.contains("Uncaught") || line.contains("Refused to")) {
@@ -95,7 +114,8 @@ class BrowserReportTest {
         RunDirectory d = new RunDirectory(RECORD.resolve(runCase));
         var record = d.readRecord();
         GatePolicy p = GatePolicy.defaults();
-        return new ReportMapper(p.frameClassifier()).toReport(new Analyzer().analyze(d.analysisInput(record, p, true)))
+        return new ReportMapper(p.frameClassifier())
+                .toReport(new Analyzer().analyze(d.analysisInput(record, p, true)))
                 .withExecution(record.execution());
     }
 
@@ -112,12 +132,17 @@ class BrowserReportTest {
 
     @Test
     void hostileStringsStayText() throws Exception {
-        String payload = "<img src=x onerror=\"console.error('pwned')\">'\"</style><script>console.error('pwned2')</script>";
-        String log = Corpus.textRun("mc-oob").replace("oob_write(int *, int)", payload).replace("in oob\n", "in " + payload + "\n");
+        String payload =
+                "<img src=x onerror=\"console.error('pwned')\">'\"</style><script>console.error('pwned2')</script>";
+        String log = Corpus.textRun("mc-oob")
+                .replace("oob_write(int *, int)", payload)
+                .replace("in oob\n", "in " + payload + "\n");
         Path file = Corpus.write(dir, "hostile.log", log);
         GatePolicy p = GatePolicy.defaults();
-        Report r = new ReportMapper(p.frameClassifier()).toReport(new Analyzer().analyze(
-                new AnalysisInput(List.of(new SanitizerInput(file, false, null)), Map.of(), null, null, null, p)));
+        Report r = new ReportMapper(p.frameClassifier())
+                .toReport(new Analyzer()
+                        .analyze(new AnalysisInput(
+                                List.of(new SanitizerInput(file, false, null)), Map.of(), null, null, null, p)));
         Rendered out = render(page(r, "hostile"), null);
         assertThat(out.console()).isEmpty();
         assertThat(out.dom()).doesNotContain("<img", "<script").contains("&lt;img src=x onerror=");
@@ -127,7 +152,8 @@ class BrowserReportTest {
     void theConsoleCheckItselfSeesAnError() throws Exception {
         // negative control: a page whose script logs an error must be caught by the same check
         Path f = dir.resolve("control.html");
-        Files.writeString(f, "<!DOCTYPE html><html><body><script>console.error('control error')</script></body></html>");
+        Files.writeString(
+                f, "<!DOCTYPE html><html><body><script>console.error('control error')</script></body></html>");
         Rendered out = render(f, null);
         assertThat(out.console()).anyMatch(l -> l.contains("control error"));
     }

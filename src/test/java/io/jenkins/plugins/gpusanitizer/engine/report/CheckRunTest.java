@@ -18,7 +18,10 @@ class CheckRunTest {
             assertThat(a.level()).isEqualTo("failure");
             assertThat(a.message()).contains("device line", "triton_job.py:20");
         });
-        assertThat(c.summary()).startsWith("**FAIL**").contains("scale\\_kernel").doesNotContain("<");
+        assertThat(c.summary())
+                .startsWith("**FAIL**")
+                .contains("scale\\_kernel")
+                .doesNotContain("<");
     }
 
     @Test
@@ -26,7 +29,9 @@ class CheckRunTest {
         Report far = Corpus.analyzeRun("far");
         CheckRun same = CheckRun.of(ReferenceComparison.apply(far, far, "main #1", true), "GPU Sanitizer");
         assertThat(same.annotations()).isEmpty();
-        assertThat(same.title()).isEqualTo(ReferenceComparison.apply(far, far, "main #1", true).verdict() + ": 1 defect(s), 0 new, 0 fixed");
+        assertThat(same.title())
+                .isEqualTo(ReferenceComparison.apply(far, far, "main #1", true).verdict()
+                        + ": 1 defect(s), 0 new, 0 fixed");
         CheckRun pass = CheckRun.of(Corpus.analyzeRun("clean"), "GPU Sanitizer");
         assertThat(pass.conclusion()).isEqualTo("success");
         assertThat(CheckRun.of(Corpus.analyzeRun("leak"), "x").conclusion()).isEqualTo("neutral");

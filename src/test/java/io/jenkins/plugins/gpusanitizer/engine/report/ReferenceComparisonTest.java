@@ -31,8 +31,12 @@ class ReferenceComparisonTest {
     void aNewBugIsNewAndTheGoneOneIsFixed() {
         Report index = report("index");
         Report c = ReferenceComparison.apply(index, report("far"), "main #7", true);
-        assertThat(c.defects()).filteredOn(d -> !d.suppressed()).allMatch(d -> ReferenceComparison.NEW.equals(d.status()));
-        assertThat(c.fixed()).singleElement().satisfies(d -> assertThat(d.kernel()).isEqualTo("fused_scale"));
+        assertThat(c.defects())
+                .filteredOn(d -> !d.suppressed())
+                .allMatch(d -> ReferenceComparison.NEW.equals(d.status()));
+        assertThat(c.fixed())
+                .singleElement()
+                .satisfies(d -> assertThat(d.kernel()).isEqualTo("fused_scale"));
         assertThat(c.verdict()).isEqualTo("FAIL");
         assertThat(c.reference()).isEqualTo("main #7");
         assertThat(c.reasons()).anyMatch(r -> r.message().equals("against main #7: 1 new, 0 outstanding, 1 fixed"));
@@ -42,12 +46,45 @@ class ReferenceComparisonTest {
     void aLineShiftInUnrelatedCodeKeepsTheDefectOutstanding() {
         Report far = report("far");
         Report.DefectJson d = far.defects().get(0);
-        Report.LocationJson shifted = new Report.LocationJson(d.hostLocation().file(), d.hostLocation().line() + 3,
-                d.hostLocation().function(), null);
-        Report.DefectJson moved = new Report.DefectJson("0123456789abcdef", d.tool(), d.kind(), d.severity(), d.message(), d.kernel(),
-                d.records(), false, null, false, null, d.launcher(), d.deviceLocation(), shifted, d.examples(), d.detail(), d.hostStack(), null);
-        Report now = new Report(far.schemaVersion(), far.generator(), far.verdict(), far.reasons(), far.errorsTotal(), far.diagnosis(),
-                List.of(moved), far.sanitizerRuns(), far.failures(), far.memory(), far.execution(), far.inputs(), null, List.of());
+        Report.LocationJson shifted = new Report.LocationJson(
+                d.hostLocation().file(),
+                d.hostLocation().line() + 3,
+                d.hostLocation().function(),
+                null);
+        Report.DefectJson moved = new Report.DefectJson(
+                "0123456789abcdef",
+                d.tool(),
+                d.kind(),
+                d.severity(),
+                d.message(),
+                d.kernel(),
+                d.records(),
+                false,
+                null,
+                false,
+                null,
+                d.launcher(),
+                d.deviceLocation(),
+                shifted,
+                d.examples(),
+                d.detail(),
+                d.hostStack(),
+                null);
+        Report now = new Report(
+                far.schemaVersion(),
+                far.generator(),
+                far.verdict(),
+                far.reasons(),
+                far.errorsTotal(),
+                far.diagnosis(),
+                List.of(moved),
+                far.sanitizerRuns(),
+                far.failures(),
+                far.memory(),
+                far.execution(),
+                far.inputs(),
+                null,
+                List.of());
         Report c = ReferenceComparison.apply(now, far, "ref", false);
         assertThat(c.defects().get(0).status()).isEqualTo(ReferenceComparison.OUTSTANDING);
         assertThat(c.fixed()).isEmpty();

@@ -14,7 +14,10 @@ class TrendChartTest {
                 new TrendChart.Point("#2 <img src=x>", 0, 1, "PASS", Map.of())));
         assertThat(svg).startsWith("<svg").endsWith("</svg>");
         assertThat(svg).contains("gs-tool-memcheck", "gs-tool-racecheck", "gs-bar-fail gs-bar-outline", "gs-bar-pass");
-        assertThat(svg).contains("#1: 2 memcheck").contains("#2 &lt;img src=x&gt;").doesNotContain("<img");
+        assertThat(svg)
+                .contains("#1: 2 memcheck")
+                .contains("#2 &lt;img src=x&gt;")
+                .doesNotContain("<img");
         // build #1: suppressed, two tools, the verdict outline; build #2: suppressed, the verdict bar
         assertThat(svg.split("<rect", -1)).hasSize(1 + 4 + 2);
     }

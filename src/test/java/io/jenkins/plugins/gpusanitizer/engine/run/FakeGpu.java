@@ -87,18 +87,26 @@ public final class FakeGpu {
 
     /** The far out-of-bounds job as recorded on the H200, phase by phase. */
     public FakeGpu farOob() {
-        return copy("far-oob/memcheck.log", "memcheck.log").copy("far-oob/memcheck.xml", "memcheck.xml")
-                .copy("far-oob/memcheck-app.stderr", "memcheck-app.stderr").put("memcheck-app.exit", "1")
-                .copy("far-oob/blocking.stderr", "blocking.stderr").put("blocking.exit", "1").put("blocking.sleep", "0.4")
-                .copy("far-oob/async.stderr", "async.stderr").put("async.exit", "1").put("async.sleep", "0.3")
+        return copy("far-oob/memcheck.log", "memcheck.log")
+                .copy("far-oob/memcheck.xml", "memcheck.xml")
+                .copy("far-oob/memcheck-app.stderr", "memcheck-app.stderr")
+                .put("memcheck-app.exit", "1")
+                .copy("far-oob/blocking.stderr", "blocking.stderr")
+                .put("blocking.exit", "1")
+                .put("blocking.sleep", "0.4")
+                .copy("far-oob/async.stderr", "async.stderr")
+                .put("async.exit", "1")
+                .put("async.sleep", "0.3")
                 .copy("curves/clean.nvidia-smi.csv", "curve.csv");
     }
 
     /** A job without a bug: clean memcheck output, normal runs finish. */
     public FakeGpu clean() {
         return put("memcheck.log", Corpus.textRun("mc-clean-exit").replace("sync -> 0 no error\n", ""))
-                .copy("near-oob/async.stdout", "async.stdout").copy("near-oob/async.stdout", "blocking.stdout")
-                .copy("near-oob/async.stdout", "memcheck-app.stdout").copy("curves/clean.nvidia-smi.csv", "curve.csv")
+                .copy("near-oob/async.stdout", "async.stdout")
+                .copy("near-oob/async.stdout", "blocking.stdout")
+                .copy("near-oob/async.stdout", "memcheck-app.stdout")
+                .copy("curves/clean.nvidia-smi.csv", "curve.csv")
                 .put("async.sleep", "2");
     }
 }

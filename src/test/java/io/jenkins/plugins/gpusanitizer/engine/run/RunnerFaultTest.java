@@ -29,8 +29,13 @@ class RunnerFaultTest {
     private final List<String> console = Collections.synchronizedList(new ArrayList<>());
 
     private RunSpec spec() {
-        return new RunSpec().command(List.of("python3", "train.py")).outDir(dir.resolve("run").toString())
-                .killGraceSeconds(1).toolWriteGraceSeconds(3).progressIntervalSeconds(1).samplerIntervalMs(100);
+        return new RunSpec()
+                .command(List.of("python3", "train.py"))
+                .outDir(dir.resolve("run").toString())
+                .killGraceSeconds(1)
+                .toolWriteGraceSeconds(3)
+                .progressIntervalSeconds(1)
+                .samplerIntervalMs(100);
     }
 
     private static long waitForPid(FakeGpu gpu, String file) throws InterruptedException {
@@ -47,7 +52,9 @@ class RunnerFaultTest {
     private static void assertGone(long... pids) throws InterruptedException {
         Thread.sleep(200);
         for (long pid : pids) {
-            assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).as("pid " + pid + " survived").isFalse();
+            assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
+                    .as("pid " + pid + " survived")
+                    .isFalse();
         }
     }
 
@@ -55,10 +62,14 @@ class RunnerFaultTest {
     void toolKilledMidRunLeavesNoXmlNoSummaryAndNoOrphan() throws Exception {
         FakeGpu gpu = new FakeGpu(dir).farOob().put("memcheck-app.hang", "");
         AtomicReference<Report> report = new AtomicReference<>();
-        Thread t = new Thread(() -> report.set(new Runner(spec().phases(List.of(Phase.SANITIZER)), gpu.env(), console::add).run()));
+        Thread t = new Thread(() ->
+                report.set(new Runner(spec().phases(List.of(Phase.SANITIZER)), gpu.env(), console::add).run()));
         t.start();
         long target = waitForPid(gpu, "target-memcheck.txt");
-        long tool = ProcessHandle.of(target).flatMap(ProcessHandle::parent).orElseThrow().pid();
+        long tool = ProcessHandle.of(target)
+                .flatMap(ProcessHandle::parent)
+                .orElseThrow()
+                .pid();
         ProcessHandle.of(tool).orElseThrow().destroyForcibly(); // SIGKILL to compute-sanitizer, as in cpp-probe/kill
         t.join(60_000);
         Report r = report.get();
@@ -66,7 +77,8 @@ class RunnerFaultTest {
         assertThat(p.exitCode()).isEqualTo(137);
         assertThat(p.signal()).isEqualTo(9);
         assertThat(p.note()).contains("no --save XML written").contains("leftover process(es) of the phase killed");
-        assertThat(r.reasons()).anyMatch(x -> x.code().equals("incomplete") && x.message().contains("did not finish"));
+        assertThat(r.reasons())
+                .anyMatch(x -> x.code().equals("incomplete") && x.message().contains("did not finish"));
         // the records printed before the kill are real: FAIL, and the incomplete run is named beside it
         assertThat(r.verdict()).isEqualTo("FAIL");
         assertThat(r.sanitizerRuns().get(0).recordsFrom()).isEqualTo("text");
@@ -77,11 +89,12 @@ class RunnerFaultTest {
     @ParameterizedTest
     @EnumSource(Phase.class)
     void abortInTheMiddleOfEachPhase(Phase phase) throws Exception {
-        String mode = switch (phase) {
-            case SANITIZER -> "memcheck-app";
-            case BLOCKING -> "blocking";
-            case REGRESSION -> "async";
-        };
+        String mode =
+                switch (phase) {
+                    case SANITIZER -> "memcheck-app";
+                    case BLOCKING -> "blocking";
+                    case REGRESSION -> "async";
+                };
         FakeGpu gpu = new FakeGpu(dir).clean().put(mode + ".hang", "");
         AtomicReference<Report> report = new AtomicReference<>();
         Thread t = new Thread(() -> report.set(new Runner(spec(), gpu.env(), console::add).run()));
@@ -93,12 +106,16 @@ class RunnerFaultTest {
         Report r = report.get();
         assertThat(r.verdict()).isEqualTo("ERROR");
         assertThat(r.reasons()).anyMatch(x -> x.code().equals("aborted"));
-        Report.PhaseJson last = r.execution().phases().get(r.execution().phases().size() - 1);
+        Report.PhaseJson last =
+                r.execution().phases().get(r.execution().phases().size() - 1);
         assertThat(last.status()).isEqualTo("aborted");
         assertThat(last.name()).startsWith(phase == Phase.SANITIZER ? "sanitizer" : phase.id());
         assertThat(r.execution().phases()).hasSize(phase.ordinal() + 1);
-        long[] children = java.util.Arrays.stream(gpu.logged("children-" + mode + ".txt").split("\\s+"))
-                .filter(s -> !s.isBlank()).mapToLong(Long::parseLong).toArray();
+        long[] children = java.util.Arrays.stream(
+                        gpu.logged("children-" + mode + ".txt").split("\\s+"))
+                .filter(s -> !s.isBlank())
+                .mapToLong(Long::parseLong)
+                .toArray();
         assertGone(job);
         assertGone(children);
         assertThat(dir.resolve("run/report.json")).isNotEmptyFile();
@@ -109,7 +126,8 @@ class RunnerFaultTest {
     void samplerDyingIsAWarningAndTheCurveIsPartial() {
         FakeGpu gpu = new FakeGpu(dir).clean().put("sampler-dies", "");
         Report r = new Runner(spec().phases(List.of(Phase.REGRESSION)), gpu.env(), console::add).run();
-        assertThat(r.reasons()).anyMatch(x -> x.code().equals("memory-sampler") && x.message().contains("exited early"));
+        assertThat(r.reasons())
+                .anyMatch(x -> x.code().equals("memory-sampler") && x.message().contains("exited early"));
         assertThat(r.execution().phases().get(0).note()).contains("memory sampler exited early");
     }
 
@@ -118,13 +136,19 @@ class RunnerFaultTest {
         // the job's output reaches a 64 KiB file-size limit (SIGXFSZ), as on a full disk
         FakeGpu gpu = new FakeGpu(dir).clean();
         gpu.put("async.stdout", "x".repeat(200_000) + "\n");
-        Report r = new Runner(spec().phases(List.of(Phase.REGRESSION)).command(List.of("ulimit -f 64; exec python3 train.py")),
-                gpu.env(), console::add).run();
+        Report r = new Runner(
+                        spec().phases(List.of(Phase.REGRESSION))
+                                .command(List.of("ulimit -f 64; exec python3 train.py")),
+                        gpu.env(),
+                        console::add)
+                .run();
         Report.PhaseJson p = r.execution().phases().get(0);
         assertThat(p.status()).isEqualTo("failed");
         assertThat(p.signal()).isEqualTo(25);
         assertThat(r.verdict()).isEqualTo("ERROR");
-        assertThat(r.reasons()).anyMatch(x -> x.code().equals("exit-without-error") && x.message().contains("signal 25"));
+        assertThat(r.reasons())
+                .anyMatch(x ->
+                        x.code().equals("exit-without-error") && x.message().contains("signal 25"));
     }
 
     @Test
@@ -132,8 +156,12 @@ class RunnerFaultTest {
         FakeGpu gpu = new FakeGpu(dir).farOob();
         Map<String, String> env = new java.util.LinkedHashMap<>(gpu.env());
         env.put("HF_TOKEN", "hf_s3cr3tValue42");
-        Report r = new Runner(spec().command(List.of("python3 train.py --token hf_s3cr3tValue42"))
-                .extraEnv(Map.of("WANDB_API_KEY", "wandb-k3y-9999")), env, console::add).run();
+        Report r = new Runner(
+                        spec().command(List.of("python3 train.py --token hf_s3cr3tValue42"))
+                                .extraEnv(Map.of("WANDB_API_KEY", "wandb-k3y-9999")),
+                        env,
+                        console::add)
+                .run();
         String json = Files.readString(dir.resolve("run/report.json"), StandardCharsets.UTF_8)
                 + Files.readString(dir.resolve("run/run.json"), StandardCharsets.UTF_8)
                 + Files.readString(dir.resolve("run/report.html"), StandardCharsets.UTF_8)

@@ -26,8 +26,13 @@ class RunnerTest {
     private final List<String> console = new ArrayList<>();
 
     private RunSpec spec() {
-        return new RunSpec().command(List.of("python3", "train.py", "--bug", "far")).outDir(dir.resolve("run").toString())
-                .killGraceSeconds(1).toolWriteGraceSeconds(5).progressIntervalSeconds(1).samplerIntervalMs(100);
+        return new RunSpec()
+                .command(List.of("python3", "train.py", "--bug", "far"))
+                .outDir(dir.resolve("run").toString())
+                .killGraceSeconds(1)
+                .toolWriteGraceSeconds(5)
+                .progressIntervalSeconds(1)
+                .samplerIntervalMs(100);
     }
 
     private Report run(FakeGpu gpu, RunSpec spec) {
@@ -39,7 +44,10 @@ class RunnerTest {
     }
 
     private static Report.PhaseJson phase(Report r, String name) {
-        return r.execution().phases().stream().filter(p -> p.name().equals(name)).findFirst().orElseThrow();
+        return r.execution().phases().stream()
+                .filter(p -> p.name().equals(name))
+                .findFirst()
+                .orElseThrow();
     }
 
     @Test
@@ -61,8 +69,12 @@ class RunnerTest {
         assertThat(r.diagnosis().faultEvidence()).isEqualTo("blocking+sanitizer");
         Report.PhaseJson san = phase(r, "sanitizer-memcheck");
         assertThat(san.exitCode()).isEqualTo(Runner.SANITIZER_ERROR_EXIT);
-        assertThat(san.command()).containsSubsequence("--tool", "memcheck", "--xml", "--save").contains("--print-limit", "1000");
-        assertThat(san.environment()).containsEntry("PYTORCH_NO_CUDA_MEMORY_CACHING", "1").containsEntry("CUDA_VISIBLE_DEVICES", "0")
+        assertThat(san.command())
+                .containsSubsequence("--tool", "memcheck", "--xml", "--save")
+                .contains("--print-limit", "1000");
+        assertThat(san.environment())
+                .containsEntry("PYTORCH_NO_CUDA_MEMORY_CACHING", "1")
+                .containsEntry("CUDA_VISIBLE_DEVICES", "0")
                 .containsEntry("PYTORCH_CUDA_ALLOC_CONF", "(removed)");
         Report.PhaseJson blocking = phase(r, "blocking");
         assertThat(blocking.status()).isEqualTo("failed");
@@ -70,11 +82,17 @@ class RunnerTest {
         assertThat(r.execution().referenceFailureSeconds()).isEqualTo(blocking.timeToFailureSeconds());
         assertThat(r.execution().referenceSource()).isEqualTo("this run's blocking phase");
         assertThat(r.execution().regressionTargetSeconds()).isEqualTo(2 * blocking.timeToFailureSeconds());
-        assertThat(gpu.logged("env-memcheck-app.txt")).contains("PYTORCH_NO_CUDA_MEMORY_CACHING=1\n")
-                .doesNotContain("CUDA_LAUNCH_BLOCKING").doesNotContain("expandable_segments");
-        assertThat(gpu.logged("env-blocking.txt")).contains("CUDA_LAUNCH_BLOCKING=1\n").doesNotContain("PYTORCH_USE_CUDA_DSA")
+        assertThat(gpu.logged("env-memcheck-app.txt"))
+                .contains("PYTORCH_NO_CUDA_MEMORY_CACHING=1\n")
+                .doesNotContain("CUDA_LAUNCH_BLOCKING")
+                .doesNotContain("expandable_segments");
+        assertThat(gpu.logged("env-blocking.txt"))
+                .contains("CUDA_LAUNCH_BLOCKING=1\n")
+                .doesNotContain("PYTORCH_USE_CUDA_DSA")
                 .doesNotContain("PYTORCH_NO_CUDA_MEMORY_CACHING");
-        assertThat(gpu.logged("env-async.txt")).doesNotContain("CUDA_LAUNCH_BLOCKING").doesNotContain("PYTORCH_NO_CUDA_MEMORY_CACHING")
+        assertThat(gpu.logged("env-async.txt"))
+                .doesNotContain("CUDA_LAUNCH_BLOCKING")
+                .doesNotContain("PYTORCH_NO_CUDA_MEMORY_CACHING")
                 .contains("CUDA_VISIBLE_DEVICES=0\n");
         assertThat(r.execution().environment().driverVersion()).isEqualTo("580.159.04");
         assertThat(r.execution().environment().driverCudaVersion()).isEqualTo("13.0");
@@ -82,13 +100,23 @@ class RunnerTest {
         assertThat(r.execution().environment().compatibility()).isEqualTo("ok");
         assertThat(r.execution().environment().torchDsa()).isFalse();
         Path run = dir.resolve("run");
-        for (String f : List.of("run.json", "report.json", "report.html", "env/nvidia-smi.txt", "sanitizer-memcheck/sanitizer.log",
-                "sanitizer-memcheck/sanitizer.xml", "sanitizer-memcheck/command.txt", "blocking/stderr.log", "regression/stderr.log",
+        for (String f : List.of(
+                "run.json",
+                "report.json",
+                "report.html",
+                "env/nvidia-smi.txt",
+                "sanitizer-memcheck/sanitizer.log",
+                "sanitizer-memcheck/sanitizer.xml",
+                "sanitizer-memcheck/command.txt",
+                "blocking/stderr.log",
+                "regression/stderr.log",
                 "regression/nvidia-smi.csv")) {
             assertThat(run.resolve(f)).as(f).isNotEmptyFile();
         }
         assertThat(ReportJson.read(run.resolve("report.json")).verdict()).isEqualTo("FAIL");
-        assertThat(console).anyMatch(l -> l.startsWith("[gpu-sanitize] sanitizer-memcheck failed after") && l.contains("100 error record(s)"));
+        assertThat(console)
+                .anyMatch(l -> l.startsWith("[gpu-sanitize] sanitizer-memcheck failed after")
+                        && l.contains("100 error record(s)"));
         assertThat(console).noneMatch(l -> l.contains("Host Frame"));
     }
 
@@ -100,15 +128,20 @@ class RunnerTest {
         assertThat(r.defects()).isEmpty();
         assertThat(phase(r, "regression").status()).isEqualTo("passed");
         assertThat(r.execution().referenceFailureSeconds()).isNull();
-        assertThat(r.memory()).singleElement().satisfies(m -> assertThat(m.peakMiB()).isEqualTo(853));
+        assertThat(r.memory())
+                .singleElement()
+                .satisfies(m -> assertThat(m.peakMiB()).isEqualTo(853));
     }
 
     @Test
     void nearOutOfBoundsIsOnlyVisibleToTheSanitizer() {
-        FakeGpu gpu = new FakeGpu(dir).copy("near-oob/memcheck-nocache.log", "memcheck.log")
+        FakeGpu gpu = new FakeGpu(dir)
+                .copy("near-oob/memcheck-nocache.log", "memcheck.log")
                 .copy("near-oob/memcheck-nocache.xml", "memcheck.xml")
-                .copy("near-oob/memcheck-nocache-app.stderr", "memcheck-app.stderr").put("memcheck-app.exit", "134")
-                .copy("near-oob/async.stdout", "async.stdout").copy("near-oob/async.stdout", "blocking.stdout");
+                .copy("near-oob/memcheck-nocache-app.stderr", "memcheck-app.stderr")
+                .put("memcheck-app.exit", "134")
+                .copy("near-oob/async.stdout", "async.stdout")
+                .copy("near-oob/async.stdout", "blocking.stdout");
         Report r = run(gpu, spec());
         assertThat(r.verdict()).isEqualTo("FAIL");
         assertThat(r.diagnosis().reportedAt()).isNull();
@@ -148,12 +181,17 @@ class RunnerTest {
 
     @Test
     void toolThatExits255WithoutSummaryIsAnError() {
-        FakeGpu gpu = new FakeGpu(dir).copy("tool-errors/missing-script.log", "memcheck.log").put("sanitizer.exit", "255")
-                .copy("tool-errors/missing-script-app.stderr", "memcheck-app.stderr").put("memcheck-app.exit", "2");
+        FakeGpu gpu = new FakeGpu(dir)
+                .copy("tool-errors/missing-script.log", "memcheck.log")
+                .put("sanitizer.exit", "255")
+                .copy("tool-errors/missing-script-app.stderr", "memcheck-app.stderr")
+                .put("memcheck-app.exit", "2");
         Report r = run(gpu, spec().phases(List.of(Phase.SANITIZER)));
         assertThat(r.verdict()).isEqualTo("ERROR");
         assertThat(phase(r, "sanitizer-memcheck").exitCode()).isEqualTo(255);
-        assertThat(r.reasons()).anyMatch(x -> x.code().equals("tool-failure") && x.message().contains("before first instrumented API call"));
+        assertThat(r.reasons())
+                .anyMatch(x ->
+                        x.code().equals("tool-failure") && x.message().contains("before first instrumented API call"));
     }
 
     @Test
@@ -161,7 +199,8 @@ class RunnerTest {
         FakeGpu gpu = new FakeGpu(dir).put("no-gpu", "");
         Report r = run(gpu, spec());
         assertThat(r.verdict()).isEqualTo("ERROR");
-        assertThat(r.reasons().get(0).message()).startsWith("no GPU: " + gpu.tools.resolve("nvidia-smi") + " failed (exit 9): NVIDIA-SMI has failed")
+        assertThat(r.reasons().get(0).message())
+                .startsWith("no GPU: " + gpu.tools.resolve("nvidia-smi") + " failed (exit 9): NVIDIA-SMI has failed")
                 .doesNotContain("\n");
         assertThat(r.execution().phases()).isEmpty();
         assertThat(dir.resolve("run/report.json")).isNotEmptyFile();
@@ -173,10 +212,16 @@ class RunnerTest {
         FakeGpu gpu = new FakeGpu(dir).clean().remove("compute-sanitizer");
         Report r = run(gpu, spec());
         assertThat(r.verdict()).isEqualTo("ERROR");
-        assertThat(r.reasons().get(0).message()).startsWith("compute-sanitizer not found: looked in PATH (" + gpu.tools)
-                .contains("/usr/local/cuda/bin").endsWith("give --compute-sanitizer PATH");
+        assertThat(r.reasons().get(0).message())
+                .startsWith("compute-sanitizer not found: looked in PATH (" + gpu.tools)
+                .contains("/usr/local/cuda/bin")
+                .endsWith("give --compute-sanitizer PATH");
         // without the sanitizer phase the tool is not needed
-        Report r2 = new Runner(spec().outDir(dir.resolve("run2").toString()).phases(List.of(Phase.BLOCKING)), gpu.env(), console::add).run();
+        Report r2 = new Runner(
+                        spec().outDir(dir.resolve("run2").toString()).phases(List.of(Phase.BLOCKING)),
+                        gpu.env(),
+                        console::add)
+                .run();
         assertThat(r2.verdict()).isEqualTo("PASS");
     }
 
@@ -198,7 +243,11 @@ class RunnerTest {
         run(gpu, spec().phases(List.of(Phase.BLOCKING)));
         Path old = dir.resolve("run/report.json");
         double ttf = ReportJson.read(old).execution().referenceFailureSeconds();
-        Report r = run(gpu, spec().outDir(dir.resolve("run2").toString()).phases(List.of(Phase.REGRESSION)).referenceReport(old.toString()));
+        Report r = run(
+                gpu,
+                spec().outDir(dir.resolve("run2").toString())
+                        .phases(List.of(Phase.REGRESSION))
+                        .referenceReport(old.toString()));
         assertThat(r.execution().referenceFailureSeconds()).isEqualTo(ttf);
         assertThat(r.execution().referenceSource()).isEqualTo("report " + old);
         assertThat(r.execution().regressionTargetSeconds()).isEqualTo(2 * ttf);
@@ -207,11 +256,19 @@ class RunnerTest {
     @Test
     void throughputBelowBaselineIsUnstable() {
         FakeGpu gpu = new FakeGpu(dir).clean().copy("slowdown/plain-200-steps.stdout", "async.stdout");
-        Report ok = run(gpu, spec().phases(List.of(Phase.REGRESSION)).throughputRegex("it/s ([0-9.]+)").throughputBaseline(237.0));
+        Report ok = run(
+                gpu,
+                spec().phases(List.of(Phase.REGRESSION))
+                        .throughputRegex("it/s ([0-9.]+)")
+                        .throughputBaseline(237.0));
         assertThat(ok.execution().throughput().measured()).isBetween(200.0, 240.0);
         assertThat(ok.verdict()).isEqualTo("PASS");
-        Report slow = run(gpu, spec().outDir(dir.resolve("run2").toString()).phases(List.of(Phase.REGRESSION))
-                .throughputRegex("it/s ([0-9.]+)").throughputBaseline(2370.0));
+        Report slow = run(
+                gpu,
+                spec().outDir(dir.resolve("run2").toString())
+                        .phases(List.of(Phase.REGRESSION))
+                        .throughputRegex("it/s ([0-9.]+)")
+                        .throughputBaseline(2370.0));
         assertThat(slow.verdict()).isEqualTo("UNSTABLE");
         assertThat(slow.reasons()).anyMatch(x -> x.code().equals("throughput"));
     }
@@ -220,62 +277,92 @@ class RunnerTest {
     void earlyStopEndsTheSanitizerOnceEnoughDefectsWereSeen() {
         // a job that keeps erroring (hangs under the tool after its first errors): the early stop ends it
         FakeGpu gpu = new FakeGpu(dir).farOob().put("memcheck-app.hang", "");
-        Report r = run(gpu, spec().phases(List.of(Phase.SANITIZER)).timeoutSeconds(Phase.SANITIZER, 60).stopAfterDefects(1));
+        Report r = run(
+                gpu,
+                spec().phases(List.of(Phase.SANITIZER))
+                        .timeoutSeconds(Phase.SANITIZER, 60)
+                        .stopAfterDefects(1));
         Report.PhaseJson p = phase(r, "sanitizer-memcheck");
         assertThat(p.status()).isEqualTo("stopped-early");
         assertThat(p.wallSeconds()).isLessThan(20);
         assertThat(p.note()).contains("stopped early: 1 distinct defect(s) seen (--stop-after-defects 1)");
         assertThat(r.reasons()).anyMatch(x -> x.code().equals("stopped-early"));
         assertThat(r.verdict()).isEqualTo("FAIL");
-        assertThat(r.defects()).filteredOn(d -> !d.suppressed()).singleElement()
+        assertThat(r.defects())
+                .filteredOn(d -> !d.suppressed())
+                .singleElement()
                 .satisfies(d -> assertThat(d.kernel()).isEqualTo("scale_shift"));
     }
 
     @Test
     void independentPhasesRunAtOnceOnSeveralGpus() {
         // memcheck, racecheck and the blocking run take 3 s each; with three GPUs they overlap
-        FakeGpu gpu = new FakeGpu(dir).clean().put("memcheck-app.sleep", "3").put("blocking.sleep", "3").put("async.sleep", "0")
-                .put("racecheck.log", Corpus.textRun("rc-race")).put("gpu-count", "3");
+        FakeGpu gpu = new FakeGpu(dir)
+                .clean()
+                .put("memcheck-app.sleep", "3")
+                .put("blocking.sleep", "3")
+                .put("async.sleep", "0")
+                .put("racecheck.log", Corpus.textRun("rc-race"))
+                .put("gpu-count", "3");
         List<Tool> tools = List.of(Tool.MEMCHECK, Tool.RACECHECK);
         long t0 = System.nanoTime();
         Report sequential = run(gpu, spec().tools(tools).phases(List.of(Phase.SANITIZER, Phase.BLOCKING)));
         double seqSeconds = (System.nanoTime() - t0) / 1e9;
         t0 = System.nanoTime();
-        Report parallel = run(gpu, spec().outDir(dir.resolve("run2").toString()).tools(tools).gpus(List.of("0", "1", "2"))
-                .phases(List.of(Phase.SANITIZER, Phase.BLOCKING)));
+        Report parallel = run(
+                gpu,
+                spec().outDir(dir.resolve("run2").toString())
+                        .tools(tools)
+                        .gpus(List.of("0", "1", "2"))
+                        .phases(List.of(Phase.SANITIZER, Phase.BLOCKING)));
         double parSeconds = (System.nanoTime() - t0) / 1e9;
-        assertThat(parallel.execution().phases()).extracting(Report.PhaseJson::name)
+        assertThat(parallel.execution().phases())
+                .extracting(Report.PhaseJson::name)
                 .containsExactlyInAnyOrder("sanitizer-memcheck", "sanitizer-racecheck", "blocking");
-        assertThat(parallel.execution().phases()).extracting(Report.PhaseJson::gpu).containsExactlyInAnyOrder("0", "1", "2");
+        assertThat(parallel.execution().phases())
+                .extracting(Report.PhaseJson::gpu)
+                .containsExactlyInAnyOrder("0", "1", "2");
         assertThat(parallel.verdict()).isEqualTo(sequential.verdict()).isEqualTo("FAIL");
-        assertThat(parSeconds).as("parallel %.1f s vs sequential %.1f s", parSeconds, seqSeconds).isLessThan(0.7 * seqSeconds);
-        System.out.printf("phases on 3 GPUs: %.1f s, one after the other: %.1f s (%.2fx)%n", parSeconds, seqSeconds, seqSeconds / parSeconds);
+        assertThat(parSeconds)
+                .as("parallel %.1f s vs sequential %.1f s", parSeconds, seqSeconds)
+                .isLessThan(0.7 * seqSeconds);
+        System.out.printf(
+                "phases on 3 GPUs: %.1f s, one after the other: %.1f s (%.2fx)%n",
+                parSeconds, seqSeconds, seqSeconds / parSeconds);
     }
 
     @Test
     void runDirectoryIsNeverReused() throws IOException {
         Files.createDirectories(dir.resolve("run"));
         Files.writeString(dir.resolve("run/keep.txt"), "x");
-        assertThatThrownBy(() -> run(new FakeGpu(dir).clean(), spec())).isInstanceOf(RunException.class)
+        assertThatThrownBy(() -> run(new FakeGpu(dir).clean(), spec()))
+                .isInstanceOf(RunException.class)
                 .hasMessageContaining("is not empty");
         assertThat(dir.resolve("run/keep.txt")).exists();
     }
 
     @Test
     void shellStringsRunThroughShOnly() {
-        assertThat(RunSpec.argv(List.of("python3 train.py --steps 5 | tee out.txt"))).containsExactly("sh", "-c",
-                "python3 train.py --steps 5 | tee out.txt");
+        assertThat(RunSpec.argv(List.of("python3 train.py --steps 5 | tee out.txt")))
+                .containsExactly("sh", "-c", "python3 train.py --steps 5 | tee out.txt");
         assertThat(RunSpec.argv(List.of("python3", "train.py", "a b"))).containsExactly("python3", "train.py", "a b");
     }
 
     private static void assertNoSurvivors(FakeGpu gpu, String... pidFiles) throws InterruptedException {
         Set<Long> pids = new java.util.HashSet<>();
         for (String f : pidFiles) {
-            Arrays.stream(gpu.logged(f).split("\\s+")).filter(s -> !s.isBlank()).map(Long::parseLong).forEach(pids::add);
+            Arrays.stream(gpu.logged(f).split("\\s+"))
+                    .filter(s -> !s.isBlank())
+                    .map(Long::parseLong)
+                    .forEach(pids::add);
         }
         assertThat(pids).as("pids recorded by the fake job").isNotEmpty();
         Thread.sleep(200);
-        assertThat(pids).allSatisfy(pid -> assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false))
-                .as("process " + pid + " survived").isFalse());
+        assertThat(pids)
+                .allSatisfy(pid -> assertThat(ProcessHandle.of(pid)
+                                .map(ProcessHandle::isAlive)
+                                .orElse(false))
+                        .as("process " + pid + " survived")
+                        .isFalse());
     }
 }

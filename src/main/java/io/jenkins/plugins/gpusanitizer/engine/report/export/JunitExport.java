@@ -17,8 +17,7 @@ import javax.xml.stream.XMLStreamWriter;
  * one case for the gate's verdict (ERROR as an error, FAIL and UNSTABLE as failures).
  */
 public final class JunitExport {
-    private JunitExport() {
-    }
+    private JunitExport() {}
 
     public static void write(Report r, Path file) throws IOException {
         Path parent = file.toAbsolutePath().getParent();
@@ -54,7 +53,9 @@ public final class JunitExport {
             if (isFailure(p.status())) {
                 w.writeStartElement("failure");
                 w.writeAttribute("type", clean(p.status()));
-                w.writeAttribute("message", clean(p.name() + " " + p.status() + (p.exitCode() == null ? "" : ", exit " + p.exitCode())));
+                w.writeAttribute(
+                        "message",
+                        clean(p.name() + " " + p.status() + (p.exitCode() == null ? "" : ", exit " + p.exitCode())));
                 w.writeCharacters(clean(String.join(" ", p.command()) + (p.note() == null ? "" : "\n" + p.note())));
                 w.writeEndElement();
             }
@@ -73,12 +74,20 @@ public final class JunitExport {
         for (Report.DefectJson d : defects) {
             w.writeStartElement("testcase");
             w.writeAttribute("classname", "gpu-sanitize." + clean(d.tool()));
-            w.writeAttribute("name", clean(d.kind() + " in " + (d.kernel() == null ? "?" : d.kernel())
-                    + (d.hostLocation() == null ? "" : " at " + d.hostLocation().file() + ":" + d.hostLocation().line())
-                    + " [" + d.id() + "]"));
+            w.writeAttribute(
+                    "name",
+                    clean(d.kind() + " in " + (d.kernel() == null ? "?" : d.kernel())
+                            + (d.hostLocation() == null
+                                    ? ""
+                                    : " at " + d.hostLocation().file() + ":"
+                                            + d.hostLocation().line())
+                            + " [" + d.id() + "]"));
             if (d.suppressed()) {
                 w.writeStartElement("skipped");
-                w.writeAttribute("message", clean("suppressed by " + d.suppressedBy().rule() + ": " + d.suppressedBy().reason()));
+                w.writeAttribute(
+                        "message",
+                        clean("suppressed by " + d.suppressedBy().rule() + ": "
+                                + d.suppressedBy().reason()));
                 w.writeEndElement();
             } else {
                 w.writeStartElement("failure");
@@ -86,7 +95,11 @@ public final class JunitExport {
                 w.writeAttribute("message", clean(d.message() + " (" + d.records() + " records)"));
                 StringBuilder body = new StringBuilder();
                 if (d.deviceLocation() != null) {
-                    body.append("device: ").append(d.deviceLocation().file()).append(':').append(d.deviceLocation().line()).append('\n');
+                    body.append("device: ")
+                            .append(d.deviceLocation().file())
+                            .append(':')
+                            .append(d.deviceLocation().line())
+                            .append('\n');
                 }
                 if (d.detail() != null) {
                     body.append(d.detail()).append('\n');
@@ -94,7 +107,10 @@ public final class JunitExport {
                 for (Report.FrameJson f : d.hostStack()) {
                     body.append("  at ").append(f.function() == null ? "??" : f.function());
                     if (f.file() != null) {
-                        body.append(" (").append(f.file()).append(f.line() == null ? "" : ":" + f.line()).append(')');
+                        body.append(" (")
+                                .append(f.file())
+                                .append(f.line() == null ? "" : ":" + f.line())
+                                .append(')');
                     }
                     body.append('\n');
                 }
@@ -116,10 +132,18 @@ public final class JunitExport {
         if (error || failure) {
             w.writeStartElement(error ? "error" : "failure");
             w.writeAttribute("type", r.verdict());
-            String first = r.reasons().stream().filter(x -> !x.level().equals("info")).map(Report.ReasonJson::message).findFirst().orElse(r.verdict());
+            String first = r.reasons().stream()
+                    .filter(x -> !x.level().equals("info"))
+                    .map(Report.ReasonJson::message)
+                    .findFirst()
+                    .orElse(r.verdict());
             w.writeAttribute("message", clean(first));
             StringBuilder all = new StringBuilder();
-            r.reasons().forEach(x -> all.append(x.level()).append(": ").append(x.message()).append('\n'));
+            r.reasons()
+                    .forEach(x -> all.append(x.level())
+                            .append(": ")
+                            .append(x.message())
+                            .append('\n'));
             w.writeCharacters(clean(all.toString()));
             w.writeEndElement();
         }
@@ -127,7 +151,8 @@ public final class JunitExport {
         w.writeEndElement();
     }
 
-    private static void suite(XMLStreamWriter w, String name, long tests, long failures, long errors, long skipped) throws XMLStreamException {
+    private static void suite(XMLStreamWriter w, String name, long tests, long failures, long errors, long skipped)
+            throws XMLStreamException {
         w.writeStartElement("testsuite");
         w.writeAttribute("name", name);
         w.writeAttribute("tests", Long.toString(tests));
@@ -143,7 +168,12 @@ public final class JunitExport {
         }
         StringBuilder sb = new StringBuilder(s.length());
         s.codePoints().forEach(c -> {
-            boolean ok = c == 0x9 || c == 0xA || c == 0xD || c >= 0x20 && c <= 0xD7FF || c >= 0xE000 && c <= 0xFFFD || c >= 0x10000 && c <= 0x10FFFF;
+            boolean ok = c == 0x9
+                    || c == 0xA
+                    || c == 0xD
+                    || c >= 0x20 && c <= 0xD7FF
+                    || c >= 0xE000 && c <= 0xFFFD
+                    || c >= 0x10000 && c <= 0x10FFFF;
             sb.appendCodePoint(ok ? c : 0xFFFD);
         });
         return sb.toString();

@@ -23,8 +23,7 @@ import java.util.Map;
 public final class SarifExport {
     private static final JsonNodeFactory F = JsonNodeFactory.instance;
 
-    private SarifExport() {
-    }
+    private SarifExport() {}
 
     public static ObjectNode toSarif(Report r) {
         ObjectNode root = F.objectNode();
@@ -76,7 +75,9 @@ public final class SarifExport {
             if (d.suppressed()) {
                 ObjectNode s = res.putArray("suppressions").addObject();
                 s.put("kind", "external");
-                s.put("justification", d.suppressedBy().rule() + ": " + d.suppressedBy().reason());
+                s.put(
+                        "justification",
+                        d.suppressedBy().rule() + ": " + d.suppressedBy().reason());
             }
             ObjectNode props = res.putObject("properties");
             props.put("tool", d.tool());

@@ -16,8 +16,7 @@ import java.nio.file.Path;
  * NORMAL for warnings, category = tool, type = kind, the defect id as fingerprint.
  */
 public final class WarningsNgExport {
-    private WarningsNgExport() {
-    }
+    private WarningsNgExport() {}
 
     public static ObjectNode toIssues(Report r) {
         ObjectNode root = JsonNodeFactory.instance.objectNode();
@@ -37,10 +36,17 @@ public final class WarningsNgExport {
             i.put("category", "gpu-sanitizer:" + d.tool());
             i.put("type", d.kind());
             i.put("severity", "error".equals(d.severity()) ? "ERROR" : "NORMAL");
-            i.put("message", d.message() + (d.kernel() == null ? "" : " in kernel " + d.kernel()) + " (" + d.records() + " records)");
+            i.put(
+                    "message",
+                    d.message() + (d.kernel() == null ? "" : " in kernel " + d.kernel()) + " (" + d.records()
+                            + " records)");
             StringBuilder desc = new StringBuilder();
             if (d.deviceLocation() != null) {
-                desc.append("device line ").append(d.deviceLocation().file()).append(':').append(d.deviceLocation().line()).append(". ");
+                desc.append("device line ")
+                        .append(d.deviceLocation().file())
+                        .append(':')
+                        .append(d.deviceLocation().line())
+                        .append(". ");
             }
             if (d.detail() != null) {
                 desc.append(d.detail());

@@ -31,7 +31,8 @@ class ExportsTest {
     @BeforeAll
     static void schema() throws Exception {
         try (InputStream in = ExportsTest.class.getResourceAsStream("/schemas/sarif-2.1.0-rtm.5.json")) {
-            sarifSchema = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_4).getSchema(in);
+            sarifSchema = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_4)
+                    .getSchema(in);
         }
     }
 
@@ -56,12 +57,19 @@ class ExportsTest {
         JsonNode result = s.at("/runs/0/results/0");
         assertThat(result.get("ruleId").asText()).isEqualTo("memcheck/out-of-bounds");
         assertThat(result.get("level").asText()).isEqualTo("error");
-        assertThat(result.at("/locations/0/physicalLocation/artifactLocation/uri").asText()).endsWith("triton_job.py");
-        assertThat(result.at("/locations/0/physicalLocation/region/startLine").asInt()).isEqualTo(26);
-        assertThat(result.at("/relatedLocations/0/physicalLocation/region/startLine").asInt()).isEqualTo(20);
-        assertThat(result.at("/partialFingerprints/gpuSanitizeDefect~1v1").asText()).hasSize(16);
+        assertThat(result.at("/locations/0/physicalLocation/artifactLocation/uri")
+                        .asText())
+                .endsWith("triton_job.py");
+        assertThat(result.at("/locations/0/physicalLocation/region/startLine").asInt())
+                .isEqualTo(26);
+        assertThat(result.at("/relatedLocations/0/physicalLocation/region/startLine")
+                        .asInt())
+                .isEqualTo(20);
+        assertThat(result.at("/partialFingerprints/gpuSanitizeDefect~1v1").asText())
+                .hasSize(16);
         JsonNode init = ReportJson.mapper().valueToTree(SarifExport.toSarif(report("initcheck")));
-        assertThat(init.at("/runs/0/results/0/suppressions/0/justification").asText()).startsWith("vendor-library-noise");
+        assertThat(init.at("/runs/0/results/0/suppressions/0/justification").asText())
+                .startsWith("vendor-library-noise");
         assertThat(init.at("/runs/0/results/0/level").asText()).isEqualTo("note");
     }
 
@@ -79,14 +87,20 @@ class ExportsTest {
         assertThat(defects.getAttribute("failures")).isEqualTo("1");
         Element defect = (Element) defects.getElementsByTagName("testcase").item(0);
         assertThat(defect.getAttribute("classname")).isEqualTo("gpu-sanitize.memcheck");
-        assertThat(defect.getAttribute("name")).startsWith("out-of-bounds in fused_scale at ").contains("lstm_job.py:43");
-        Element gate = (Element) ((Element) suites.item(2)).getElementsByTagName("failure").item(0);
+        assertThat(defect.getAttribute("name"))
+                .startsWith("out-of-bounds in fused_scale at ")
+                .contains("lstm_job.py:43");
+        Element gate = (Element)
+                ((Element) suites.item(2)).getElementsByTagName("failure").item(0);
         assertThat(gate.getAttribute("type")).isEqualTo("FAIL");
         Path init = dir.resolve("init.xml");
         JunitExport.write(report("initcheck"), init);
         Document di = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(init.toFile());
-        assertThat(((Element) di.getElementsByTagName("skipped").item(0)).getAttribute("message")).startsWith("suppressed by vendor-library-noise");
-        assertThat(di.getElementsByTagName("failure").getLength()).as("PASS: no failing case").isEqualTo(1);
+        assertThat(((Element) di.getElementsByTagName("skipped").item(0)).getAttribute("message"))
+                .startsWith("suppressed by vendor-library-noise");
+        assertThat(di.getElementsByTagName("failure").getLength())
+                .as("PASS: no failing case")
+                .isEqualTo(1);
     }
 
     @Test
@@ -103,7 +117,12 @@ class ExportsTest {
         assertThat(i.get("lineStart").asInt()).isEqualTo(43);
         assertThat(i.get("severity").asText()).isEqualTo("ERROR");
         assertThat(i.get("category").asText()).isEqualTo("gpu-sanitizer:memcheck");
-        assertThat(i.get("fingerprint").asText()).isEqualTo(report("far").defects().get(0).id());
-        assertThat(ReportJson.mapper().valueToTree(WarningsNgExport.toIssues(report("initcheck"))).get("issues").isEmpty()).isTrue();
+        assertThat(i.get("fingerprint").asText())
+                .isEqualTo(report("far").defects().get(0).id());
+        assertThat(ReportJson.mapper()
+                        .valueToTree(WarningsNgExport.toIssues(report("initcheck")))
+                        .get("issues")
+                        .isEmpty())
+                .isTrue();
     }
 }
