@@ -30,7 +30,7 @@ class GpuSanitizeStepTest {
         assertThat(s.outDir()).isEqualTo("/ws@tmp/gpu-sanitize/7-gpu-sanitizer");
         assertThat(s.policy().suppressions())
                 .extracting(r -> r.id())
-                .containsExactly("vendor-library-noise", "follow-on-api-error");
+                .containsExactly("vendor-library-noise", "vendor-handled-api-error", "follow-on-api-error");
     }
 
     @Test

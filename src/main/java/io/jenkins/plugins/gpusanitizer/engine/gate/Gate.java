@@ -2,7 +2,9 @@ package io.jenkins.plugins.gpusanitizer.engine.gate;
 
 import io.jenkins.plugins.gpusanitizer.engine.diagnosis.MemoryCurve;
 import io.jenkins.plugins.gpusanitizer.engine.findings.Defect;
+import io.jenkins.plugins.gpusanitizer.engine.findings.DeviceAsserts;
 import io.jenkins.plugins.gpusanitizer.engine.findings.SanitizerRun;
+import io.jenkins.plugins.gpusanitizer.engine.model.Frame;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.parse.CudaFailure;
 import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerOutput;
@@ -71,7 +73,7 @@ public final class Gate {
                     moreDefects++;
                     continue;
                 }
-                String text = describe(d);
+                String text = describe(d, firstAssertion(in));
                 reasons.add((a == Action.FAIL ? Reason.fail("defect", text) : Reason.unstable("defect", text))
                         .about(d.id()));
             }
@@ -221,6 +223,15 @@ public final class Gate {
         }
     }
 
+    /** The assertion's own words when it has a message literal ({@code && "index out of bounds"}), with its file:line. */
+    static String assertionText(CudaFailure.DeviceAssertion a) {
+        String c = a.condition() == null ? "" : a.condition();
+        int q = c.indexOf('"');
+        int end = c.lastIndexOf('"');
+        String words = q >= 0 && end > q ? c.substring(q + 1, end) : c;
+        return words + (a.file() == null ? "" : " (" + Frame.baseName(a.file()) + ":" + a.line() + ")");
+    }
+
     private void failure(String phase, CudaFailure f, List<Reason> reasons) {
         String where = f.userFrame() == null ? "" : " at " + f.userFrame();
         String what = f.message() == null ? f.errorClass().text() : f.message();
@@ -278,9 +289,32 @@ public final class Gate {
         }
     }
 
+    /** The first device-side assertion the job printed (blocking run first), or null. */
+    private static CudaFailure.DeviceAssertion firstAssertion(Input in) {
+        for (String phase : List.of("blocking", "async")) {
+            CudaFailure f = in.failures().get(phase);
+            if (f != null && !f.assertions().isEmpty()) {
+                return f.assertions().get(0);
+            }
+        }
+        return in.failures().values().stream()
+                .flatMap(f -> f.assertions().stream())
+                .findFirst()
+                .orElse(null);
+    }
+
     static String describe(Defect d) {
+        return describe(d, null);
+    }
+
+    /** One line per defect; a device assert stopped in {@code __assertfail} gets the assertion the job printed. */
+    static String describe(Defect d, CudaFailure.DeviceAssertion assertion) {
         StringBuilder sb = new StringBuilder(d.tool().id()).append(": ").append(d.message());
-        if (d.kernel() != null) {
+        boolean assertRuntime = DeviceAsserts.isAssertRuntime(d.kernel());
+        if (assertRuntime && assertion != null) {
+            sb.append(": ").append(assertionText(assertion));
+        }
+        if (d.kernel() != null && !assertRuntime) {
             sb.append(" in kernel ").append(d.kernel());
         }
         if (d.deviceLocation() != null) {

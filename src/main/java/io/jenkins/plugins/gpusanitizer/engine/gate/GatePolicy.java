@@ -3,6 +3,7 @@ package io.jenkins.plugins.gpusanitizer.engine.gate;
 import io.jenkins.plugins.gpusanitizer.engine.findings.FollowOnApiErrorRule;
 import io.jenkins.plugins.gpusanitizer.engine.findings.FrameClassifier;
 import io.jenkins.plugins.gpusanitizer.engine.findings.SuppressionRule;
+import io.jenkins.plugins.gpusanitizer.engine.findings.VendorHandledApiErrorRule;
 import io.jenkins.plugins.gpusanitizer.engine.findings.VendorNoiseRule;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import java.util.ArrayList;
@@ -43,7 +44,7 @@ public record GatePolicy(
     }
 
     public static List<SuppressionRule> defaultSuppressions() {
-        return List.of(new VendorNoiseRule(), new FollowOnApiErrorRule());
+        return List.of(new VendorNoiseRule(), new VendorHandledApiErrorRule(), new FollowOnApiErrorRule());
     }
 
     public static GatePolicy defaults() {

@@ -43,6 +43,7 @@ public record Report(
 
     public static final int SCHEMA_VERSION = 1;
 
+    /** The report with how the run was made; phase statuses are judged against the sanitizer runs. */
     public Report withExecution(ExecutionJson e) {
         return new Report(
                 schemaVersion,
@@ -55,7 +56,7 @@ public record Report(
                 sanitizerRuns,
                 failures,
                 memory,
-                e,
+                SanitizerPhaseStatus.judge(e, sanitizerRuns),
                 inputs,
                 reference,
                 fixed);

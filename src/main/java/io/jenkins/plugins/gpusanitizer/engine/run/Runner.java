@@ -14,6 +14,7 @@ import io.jenkins.plugins.gpusanitizer.engine.report.ReferenceComparison;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportMapper;
+import io.jenkins.plugins.gpusanitizer.engine.report.SanitizerPhaseStatus;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
@@ -33,7 +34,7 @@ import java.util.UUID;
  */
 public final class Runner {
     /** compute-sanitizer's exit code when it found errors; distinct from the job's own codes. */
-    public static final int SANITIZER_ERROR_EXIT = 86;
+    public static final int SANITIZER_ERROR_EXIT = SanitizerPhaseStatus.ERROR_EXITCODE;
 
     private static final List<String> DEBUG_VARIABLES = List.of(
             "CUDA_LAUNCH_BLOCKING",
