@@ -8,6 +8,7 @@ import io.jenkins.plugins.gpusanitizer.engine.findings.Defect;
 import io.jenkins.plugins.gpusanitizer.engine.findings.DefectGrouper;
 import io.jenkins.plugins.gpusanitizer.engine.findings.SanitizerRun;
 import io.jenkins.plugins.gpusanitizer.engine.findings.SuppressionRule;
+import io.jenkins.plugins.gpusanitizer.engine.findings.UncachedCaptureRule;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Gate;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
@@ -67,12 +68,16 @@ public final class Analyzer {
                     .add(new Parsed(out, grouper));
         }
         List<SanitizerRun> runs = new ArrayList<>();
+        List<SuppressionRule> rules = policy.suppressions();
+        if (Boolean.FALSE.equals(in.cachingAllocator())) {
+            rules = new ArrayList<>(rules);
+            rules.add(new UncachedCaptureRule());
+        }
         for (Tool tool : Tool.values()) {
             List<Parsed> t = texts.getOrDefault(tool, List.of());
             List<Parsed> x = xmls.getOrDefault(tool, List.of());
             for (int i = 0; i < Math.max(t.size(), x.size()); i++) {
-                runs.add(pair(
-                        tool, i < t.size() ? t.get(i) : null, i < x.size() ? x.get(i) : null, policy.suppressions()));
+                runs.add(pair(tool, i < t.size() ? t.get(i) : null, i < x.size() ? x.get(i) : null, rules));
             }
         }
         Map<String, CudaFailure> failures = new LinkedHashMap<>();

@@ -3,8 +3,11 @@ package io.jenkins.plugins.gpusanitizer.engine.gate;
 import io.jenkins.plugins.gpusanitizer.engine.diagnosis.MemoryCurve;
 import io.jenkins.plugins.gpusanitizer.engine.findings.Defect;
 import io.jenkins.plugins.gpusanitizer.engine.findings.DeviceAsserts;
+import io.jenkins.plugins.gpusanitizer.engine.findings.KernelNames;
 import io.jenkins.plugins.gpusanitizer.engine.findings.SanitizerRun;
+import io.jenkins.plugins.gpusanitizer.engine.findings.UncachedCaptureRule;
 import io.jenkins.plugins.gpusanitizer.engine.model.Frame;
+import io.jenkins.plugins.gpusanitizer.engine.model.Kind;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.parse.CudaFailure;
 import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerOutput;
@@ -73,7 +76,7 @@ public final class Gate {
                     moreDefects++;
                     continue;
                 }
-                String text = describe(d, firstAssertion(in));
+                String text = describe(d, firstAssertion(in)) + raceContext(d, in.runs());
                 reasons.add((a == Action.FAIL ? Reason.fail("defect", text) : Reason.unstable("defect", text))
                         .about(d.id()));
             }
@@ -185,6 +188,17 @@ public final class Gate {
                                 + "not a kernel bug, and nothing after it was checked"));
             }
         }
+        if (run.defects().stream()
+                .anyMatch(d -> d.suppressed()
+                        && UncachedCaptureRule.ID.equals(d.suppressedBy().rule()))) {
+            reasons.add(Reason.error(
+                    "capture-conflict",
+                    tool
+                            + ": the job captures CUDA graphs, and PYTORCH_NO_CUDA_MEMORY_CACHING=1 (set for the sanitizer "
+                            + "run) broke the capture: the job was not checked past it. Not a bug in the job; "
+                            + "`gpu-sanitize run` reruns the tool with the caching allocator kept, or rerun it with "
+                            + "--keep-caching-allocator"));
+        }
         Long total = run.errorsTotal();
         if (total != null && total > 0 && run.recordsParsed() == 0) {
             reasons.add(Reason.fail(
@@ -289,6 +303,36 @@ public final class Gate {
         }
     }
 
+    /**
+     * A race's hazards and access pair; racecheck's analysis records carry no host stack, so the launch
+     * site comes from another tool's record of the same kernel when there is one.
+     */
+    static String raceContext(Defect d, List<SanitizerRun> runs) {
+        if (d.kind() != Kind.RACE) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder();
+        if (d.detail() != null) {
+            sb.append("; ").append(d.detail());
+        }
+        if (d.hostLocation() == null) {
+            String kernel = KernelNames.simple(d.kernel());
+            String elsewhere = runs.stream()
+                    .flatMap(r -> r.defects().stream())
+                    .filter(o -> o != d && o.hostLocation() != null && kernel != null)
+                    .filter(o -> kernel.equals(KernelNames.simple(o.kernel())))
+                    .map(o -> o.hostLocation() + " (seen by " + o.tool().id() + ")")
+                    .findFirst()
+                    .orElse(null);
+            sb.append(
+                    elsewhere == null
+                            ? "; racecheck's analysis records carry no host stack, so the launch site is unknown "
+                                    + "(--racecheck-report hazard records it)"
+                            : "; racecheck records no host stack; the same kernel was launched from " + elsewhere);
+        }
+        return sb.toString();
+    }
+
     /** The first device-side assertion the job printed (blocking run first), or null. */
     private static CudaFailure.DeviceAssertion firstAssertion(Input in) {
         for (String phase : List.of("blocking", "async")) {
@@ -329,7 +373,8 @@ public final class Gate {
         if (d.inVendorLibrary()) {
             sb.append(" [in vendor library ").append(d.vendorModule()).append(']');
         }
-        sb.append(" (").append(d.records()).append(d.records() == 1 ? " record)" : " records)");
+        sb.append(" (").append(d.records()).append(d.records() == 1 ? " record" : " records");
+        sb.append(d.error() ? ")" : ", warning level)");
         return sb.toString();
     }
 }
