@@ -24,6 +24,13 @@ public final class RunSpec implements Serializable {
     private List<String> gpus = new ArrayList<>(List.of("0"));
     private List<Tool> tools = new ArrayList<>(List.of(Tool.MEMCHECK));
     private int printLimit = 1000;
+    /**
+     * memcheck's {@code --padding}: a guard zone after every allocation. Without it a write past one buffer
+     * into the next live one (a wrong row stride into the labels allocated next) is invisible to memcheck,
+     * as recorded in docs/h200-2026-12-03/triton-stride.
+     */
+    private int padding = 4096;
+
     private boolean keepCachingAllocator;
     private List<Phase> phases = new ArrayList<>(List.of(Phase.SANITIZER, Phase.BLOCKING, Phase.REGRESSION));
     private final Map<Phase, Integer> timeoutSeconds =
@@ -117,6 +124,15 @@ public final class RunSpec implements Serializable {
 
     public RunSpec printLimit(int n) {
         printLimit = n;
+        return this;
+    }
+
+    public int padding() {
+        return padding;
+    }
+
+    public RunSpec padding(int bytes) {
+        padding = bytes;
         return this;
     }
 
@@ -419,6 +435,9 @@ public final class RunSpec implements Serializable {
         }
         if (printLimit < 0) {
             throw new RunException("print limit must be 0 (unlimited) or more, got " + printLimit);
+        }
+        if (padding < 0) {
+            throw new RunException("padding must be 0 (none) or more bytes, got " + padding);
         }
         for (Phase p : Phase.values()) {
             if (timeoutSeconds.get(p) <= 0) {

@@ -334,6 +334,9 @@ public final class Runner {
                 Integer.toString(spec.printLimit()),
                 "--error-exitcode",
                 Integer.toString(SANITIZER_ERROR_EXIT)));
+        if (tool == Tool.MEMCHECK && spec.padding() > 0) {
+            argv.addAll(List.of("--padding", Integer.toString(spec.padding())));
+        }
         argv.addAll(spec.extraSanitizerArgs());
         argv.addAll(RunSpec.argv(spec.sanitizerCommand()));
         Map<String, String> set = new LinkedHashMap<>();

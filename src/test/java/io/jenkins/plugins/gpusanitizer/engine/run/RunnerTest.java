@@ -71,7 +71,8 @@ class RunnerTest {
         assertThat(san.exitCode()).isEqualTo(Runner.SANITIZER_ERROR_EXIT);
         assertThat(san.command())
                 .containsSubsequence("--tool", "memcheck", "--xml", "--save")
-                .contains("--print-limit", "1000");
+                .contains("--print-limit", "1000")
+                .containsSubsequence("--padding", "4096");
         assertThat(san.environment())
                 .containsEntry("PYTORCH_NO_CUDA_MEMORY_CACHING", "1")
                 .containsEntry("CUDA_VISIBLE_DEVICES", "0")
