@@ -68,8 +68,9 @@ final class PolicyOptions {
     @Option(
             names = "--memory-min-judged",
             paramLabel = "S",
-            description = "a memory curve whose part after warm-up (the first quarter of the job) is shorter than "
-                    + "this many seconds is too short to judge: no memory verdict (default 10).")
+            description = "a memory curve whose part after warm-up (the first quarter of the job, or until memory "
+                    + "reached its level) is shorter than this many seconds is too short to judge: no memory "
+                    + "verdict (default 10).")
     Double memoryMinJudged;
 
     GatePolicy toPolicy(CommandLine cl) {

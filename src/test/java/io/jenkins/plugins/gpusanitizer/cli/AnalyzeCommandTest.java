@@ -229,6 +229,25 @@ class AnalyzeCommandTest {
         assertThat(judged.get("memory").get(0).get("lateRiseMiB").asDouble()).isEqualTo(272);
     }
 
+    /** The same two jobs on the real H200 (corpus/h200-2026-12-03). */
+    @Test
+    void realIssue11CurvesFromTheH200() {
+        JsonNode leak = analyze(
+                2,
+                "--memory-csv",
+                Corpus.resource("/corpus/h200-2026-12-03/curves/leak-logits.nvidia-smi.csv")
+                        .toString());
+        assertThat(leak.get("memory").get(0).get("growthMiBPerMin").asDouble()).isBetween(90.0, 110.0);
+        assertThat(leak.get("memory").get(0).get("hoursToFull").asDouble()).isBetween(22.0, 26.0);
+        JsonNode cudnn = analyze(
+                0,
+                "--memory-csv",
+                Corpus.resource("/corpus/h200-2026-12-03/curves/cudnn-bench.nvidia-smi.csv")
+                        .toString());
+        assertThat(cudnn.get("memory").get(0).get("shape").asText()).isEqualTo("unknown");
+        assertThat(cudnn.get("reasons").toString()).doesNotContain("memory-growth");
+    }
+
     @Test
     void memoryPolicyOptionsAreChecked() {
         for (String[] bad : new String[][] {

@@ -20,15 +20,18 @@ import java.util.Locale;
  *       slopes between every two points, on at most 512 bucket medians): robust to the caching
  *       allocator's steps and to a few outliers, unlike a least-squares fit or counting rises.
  *   <li>Growth is sustained when the judged window, cut into 5 windows of equal time, has median levels
- *       that never fall (by more than 4 MiB or 1 %), rise in at least 3 of the 4 steps between them, and
- *       still rise in one of the last two. A single step (a bigger batch, an evaluation pass) or a rise in the last
- *       seconds of the run is not a trend. Sustained growth with a positive trend is {@code GROWING};
- *       the time to fill the card is (memory.total − last memory.used) / trend.
- *   <li>Otherwise the curve is {@code STABLE} — unless the run ends on a rise (the last rise less than
- *       2 s before the end) and what came before it in the judged window is shorter than the minimum:
- *       the job ended while still warming up (seen on the H200: a 10 s job with
- *       {@code cudnn.benchmark} rises from 621 to 893 MiB in its last second), which is too short to
- *       judge.
+ *       that never fall (by more than 4 MiB or 1 %), rise in at least 3 of the 4 steps between them and
+ *       still rise in one of the last two, and memory still reaches new highs in the last quarter of
+ *       the window. A single step (a bigger batch, an evaluation pass), memory that went up and came
+ *       back down, or a rise in the last seconds of the run is not a trend. Sustained growth with a
+ *       positive trend is {@code GROWING}; the time to fill the card is (memory.total − last
+ *       memory.used) / trend.
+ *   <li>Otherwise the curve is {@code STABLE} if it held its level long enough: from where memory
+ *       first came within 32 MiB (or 2 %) of its highest level — when that is later than the first
+ *       quarter — to the end of the run or to a rise in the run's last seconds (the last rise less than
+ *       2 s before the end, not held: start-up at the end), at least the minimum. Else it is too short
+ *       to judge: the job ended while still warming up (seen on the H200: a 15 s job with {@code
+ *       cudnn.benchmark} autotuned for its first 7.8 s).
  * </ol>
  *
  * Whether growth makes the build unstable is the gate's decision (the fill horizon, {@link
@@ -129,7 +132,7 @@ public final class MemoryCurveAnalyzer {
             trend = theilSen(s, from, end) * 60;
             double judged = judgedTo - judgedFrom;
             if (judged < policy.minJudgedSeconds() || end - from + 1 < MIN_JUDGED_SAMPLES) {
-                warmup = settle(start, end, peak);
+                warmup = s.time(settle(start, end, peak)) - s.time(start);
                 return curve(String.format(
                         Locale.ROOT,
                         "too short to judge: %.1f s after %.1f s of warm-up, %.0f s needed (peak %.0f MiB)",
@@ -138,7 +141,7 @@ public final class MemoryCurveAnalyzer {
                         policy.minJudgedSeconds(),
                         peak));
             }
-            if (sustained(from, end) && trend > 0) {
+            if (sustained(start, from, end) && trend > 0) {
                 shape = MemoryCurve.Shape.GROWING;
                 growth = trend;
                 String full;
@@ -174,28 +177,15 @@ public final class MemoryCurveAnalyzer {
             String late = "";
             int levelEnd = end;
             if (lastRise > 0 && judgedTo - s.time(lastRise) < MIN_STABLE_SECONDS) {
-                // the run ends on a rise: find where that burst of rises began
+                // the run ends on a rise: find where that burst of rises began; it is not part of the level
                 int burst = lastRise;
                 for (int i = lastRise - 1; i > start && s.time(burst) - s.time(i) < MIN_STABLE_SECONDS; i--) {
                     if (rise(i)) {
                         burst = i;
                     }
                 }
-                lateRise = s.used(end) - s.used(burst - 1);
-                double before = s.time(burst - 1) - judgedFrom;
-                if (before < policy.minJudgedSeconds()) {
-                    warmup = settle(start, end, peak);
-                    return curve(String.format(
-                            Locale.ROOT,
-                            "too short to judge: the run ended %.1f s after its last rise (+%.0f MiB in its last %.1f s)"
-                                    + ", before memory held a level for %.0f s (peak %.0f MiB)",
-                            judgedTo - s.time(lastRise),
-                            lateRise,
-                            judgedTo - s.time(burst - 1),
-                            policy.minJudgedSeconds(),
-                            peak));
-                }
                 levelEnd = burst - 1;
+                lateRise = s.used(end) - s.used(levelEnd);
                 late = String.format(
                         Locale.ROOT,
                         "; +%.0f MiB in the run's last %.1f s, not held: start-up at the end, not a trend",
@@ -206,14 +196,44 @@ public final class MemoryCurveAnalyzer {
             for (int i = start; i <= levelEnd; i++) {
                 level = Math.max(level, s.used(i));
             }
+            int settled = settle(start, levelEnd, level);
+            warmup = s.time(settled) - s.time(start);
+            // stable means holding the level: judged from where memory reached it when warm-up ran longer
+            // than the first quarter (cuDNN autotuning the first shapes for seconds), up to a late rise
+            int heldFrom = Math.max(from, settled);
+            double held = s.time(levelEnd) - s.time(heldFrom);
+            if (held < policy.minJudgedSeconds() || levelEnd - heldFrom + 1 < MIN_JUDGED_SAMPLES) {
+                return curve(
+                        levelEnd < end
+                                ? String.format(
+                                        Locale.ROOT,
+                                        "too short to judge: the run ended %.1f s after its last rise (+%.0f MiB in its last %.1f s)"
+                                                + ", before memory held a level for %.0f s (peak %.0f MiB)",
+                                        judgedTo - s.time(lastRise),
+                                        lateRise,
+                                        judgedTo - s.time(levelEnd),
+                                        policy.minJudgedSeconds(),
+                                        peak)
+                                : String.format(
+                                        Locale.ROOT,
+                                        "too short to judge: warm-up (up to the %.0f MiB level) took %.1f s of the %.1f s"
+                                                + " run, leaving %.1f s, %.0f s needed",
+                                        level,
+                                        warmup,
+                                        duration,
+                                        Math.max(0, held),
+                                        policy.minJudgedSeconds()));
+            }
             shape = MemoryCurve.Shape.STABLE;
-            warmup = settle(start, levelEnd, level);
+            judgedFrom = s.time(heldFrom);
+            judgedTo = s.time(levelEnd);
+            trend = theilSen(s, heldFrom, levelEnd) * 60;
             return curve(String.format(
                     Locale.ROOT,
                     "stable after %.1f s warm-up, peak %.0f MiB (no sustained growth over the judged %.0f s, trend %s MiB/min)%s",
                     warmup,
                     peak,
-                    judged,
+                    judgedTo - judgedFrom,
                     MemoryCurve.rate(trend),
                     late));
         }
@@ -222,23 +242,40 @@ public final class MemoryCurveAnalyzer {
             return s.used(i) - s.used(i - 1) > RISE_MIB;
         }
 
-        /** Seconds from the job's start until memory.used first comes within tolerance of {@code level}. */
-        private double settle(int start, int end, double level) {
+        /** The first sample from {@code start} within tolerance (32 MiB or 2 %) of {@code level}. */
+        private int settle(int start, int end, double level) {
             double tol = Math.max(32, 0.02 * (level - baseline));
             int i = start;
             while (i < end && s.used(i) < level - tol) {
                 i++;
             }
-            return s.time(i) - s.time(start);
+            return i;
         }
 
         /**
-         * Median levels of {@link #WINDOWS} equal-time windows: never falling, rising from window to
-         * window at least three times in four, and still rising in one of the last two windows.
+         * Sustained growth over samples {@code from..to}: the median levels of {@link #WINDOWS}
+         * equal-time windows never fall, rise from window to window at least three times in four and
+         * still rise in one of the last two; and memory still reaches new highs (above everything
+         * before, warm-up included) in the last quarter of the window. Memory that went up and came
+         * back down, or that stopped rising, is not a leak.
          */
-        private boolean sustained(int from, int to) {
+        private boolean sustained(int start, int from, int to) {
             double t0 = s.time(from);
             double span = s.time(to) - t0;
+            double high = 0;
+            for (int i = start; i < from; i++) {
+                high = Math.max(high, s.used(i));
+            }
+            int lastHigh = -1;
+            for (int i = from; i <= to; i++) {
+                if (s.used(i) > high) {
+                    high = s.used(i);
+                    lastHigh = i;
+                }
+            }
+            if (lastHigh < 0 || s.time(to) - s.time(lastHigh) > 0.25 * span) {
+                return false;
+            }
             List<Double> levels = new ArrayList<>();
             int i = from;
             for (int w = 0; w < WINDOWS; w++) {

@@ -117,6 +117,42 @@ class MemoryCurveAnalyzerTest {
         assertThat(judged.describe()).contains("+272 MiB in the run's last", "not a trend");
     }
 
+    static Path h200Dec3(String name) {
+        return Corpus.resource("/corpus/h200-2026-12-03/curves/" + name + ".nvidia-smi.csv");
+    }
+
+    /**
+     * The real leak-logits job on the H200 (corpus/h200-2026-12-03): 821 MiB after warm-up, then +2 MiB
+     * every 1.0-1.25 s to 847 MiB (26 MiB in 15.5 s, ~100 MiB/min); the old analyzer said stable.
+     */
+    @Test
+    void realLogitsLeakOnTheH200() {
+        MemoryCurve c = analyze(h200Dec3("leak-logits"), analyzer);
+        assertThat(c.shape()).as(c.describe()).isEqualTo(MemoryCurve.Shape.GROWING);
+        assertThat(c.growthMiBPerMin()).isBetween(90.0, 110.0);
+        assertThat(c.hoursToFull()).isBetween(22.0, 26.0);
+        assertThat(c.fillsWithin(168)).isTrue();
+        assertThat(c.peakMiB()).isEqualTo(847);
+    }
+
+    /**
+     * The real cudnn-bench job on the H200: 621 MiB, then cuDNN autotuning raises it to 1139 MiB 7.8 s
+     * into the 15.5 s job, falling back to 999, a late shape at 1057, 883 at the end. The old analyzer
+     * said "grows 207 MiB/min" (UNSTABLE) for this clean job: warm-up took half the run.
+     */
+    @Test
+    void realCudnnBenchmarkOnTheH200IsTooShortToJudge() {
+        MemoryCurve c = analyze(h200Dec3("cudnn-bench"), analyzer);
+        assertThat(c.shape()).as(c.describe()).isEqualTo(MemoryCurve.Shape.UNKNOWN);
+        assertThat(c.growthMiBPerMin()).isZero();
+        assertThat(c.peakMiB()).isEqualTo(1139);
+        assertThat(c.warmupSeconds()).isCloseTo(7.8, within(0.1));
+        assertThat(c.describe()).startsWith("too short to judge: warm-up (up to the 1139 MiB level) took 7.8 s");
+        // judged however short: memory went up during warm-up and came back down, not a leak
+        MemoryCurve any = analyze(h200Dec3("cudnn-bench"), new MemoryCurveAnalyzer(new MemoryCurve.Policy(0, 168)));
+        assertThat(any.shape()).as(any.describe()).isEqualTo(MemoryCurve.Shape.STABLE);
+    }
+
     /** The regression runs recorded on the H200 (docs/h200-2026-12-02): the jobs crash or end within ~5 s. */
     @ParameterizedTest
     @ValueSource(strings = {"clean", "far", "index", "near", "triton"})
@@ -153,10 +189,17 @@ class MemoryCurveAnalyzerTest {
     @Test
     void startUpLateInTheRunIsNotGrowth() {
         // 15 s of CUDA context only (data loading), then training warms up over 3 s and holds
-        MemoryCurve c = analyzer.analyze(
-                job(24, t -> t < 15 ? 631 : 631 + 80 * Math.min(3, Math.floor(t - 15))), "x", "default");
+        DoubleUnaryOperator late = t -> t < 15 ? 631 : 631 + 80 * Math.min(3, Math.floor(t - 15));
+        MemoryCurve c = analyzer.analyze(job(40, late), "x", "default");
         assertThat(c.shape()).as(c.describe()).isEqualTo(MemoryCurve.Shape.STABLE);
         assertThat(c.peakMiB()).isEqualTo(871);
+        assertThat(c.warmupSeconds()).isCloseTo(18, within(0.3));
+        // the judged window starts where memory reached its level, past the first quarter
+        assertThat(c.judgedFromSeconds()).isCloseTo(2 + 18, within(0.3));
+        // the same job stopped 6 s after its warm-up: too short to tell
+        MemoryCurve cut = analyzer.analyze(job(24, late), "x", "default");
+        assertThat(cut.shape()).isEqualTo(MemoryCurve.Shape.UNKNOWN);
+        assertThat(cut.describe()).startsWith("too short to judge: warm-up (up to the 871 MiB level) took 18.0 s");
     }
 
     @Test
