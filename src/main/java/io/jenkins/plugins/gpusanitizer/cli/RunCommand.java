@@ -310,6 +310,9 @@ final class RunCommand implements Callable<Integer> {
         if (policy.growthAction != null) {
             s.memoryGrowthAction(PolicyOptions.action(cl, "--memory-growth-action", policy.growthAction));
         }
+        s.growthToleranceMiBPerMin(policy.growthTolerance)
+                .memoryFillHorizonHours(policy.fillHorizonHours(cl))
+                .memoryMinJudgedSeconds(policy.memoryMinJudged);
         try {
             s.validate();
         } catch (RunException e) {

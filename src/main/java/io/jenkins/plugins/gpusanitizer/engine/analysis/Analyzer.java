@@ -39,7 +39,6 @@ public final class Analyzer {
     private final SanitizerXmlParser xmlParser = new SanitizerXmlParser();
     private final TracebackParser tracebackParser = new TracebackParser();
     private final MemoryCsvParser csvParser = new MemoryCsvParser();
-    private final MemoryCurveAnalyzer curveAnalyzer = new MemoryCurveAnalyzer();
 
     /** @throws io.jenkins.plugins.gpusanitizer.engine.parse.InputException for unreadable or malformed input */
     public Analysis analyze(AnalysisInput in) {
@@ -95,7 +94,7 @@ public final class Analyzer {
         List<MemoryCurve> curves = new ArrayList<>();
         for (var c : new Object[][] {{in.memoryCsv(), "default"}, {in.memoryCsvExpandable(), "expandable_segments"}}) {
             try {
-                addCurve((Path) c[0], (String) c[1], curves, inputs);
+                addCurve((Path) c[0], (String) c[1], new MemoryCurveAnalyzer(policy.memoryPolicy()), curves, inputs);
             } catch (InputException e) {
                 if (!in.lenient()) {
                     throw e;
@@ -110,7 +109,8 @@ public final class Analyzer {
         return new Analysis(runs, failures, curves, in.cachingAllocator(), diagnosis, gate, inputs, inputErrors);
     }
 
-    private void addCurve(Path csv, String label, List<MemoryCurve> curves, List<String> inputs) {
+    private void addCurve(
+            Path csv, String label, MemoryCurveAnalyzer curveAnalyzer, List<MemoryCurve> curves, List<String> inputs) {
         if (csv == null) {
             return;
         }

@@ -94,20 +94,7 @@ public final class Gate {
         in.failures().forEach((phase, f) -> failure(phase, f, reasons));
         cachingAllocator(in, reasons);
         for (MemoryCurve c : in.curves()) {
-            if (c.shape() == MemoryCurve.Shape.GROWING
-                    && c.growthMiBPerMin() >= policy.growthToleranceMiBPerMin()
-                    && policy.memoryGrowthAction() != Action.IGNORE) {
-                String text = String.format(
-                        Locale.ROOT,
-                        "GPU %s memory grows %.0f MiB/min through the run (peak %.0f MiB): a leak or unbounded cache",
-                        c.gpu(),
-                        c.growthMiBPerMin(),
-                        c.peakMiB());
-                reasons.add(
-                        policy.memoryGrowthAction() == Action.FAIL
-                                ? Reason.fail("memory-growth", text)
-                                : Reason.unstable("memory-growth", text));
-            }
+            memory(c, reasons);
         }
         if (in.runs().isEmpty()
                 && in.failures().isEmpty()
@@ -117,6 +104,48 @@ public final class Gate {
                     "no-evidence", "nothing was analysed: no sanitizer output, job log or memory samples"));
         }
         return new Result(verdictOf(reasons), ordered(reasons));
+    }
+
+    /**
+     * Growth acts only when it is sustained (the curve's shape), at least the tolerance, and would
+     * fill the GPU within the policy's horizon at the measured rate; slower growth is an info line.
+     */
+    private void memory(MemoryCurve c, List<Reason> reasons) {
+        double horizon = policy.memoryPolicy().fillHorizonHours();
+        if (c.shape() != MemoryCurve.Shape.GROWING
+                || c.growthMiBPerMin() < policy.growthToleranceMiBPerMin()
+                || policy.memoryGrowthAction() == Action.IGNORE) {
+            return;
+        }
+        String rate = String.format(
+                Locale.ROOT,
+                "GPU %s memory grows %s MiB/min after warm-up (peak %.0f MiB)",
+                c.gpu(),
+                MemoryCurve.rate(c.growthMiBPerMin()),
+                c.peakMiB());
+        if (!c.fillsWithin(horizon)) {
+            reasons.add(Reason.info(
+                    "memory-growth-slow",
+                    String.format(
+                            Locale.ROOT,
+                            "%s: the card would be full in %s, beyond the fill horizon of %s",
+                            rate,
+                            MemoryCurve.duration(c.hoursToFull()),
+                            MemoryCurve.duration(horizon))));
+            return;
+        }
+        String text = rate
+                + (c.hoursToFull() == null
+                        ? ": a leak or unbounded cache (memory.total unknown)"
+                        : String.format(
+                                Locale.ROOT,
+                                ": the card would be full in %s, within the fill horizon of %s: a leak or unbounded cache",
+                                MemoryCurve.duration(c.hoursToFull()),
+                                MemoryCurve.duration(horizon)));
+        reasons.add(
+                policy.memoryGrowthAction() == Action.FAIL
+                        ? Reason.fail("memory-growth", text)
+                        : Reason.unstable("memory-growth", text));
     }
 
     /** The reasons most important first (fail, error, unstable, warning, info), in their order within a level. */

@@ -190,7 +190,17 @@ public record Report(
             double durationSeconds,
             int samples,
             String description,
-            List<double[]> points) {}
+            List<double[]> points,
+            Double judgedFromSeconds,
+            Double judgedToSeconds,
+            Double trendMiBPerMin,
+            Double memoryTotalMiB,
+            Double hoursToFull,
+            Double lateRiseMiB,
+            MemoryPolicyJson policy) {}
+
+    /** How a memory curve was judged: growth acts when it would fill the GPU within the horizon. */
+    public record MemoryPolicyJson(double minJudgedSeconds, double fillHorizonHours) {}
 
     /**
      * How the run was made ({@code gpu-sanitize run}); null for {@code analyze}.

@@ -63,6 +63,9 @@ public final class RunSpec implements Serializable {
     private Map<Tool, Action> toolActions = new EnumMap<>(Tool.class);
     private Action oomAction;
     private Action memoryGrowthAction;
+    private Double growthToleranceMiBPerMin;
+    private Double memoryFillHorizonHours;
+    private Double memoryMinJudgedSeconds;
 
     /** The user's command as given: one element with spaces is a shell string. */
     public List<String> command() {
@@ -402,6 +405,24 @@ public final class RunSpec implements Serializable {
         return this;
     }
 
+    /** Growth below this rate is accepted; null for the default. */
+    public RunSpec growthToleranceMiBPerMin(Double v) {
+        growthToleranceMiBPerMin = v;
+        return this;
+    }
+
+    /** Growth acts when it would fill the GPU within this many hours; null for the default (a week). */
+    public RunSpec memoryFillHorizonHours(Double v) {
+        memoryFillHorizonHours = v;
+        return this;
+    }
+
+    /** A regression run shorter than this after warm-up gets no memory verdict; null for the default. */
+    public RunSpec memoryMinJudgedSeconds(Double v) {
+        memoryMinJudgedSeconds = v;
+        return this;
+    }
+
     /** @throws IllegalArgumentException (one line) for a malformed suppression */
     public GatePolicy policy() {
         GatePolicy.Builder b = GatePolicy.builder().defaultSuppressions(defaultSuppressions);
@@ -412,6 +433,15 @@ public final class RunSpec implements Serializable {
         }
         if (memoryGrowthAction != null) {
             b.memoryGrowthAction(memoryGrowthAction);
+        }
+        if (growthToleranceMiBPerMin != null) {
+            b.growthToleranceMiBPerMin(growthToleranceMiBPerMin);
+        }
+        if (memoryFillHorizonHours != null) {
+            b.memoryFillHorizonHours(memoryFillHorizonHours);
+        }
+        if (memoryMinJudgedSeconds != null) {
+            b.memoryMinJudgedSeconds(memoryMinJudgedSeconds);
         }
         return b.build();
     }
