@@ -119,4 +119,24 @@ class H200Record1203Test {
         assertThat(r.get("verdict").asText()).isEqualTo("PASS");
         assertThat(r.get("errorsTotal").asLong()).isZero();
     }
+
+    @Test
+    void cleanJobsPass() {
+        for (String clean : List.of("ddp-clean", "cudnn-bench", "compile-clean", "racecheck-clean", "vendor-mix")) {
+            JsonNode r = analyze(clean);
+            assertThat(r.get("verdict").asText())
+                    .as(clean + ": " + r.get("reasons"))
+                    .isEqualTo("PASS");
+        }
+    }
+
+    @Test
+    void keepingEachStepsLogitsIsASlowLeakTheCardWouldFillWithinAWeek() {
+        JsonNode r = analyze("leak-logits");
+        assertThat(r.get("verdict").asText()).isEqualTo("UNSTABLE");
+        JsonNode m = r.get("memory").get(0);
+        assertThat(m.get("shape").asText()).isEqualTo("growing");
+        assertThat(m.get("trendMiBPerMin").asDouble()).isBetween(80.0, 120.0);
+        assertThat(m.get("hoursToFull").asDouble()).isBetween(18.0, 30.0);
+    }
 }
