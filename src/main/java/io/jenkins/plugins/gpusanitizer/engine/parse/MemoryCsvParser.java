@@ -2,8 +2,6 @@ package io.jenkins.plugins.gpusanitizer.engine.parse;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -30,7 +28,7 @@ public final class MemoryCsvParser {
     }
 
     public Result parse(InputStream in, Path name) throws IOException {
-        BoundedLineReader lines = new BoundedLineReader(new InputStreamReader(in, StandardCharsets.UTF_8), 4096);
+        BoundedLineReader lines = new BoundedLineReader(InputFiles.reader(in), 4096);
         String header = lines.readLine();
         if (header == null || header.isBlank()) {
             throw new InputException(name, "empty file, expected nvidia-smi --query-gpu CSV with a header line");

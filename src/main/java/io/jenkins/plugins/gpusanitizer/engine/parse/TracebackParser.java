@@ -3,9 +3,6 @@ package io.jenkins.plugins.gpusanitizer.engine.parse;
 import io.jenkins.plugins.gpusanitizer.engine.model.SourceLocation;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -40,12 +37,8 @@ public final class TracebackParser {
     }
 
     public CudaFailure parse(InputStream in, String source) throws IOException {
-        BoundedLineReader lines = new BoundedLineReader(new InputStreamReader(
-                in,
-                StandardCharsets.UTF_8
-                        .newDecoder()
-                        .onMalformedInput(CodingErrorAction.REPLACE)
-                        .onUnmappableCharacter(CodingErrorAction.REPLACE)));
+        // a log saved as UTF-16 (PowerShell's '>') reads the same as its UTF-8 copy
+        BoundedLineReader lines = new BoundedLineReader(InputFiles.reader(in));
         Scan scan = new Scan();
         String line;
         while ((line = lines.readLine()) != null) {
