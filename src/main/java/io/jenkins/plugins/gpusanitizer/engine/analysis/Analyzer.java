@@ -10,6 +10,7 @@ import io.jenkins.plugins.gpusanitizer.engine.findings.SanitizerRun;
 import io.jenkins.plugins.gpusanitizer.engine.findings.SuppressionRule;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Gate;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
+import io.jenkins.plugins.gpusanitizer.engine.model.SanitizerRecord;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.parse.CudaFailure;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
@@ -26,6 +27,8 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.IntFunction;
 
 /**
  * Reads every input, groups, diagnoses and gates. Each sanitizer file is streamed into its own
@@ -48,13 +51,20 @@ public final class Analyzer {
         Map<Tool, List<Parsed>> xmls = new EnumMap<>(Tool.class);
         List<String> inputErrors = new ArrayList<>();
         for (SanitizerInput s : in.sanitizer()) {
-            DefectGrouper grouper = new DefectGrouper(policy.frameClassifier());
             inputs.add(s.file().toString());
-            SanitizerOutput out;
+            // a text log may hold several tool runs: each is judged on its own, with its own grouper
+            List<DefectGrouper> groupers = new ArrayList<>();
+            IntFunction<Consumer<SanitizerRecord>> grouperOf = i -> {
+                while (groupers.size() <= i) {
+                    groupers.add(new DefectGrouper(policy.frameClassifier(), policy.suppressions()));
+                }
+                return groupers.get(i);
+            };
+            List<SanitizerOutput> outs;
             try {
-                out = s.xml()
-                        ? xmlParser.parse(s.file(), s.tool(), grouper)
-                        : textParser.parse(s.file(), s.tool(), grouper);
+                outs = s.xml()
+                        ? List.of(xmlParser.parse(s.file(), s.tool(), grouperOf.apply(0)))
+                        : textParser.parseRuns(s.file(), s.tool(), grouperOf);
             } catch (InputException e) {
                 if (!in.lenient()) {
                     throw e;
@@ -62,9 +72,12 @@ public final class Analyzer {
                 inputErrors.add(e.getMessage());
                 continue;
             }
-            (s.xml() ? xmls : texts)
-                    .computeIfAbsent(out.tool(), t -> new ArrayList<>())
-                    .add(new Parsed(out, grouper));
+            for (int i = 0; i < outs.size(); i++) {
+                SanitizerOutput out = outs.get(i);
+                (s.xml() ? xmls : texts)
+                        .computeIfAbsent(out.tool(), t -> new ArrayList<>())
+                        .add(new Parsed(out, (DefectGrouper) grouperOf.apply(i)));
+            }
         }
         List<SanitizerRun> runs = new ArrayList<>();
         for (Tool tool : Tool.values()) {
@@ -134,7 +147,8 @@ public final class Analyzer {
                 xml == null ? null : xml.output,
                 records.output.format(),
                 defects,
-                records.grouper.overflowRecords());
+                records.grouper.overflowRecords(),
+                records.grouper.overflowUnsuppressedRecords());
     }
 
     public static List<Defect> suppress(List<Defect> defects, List<SuppressionRule> rules) {

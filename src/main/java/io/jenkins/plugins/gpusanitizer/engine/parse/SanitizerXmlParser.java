@@ -134,7 +134,8 @@ public final class SanitizerXmlParser {
                 false,
                 List.of(),
                 closed,
-                problems);
+                problems,
+                null);
     }
 
     /** Reads one {@code <record>} (the reader is on its start tag) into a record. */
