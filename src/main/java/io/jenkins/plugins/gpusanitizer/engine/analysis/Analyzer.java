@@ -10,6 +10,7 @@ import io.jenkins.plugins.gpusanitizer.engine.findings.SanitizerRun;
 import io.jenkins.plugins.gpusanitizer.engine.findings.SuppressionRule;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Gate;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
+import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
 import io.jenkins.plugins.gpusanitizer.engine.model.SanitizerRecord;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.parse.CudaFailure;
@@ -101,9 +102,10 @@ public final class Analyzer {
             }
         });
         List<MemoryCurve> curves = new ArrayList<>();
+        List<Reason> notes = new ArrayList<>();
         for (var c : new Object[][] {{in.memoryCsv(), "default"}, {in.memoryCsvExpandable(), "expandable_segments"}}) {
             try {
-                addCurve((Path) c[0], (String) c[1], curves, inputs);
+                addCurve((Path) c[0], (String) c[1], curves, inputs, notes);
             } catch (InputException e) {
                 if (!in.lenient()) {
                     throw e;
@@ -113,12 +115,12 @@ public final class Analyzer {
         }
         Diagnosis diagnosis = new Diagnoser()
                 .diagnose(runs, failures.get("async"), failures.get("blocking"), curves, in.cachingAllocator());
-        Gate.Result gate =
-                new Gate(policy).evaluate(new Gate.Input(runs, failures, curves, in.cachingAllocator(), inputErrors));
+        Gate.Result gate = new Gate(policy)
+                .evaluate(new Gate.Input(runs, failures, curves, in.cachingAllocator(), inputErrors, notes));
         return new Analysis(runs, failures, curves, in.cachingAllocator(), diagnosis, gate, inputs, inputErrors);
     }
 
-    private void addCurve(Path csv, String label, List<MemoryCurve> curves, List<String> inputs) {
+    private void addCurve(Path csv, String label, List<MemoryCurve> curves, List<String> inputs, List<Reason> notes) {
         if (csv == null) {
             return;
         }
@@ -127,8 +129,27 @@ public final class Analyzer {
         MemorySamples busiest = r.byGpu().values().stream()
                 .max(Comparator.comparingDouble(s -> s.maxUsed() - (s.size() == 0 ? 0 : s.used(0))))
                 .orElseThrow();
-        curves.add(curveAnalyzer.analyze(busiest, csv.toString(), label));
+        MemoryCurve curve = curveAnalyzer.analyze(busiest, csv.toString(), label);
+        curves.add(curve);
         inputs.add(csv.toString());
+        if (r.badLines() > 0) {
+            notes.add(Reason.warning(
+                    "memory-samples",
+                    csv + ": " + r.badLines() + " line(s) skipped: malformed, or an impossible memory.used (NaN, "
+                            + "infinite, negative, beyond the GPU's memory)"));
+        }
+        if (r.reordered()) {
+            notes.add(Reason.warning(
+                    "memory-samples", csv + ": the rows were not in time order; the curve is judged in time order"));
+        }
+        if (r.byGpu().size() > 1 && curve.shape() == MemoryCurve.Shape.UNKNOWN) {
+            int rows = r.byGpu().values().stream().mapToInt(MemorySamples::size).sum();
+            notes.add(Reason.warning(
+                    "memory-samples",
+                    csv + ": " + rows + " samples spread over " + r.byGpu().size() + " GPU indices; GPU "
+                            + busiest.gpu() + ", the one judged, has " + busiest.size()
+                            + ": its memory curve cannot be judged"));
+        }
     }
 
     private static SanitizerRun pair(Tool tool, Parsed text, Parsed xml, List<SuppressionRule> rules) {

@@ -28,13 +28,25 @@ public final class Gate {
      * @param failures         the job's own failures by phase name ({@code async}, {@code blocking}, ...)
      * @param curves           memory curves
      * @param cachingAllocator whether memcheck ran with PyTorch's caching allocator on; null when unknown
+     * @param inputErrors      inputs that could not be read (errors)
+     * @param inputNotes       what the readers noticed about inputs they could read (skipped lines, ...)
      */
     public record Input(
             List<SanitizerRun> runs,
             Map<String, CudaFailure> failures,
             List<MemoryCurve> curves,
             Boolean cachingAllocator,
-            List<String> inputErrors) {
+            List<String> inputErrors,
+            List<Reason> inputNotes) {
+        public Input(
+                List<SanitizerRun> runs,
+                Map<String, CudaFailure> failures,
+                List<MemoryCurve> curves,
+                Boolean cachingAllocator,
+                List<String> inputErrors) {
+            this(runs, failures, curves, cachingAllocator, inputErrors, List.of());
+        }
+
         public Input(
                 List<SanitizerRun> runs,
                 Map<String, CudaFailure> failures,
@@ -60,6 +72,7 @@ public final class Gate {
     public Result evaluate(Input in) {
         List<Reason> reasons = new ArrayList<>();
         in.inputErrors().forEach(e -> reasons.add(Reason.error("unreadable-output", e)));
+        reasons.addAll(in.inputNotes());
         int defectReasons = 0;
         int moreDefects = 0;
         Action moreAction = Action.IGNORE;
