@@ -35,14 +35,37 @@ public final class ReportJson {
         Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     }
 
-    /** Reads a report written earlier (a reference build's, a previous failing run's). */
+    /**
+     * Reads a report written earlier (a reference build's, a previous failing run's).
+     *
+     * @throws InputException when the file is not a report: unreadable, not JSON, or valid JSON without
+     *     what every report holds ({@code {}}, {@code null}, a defect without its fingerprint)
+     */
     public static Report read(Path file) {
+        Report r;
         try {
-            return MAPPER.readValue(file.toFile(), Report.class);
+            r = MAPPER.readValue(file.toFile(), Report.class);
         } catch (IOException e) {
             throw new InputException(
                     file, "not a gpu-sanitize report JSON: " + e.getMessage().split("\n", 2)[0]);
         }
+        String missing = r == null
+                ? "it is empty (null)"
+                : r.schemaVersion() < 1
+                        ? "no schemaVersion"
+                        : r.verdict() == null
+                                ? "no verdict"
+                                : r.defects() == null
+                                        ? "no defects[]"
+                                        : r.reasons() == null
+                                                ? "no reasons[]"
+                                                : r.defects().stream().anyMatch(d -> d == null || d.id() == null)
+                                                        ? "a defect without an id"
+                                                        : null;
+        if (missing != null) {
+            throw new InputException(file, "not a gpu-sanitize report JSON: " + missing);
+        }
+        return r;
     }
 
     public static ObjectMapper mapper() {

@@ -74,6 +74,14 @@ public final class Runner {
      */
     public Report run() {
         spec.validate();
+        if (spec.compareWith() != null) {
+            // an unusable reference is found before the phases run, not after them
+            try {
+                ReportJson.read(Path.of(spec.compareWith()));
+            } catch (InputException e) {
+                throw new RunException("--reference: " + e.getMessage());
+            }
+        }
         prepareDirectory();
         GatePolicy policy = spec.policy();
         boolean aborted = false;
@@ -609,8 +617,29 @@ public final class Runner {
             try {
                 report = ReferenceComparison.apply(
                         report, ReportJson.read(Path.of(spec.compareWith())), spec.compareWith(), spec.failOnNewOnly());
-            } catch (InputException e) {
+            } catch (RuntimeException e) {
+                // still a report: the comparison is an extra, the verdict stands without it
                 progress.line("[gpu-sanitize] reference report unusable, not compared: " + e.getMessage());
+                List<Report.ReasonJson> reasons = new ArrayList<>(report.reasons());
+                reasons.add(new Report.ReasonJson(
+                        "warning",
+                        "reference",
+                        "reference report " + spec.compareWith() + " unusable, not compared: " + e.getMessage()));
+                report = new Report(
+                        report.schemaVersion(),
+                        report.generator(),
+                        report.verdict(),
+                        reasons,
+                        report.errorsTotal(),
+                        report.diagnosis(),
+                        report.defects(),
+                        report.sanitizerRuns(),
+                        report.failures(),
+                        report.memory(),
+                        report.execution(),
+                        report.inputs(),
+                        report.reference(),
+                        report.fixed());
             }
         }
         try {
