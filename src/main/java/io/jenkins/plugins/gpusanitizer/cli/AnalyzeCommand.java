@@ -109,6 +109,7 @@ final class AnalyzeCommand implements Callable<Integer> {
             }
             try {
                 var gatePolicy = policy.toPolicy(spec.commandLine());
+                output.checkOutputs(spec.commandLine(), java.util.Arrays.asList(output.reference), runDir);
                 var dir = new RunDirectory(runDir);
                 var record = dir.readRecord();
                 // the runner's own analysis: the phases' recorded outcomes count as they did for 'run'
@@ -144,8 +145,13 @@ final class AnalyzeCommand implements Callable<Integer> {
             logs.put("blocking", blockingLog);
         }
         logs.putAll(jobLogs);
+        List<Path> read = new ArrayList<>();
+        inputs.forEach(s -> read.add(s.file()));
+        read.addAll(logs.values());
+        read.addAll(java.util.Arrays.asList(memoryCsv, memoryCsvExpandable, output.reference));
         try {
             var gatePolicy = policy.toPolicy(spec.commandLine());
+            output.checkOutputs(spec.commandLine(), read, null);
             Report report = output.compare(ReportOutput.analyze(
                     new AnalysisInput(inputs, logs, memoryCsv, memoryCsvExpandable, caching, gatePolicy)));
             output.write(report, out);

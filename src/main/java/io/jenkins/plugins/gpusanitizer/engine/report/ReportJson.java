@@ -6,7 +6,6 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Writes and reads the report JSON with Jackson. */
@@ -25,14 +24,9 @@ public final class ReportJson {
         }
     }
 
+    /** Writes the report (never through a link planted at the path: {@link OutputFile}). */
     public static void write(Report r, Path file) throws IOException {
-        Path parent = file.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
-        Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
-        MAPPER.writeValue(tmp.toFile(), r);
-        Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        OutputFile.write(file, out -> MAPPER.writeValue(out, r));
     }
 
     /**

@@ -9,6 +9,7 @@ import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
+import io.jenkins.plugins.gpusanitizer.engine.report.OutputFile;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -75,10 +76,7 @@ public final class RunDirectory {
     }
 
     void writeRecord(RunRecord r) throws IOException {
-        Path f = root.resolve(RUN_JSON);
-        Path tmp = root.resolve(RUN_JSON + ".tmp");
-        ReportJson.mapper().writeValue(tmp.toFile(), r);
-        Files.move(tmp, f, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        OutputFile.write(root.resolve(RUN_JSON), out -> ReportJson.mapper().writeValue(out, r));
     }
 
     /**

@@ -7,6 +7,7 @@ import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
 import io.jenkins.plugins.gpusanitizer.engine.report.HtmlReport;
+import io.jenkins.plugins.gpusanitizer.engine.report.OutputFile;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReferenceComparison;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
@@ -644,10 +645,7 @@ public final class Runner {
         }
         try {
             ReportJson.write(report, dir.root().resolve(RunDirectory.REPORT_JSON));
-            Files.writeString(
-                    dir.root().resolve(RunDirectory.REPORT_HTML),
-                    new HtmlReport().page(report),
-                    StandardCharsets.UTF_8);
+            OutputFile.writeString(dir.root().resolve(RunDirectory.REPORT_HTML), new HtmlReport().page(report));
         } catch (IOException e) {
             progress.line("[gpu-sanitize] cannot write the report into " + dir.root() + ": " + e.getMessage());
         }
