@@ -4,6 +4,7 @@ import io.jenkins.plugins.gpusanitizer.engine.analysis.AnalysisInput;
 import io.jenkins.plugins.gpusanitizer.engine.analysis.SanitizerInput;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import io.jenkins.plugins.gpusanitizer.engine.report.ReportMapper;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunDirectory;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -108,9 +109,12 @@ final class AnalyzeCommand implements Callable<Integer> {
             }
             try {
                 var gatePolicy = policy.toPolicy(spec.commandLine());
+                output.checkOutputs(spec.commandLine(), java.util.Arrays.asList(output.reference), runDir);
                 var dir = new RunDirectory(runDir);
                 var record = dir.readRecord();
-                Report report = output.compare(ReportOutput.analyze(dir.analysisInput(record, gatePolicy, true))
+                // the runner's own analysis: the phases' recorded outcomes count as they did for 'run'
+                Report report = output.compare(new ReportMapper(gatePolicy.frameClassifier())
+                        .toReport(dir.analyze(record, gatePolicy, List.of()))
                         .withExecution(record.execution()));
                 output.write(report, out);
                 return ReportOutput.exitCode(report);
@@ -141,8 +145,13 @@ final class AnalyzeCommand implements Callable<Integer> {
             logs.put("blocking", blockingLog);
         }
         logs.putAll(jobLogs);
+        List<Path> read = new ArrayList<>();
+        inputs.forEach(s -> read.add(s.file()));
+        read.addAll(logs.values());
+        read.addAll(java.util.Arrays.asList(memoryCsv, memoryCsvExpandable, output.reference));
         try {
             var gatePolicy = policy.toPolicy(spec.commandLine());
+            output.checkOutputs(spec.commandLine(), read, null);
             Report report = output.compare(ReportOutput.analyze(
                     new AnalysisInput(inputs, logs, memoryCsv, memoryCsvExpandable, caching, gatePolicy)));
             output.write(report, out);

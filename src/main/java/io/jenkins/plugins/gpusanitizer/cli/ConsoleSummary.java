@@ -1,5 +1,6 @@
 package io.jenkins.plugins.gpusanitizer.cli;
 
+import io.jenkins.plugins.gpusanitizer.engine.report.Bidi;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import java.io.PrintWriter;
 
@@ -36,8 +37,9 @@ public final class ConsoleSummary {
         out.flush();
     }
 
+    /** One line of tool-derived text: no line breaks, bidi controls shown as code points. */
     static String oneLine(String s) {
-        String one = s.replaceAll("[\\r\\n]+", " ");
+        String one = Bidi.neutralise(s).replaceAll("[\\r\\n]+", " ");
         return one.length() > 400 ? one.substring(0, 400) + "..." : one;
     }
 }

@@ -1,6 +1,8 @@
 package io.jenkins.plugins.gpusanitizer.cli;
 
+import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
 import io.jenkins.plugins.gpusanitizer.engine.report.HtmlReport;
+import io.jenkins.plugins.gpusanitizer.engine.report.OutputFile;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReferenceComparison;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
@@ -9,9 +11,13 @@ import io.jenkins.plugins.gpusanitizer.engine.report.export.SarifExport;
 import io.jenkins.plugins.gpusanitizer.engine.report.export.WarningsNgExport;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import picocli.CommandLine;
 import picocli.CommandLine.Option;
 
 /** Where the report goes; the console always gets the short summary. */
@@ -70,17 +76,93 @@ final class OutputOptions {
         return failOn.equals("new");
     }
 
+    /** The report files asked for, by option name. */
+    private Map<String, Path> outputs() {
+        Map<String, Path> m = new LinkedHashMap<>();
+        m.put("--json", json);
+        m.put("--html", html);
+        m.put("--junit", junit);
+        m.put("--sarif", sarif);
+        m.put("--warnings-ng", warningsNg);
+        m.values().removeIf(java.util.Objects::isNull);
+        return m;
+    }
+
+    /**
+     * Checks the report paths before anything is read or run: an output that names an input (or lies
+     * inside the run directory being analysed) or another output is a usage error; one that is a
+     * symbolic link or not a regular file is refused with one line (exit 3).
+     *
+     * @param inputs    the files the command reads (their content is the evidence)
+     * @param evidence  a directory whose files must not be written (analyze --run-dir), or null
+     * @throws CommandLine.ParameterException for an output that names an input or another output
+     * @throws InputException for an output path that must not be written through
+     */
+    void checkOutputs(CommandLine cl, List<Path> inputs, Path evidence) {
+        Map<String, Path> seen = new LinkedHashMap<>();
+        for (Map.Entry<String, Path> o : outputs().entrySet()) {
+            Path p = o.getValue();
+            for (Map.Entry<String, Path> other : seen.entrySet()) {
+                if (sameFile(p, other.getValue())) {
+                    throw new CommandLine.ParameterException(
+                            cl, o.getKey() + " " + p + ": the same file as " + other.getKey());
+                }
+            }
+            seen.put(o.getKey(), p);
+            for (Path in : inputs) {
+                if (in != null && sameFile(p, in)) {
+                    throw new CommandLine.ParameterException(
+                            cl, o.getKey() + " " + p + ": is an input of this command; refusing to overwrite it");
+                }
+            }
+            if (evidence != null && inside(p, evidence)) {
+                throw new CommandLine.ParameterException(
+                        cl,
+                        o.getKey() + " " + p + ": is inside the run directory " + evidence
+                                + "; refusing to write over its evidence");
+            }
+            try {
+                OutputFile.check(p.toAbsolutePath());
+            } catch (FileSystemException e) {
+                throw new InputException(Path.of(e.getFile()), e.getReason());
+            }
+        }
+    }
+
+    static boolean sameFile(Path a, Path b) {
+        if (a.toAbsolutePath().normalize().equals(b.toAbsolutePath().normalize())) {
+            return true;
+        }
+        try {
+            return Files.exists(a) && Files.exists(b) && Files.isSameFile(a, b);
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static boolean inside(Path file, Path dir) {
+        Path f = file.toAbsolutePath().normalize();
+        if (f.startsWith(dir.toAbsolutePath().normalize())) {
+            return true;
+        }
+        try {
+            Path parent = f.getParent();
+            return parent != null
+                    && Files.isDirectory(parent)
+                    && Files.isDirectory(dir)
+                    && parent.toRealPath().startsWith(dir.toRealPath());
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     void write(Report report, PrintWriter out) {
         try {
             if (json != null) {
                 ReportJson.write(report, json);
             }
             if (html != null) {
-                Path parent = html.toAbsolutePath().getParent();
-                if (parent != null) {
-                    Files.createDirectories(parent);
-                }
-                Files.writeString(html, new HtmlReport().page(report), StandardCharsets.UTF_8);
+                OutputFile.writeString(html, new HtmlReport().page(report));
             }
             if (junit != null) {
                 JunitExport.write(report, junit);
@@ -91,9 +173,10 @@ final class OutputOptions {
             if (warningsNg != null) {
                 WarningsNgExport.write(report, warningsNg);
             }
+        } catch (FileSystemException e) {
+            throw new InputException(Path.of(e.getFile()), e.getReason() == null ? "cannot write" : e.getReason());
         } catch (IOException e) {
-            throw new io.jenkins.plugins.gpusanitizer.engine.parse.InputException(
-                    Path.of("report output"), "cannot write: " + e.getMessage());
+            throw new InputException(Path.of("report output"), "cannot write: " + e.getMessage());
         }
         ConsoleSummary.print(report, out, quiet);
     }

@@ -1,6 +1,7 @@
 package io.jenkins.plugins.gpusanitizer.cli;
 
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
+import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.run.Phase;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunException;
@@ -218,6 +219,7 @@ final class RunCommand implements Callable<Integer> {
         var err = cl.getErr();
         var console = cl.getOut();
         try {
+            output.checkOutputs(cl, java.util.Arrays.asList(output.reference, referenceReport), null);
             Runner runner = new Runner(run, System.getenv(), line -> {
                 console.println(line);
                 console.flush();
@@ -226,7 +228,7 @@ final class RunCommand implements Callable<Integer> {
             output.write(report, console);
             console.println("run directory: " + runner.directory().root());
             return ReportOutput.exitCode(report);
-        } catch (RunException e) {
+        } catch (RunException | InputException e) {
             err.println("gpu-sanitize: " + e.getMessage());
             return ExitCodes.ERROR;
         }

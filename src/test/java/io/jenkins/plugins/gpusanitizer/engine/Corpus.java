@@ -72,8 +72,7 @@ public final class Corpus {
         var record = dir.readRecord();
         var policy = io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy.defaults();
         return new io.jenkins.plugins.gpusanitizer.engine.report.ReportMapper(policy.frameClassifier())
-                .toReport(new io.jenkins.plugins.gpusanitizer.engine.analysis.Analyzer()
-                        .analyze(dir.analysisInput(record, policy, true)))
+                .toReport(dir.analyze(record, policy, java.util.List.of()))
                 .withExecution(record.execution());
     }
 

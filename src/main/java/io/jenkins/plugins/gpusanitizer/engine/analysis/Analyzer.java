@@ -11,6 +11,8 @@ import io.jenkins.plugins.gpusanitizer.engine.findings.SuppressionRule;
 import io.jenkins.plugins.gpusanitizer.engine.findings.UncachedCaptureRule;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Gate;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
+import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
+import io.jenkins.plugins.gpusanitizer.engine.model.SanitizerRecord;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.parse.CudaFailure;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
@@ -27,6 +29,8 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
+import java.util.function.IntFunction;
 
 /**
  * Reads every input, groups, diagnoses and gates. Each sanitizer file is streamed into its own
@@ -48,13 +52,20 @@ public final class Analyzer {
         Map<Tool, List<Parsed>> xmls = new EnumMap<>(Tool.class);
         List<String> inputErrors = new ArrayList<>();
         for (SanitizerInput s : in.sanitizer()) {
-            DefectGrouper grouper = new DefectGrouper(policy.frameClassifier());
             inputs.add(s.file().toString());
-            SanitizerOutput out;
+            // a text log may hold several tool runs: each is judged on its own, with its own grouper
+            List<DefectGrouper> groupers = new ArrayList<>();
+            IntFunction<Consumer<SanitizerRecord>> grouperOf = i -> {
+                while (groupers.size() <= i) {
+                    groupers.add(new DefectGrouper(policy.frameClassifier(), policy.suppressions()));
+                }
+                return groupers.get(i);
+            };
+            List<SanitizerOutput> outs;
             try {
-                out = s.xml()
-                        ? xmlParser.parse(s.file(), s.tool(), grouper)
-                        : textParser.parse(s.file(), s.tool(), grouper);
+                outs = s.xml()
+                        ? List.of(xmlParser.parse(s.file(), s.tool(), grouperOf.apply(0)))
+                        : textParser.parseRuns(s.file(), s.tool(), grouperOf);
             } catch (InputException e) {
                 if (!in.lenient()) {
                     throw e;
@@ -62,9 +73,12 @@ public final class Analyzer {
                 inputErrors.add(e.getMessage());
                 continue;
             }
-            (s.xml() ? xmls : texts)
-                    .computeIfAbsent(out.tool(), t -> new ArrayList<>())
-                    .add(new Parsed(out, grouper));
+            for (int i = 0; i < outs.size(); i++) {
+                SanitizerOutput out = outs.get(i);
+                (s.xml() ? xmls : texts)
+                        .computeIfAbsent(out.tool(), t -> new ArrayList<>())
+                        .add(new Parsed(out, (DefectGrouper) grouperOf.apply(i)));
+            }
         }
         List<SanitizerRun> runs = new ArrayList<>();
         List<SuppressionRule> rules = policy.suppressions();
@@ -92,9 +106,16 @@ public final class Analyzer {
             }
         });
         List<MemoryCurve> curves = new ArrayList<>();
+        List<Reason> notes = new ArrayList<>();
         for (var c : new Object[][] {{in.memoryCsv(), "default"}, {in.memoryCsvExpandable(), "expandable_segments"}}) {
             try {
-                addCurve((Path) c[0], (String) c[1], new MemoryCurveAnalyzer(policy.memoryPolicy()), curves, inputs);
+                addCurve(
+                        (Path) c[0],
+                        (String) c[1],
+                        new MemoryCurveAnalyzer(policy.memoryPolicy()),
+                        curves,
+                        inputs,
+                        notes);
             } catch (InputException e) {
                 if (!in.lenient()) {
                     throw e;
@@ -104,13 +125,18 @@ public final class Analyzer {
         }
         Diagnosis diagnosis = new Diagnoser()
                 .diagnose(runs, failures.get("async"), failures.get("blocking"), curves, in.cachingAllocator());
-        Gate.Result gate =
-                new Gate(policy).evaluate(new Gate.Input(runs, failures, curves, in.cachingAllocator(), inputErrors));
+        Gate.Result gate = new Gate(policy)
+                .evaluate(new Gate.Input(runs, failures, curves, in.cachingAllocator(), inputErrors, notes));
         return new Analysis(runs, failures, curves, in.cachingAllocator(), diagnosis, gate, inputs, inputErrors);
     }
 
     private void addCurve(
-            Path csv, String label, MemoryCurveAnalyzer curveAnalyzer, List<MemoryCurve> curves, List<String> inputs) {
+            Path csv,
+            String label,
+            MemoryCurveAnalyzer curveAnalyzer,
+            List<MemoryCurve> curves,
+            List<String> inputs,
+            List<Reason> notes) {
         if (csv == null) {
             return;
         }
@@ -119,8 +145,27 @@ public final class Analyzer {
         MemorySamples busiest = r.byGpu().values().stream()
                 .max(Comparator.comparingDouble(s -> s.maxUsed() - (s.size() == 0 ? 0 : s.used(0))))
                 .orElseThrow();
-        curves.add(curveAnalyzer.analyze(busiest, csv.toString(), label));
+        MemoryCurve curve = curveAnalyzer.analyze(busiest, csv.toString(), label);
+        curves.add(curve);
         inputs.add(csv.toString());
+        if (r.badLines() > 0) {
+            notes.add(Reason.warning(
+                    "memory-samples",
+                    csv + ": " + r.badLines() + " line(s) skipped: malformed, or an impossible memory.used (NaN, "
+                            + "infinite, negative, beyond the GPU's memory)"));
+        }
+        if (r.reordered()) {
+            notes.add(Reason.warning(
+                    "memory-samples", csv + ": the rows were not in time order; the curve is judged in time order"));
+        }
+        if (r.byGpu().size() > 1 && curve.shape() == MemoryCurve.Shape.UNKNOWN) {
+            int rows = r.byGpu().values().stream().mapToInt(MemorySamples::size).sum();
+            notes.add(Reason.warning(
+                    "memory-samples",
+                    csv + ": " + rows + " samples spread over " + r.byGpu().size() + " GPU indices; GPU "
+                            + busiest.gpu() + ", the one judged, has " + busiest.size()
+                            + ": its memory curve cannot be judged"));
+        }
     }
 
     private static SanitizerRun pair(Tool tool, Parsed text, Parsed xml, List<SuppressionRule> rules) {
@@ -139,7 +184,8 @@ public final class Analyzer {
                 xml == null ? null : xml.output,
                 records.output.format(),
                 defects,
-                records.grouper.overflowRecords());
+                records.grouper.overflowRecords(),
+                records.grouper.overflowUnsuppressedRecords());
     }
 
     public static List<Defect> suppress(List<Defect> defects, List<SuppressionRule> rules) {

@@ -14,6 +14,7 @@ import java.util.List;
  * @param recordsFrom {@code xml} or {@code text}: where the defects come from
  * @param defects     grouped, with suppressions applied
  * @param overflowRecords records dropped beyond the distinct-defect cap
+ * @param overflowUnsuppressedRecords of those, the records of defects no suppression rule covers
  */
 public record SanitizerRun(
         Tool tool,
@@ -21,7 +22,8 @@ public record SanitizerRun(
         SanitizerOutput xml,
         String recordsFrom,
         List<Defect> defects,
-        long overflowRecords) {
+        long overflowRecords,
+        long overflowUnsuppressedRecords) {
     public SanitizerRun {
         defects = List.copyOf(defects);
     }

@@ -2,6 +2,7 @@ package io.jenkins.plugins.gpusanitizer.engine.gate;
 
 import io.jenkins.plugins.gpusanitizer.engine.diagnosis.MemoryCurve;
 import io.jenkins.plugins.gpusanitizer.engine.findings.Defect;
+import io.jenkins.plugins.gpusanitizer.engine.findings.DefectGrouper;
 import io.jenkins.plugins.gpusanitizer.engine.findings.DeviceAsserts;
 import io.jenkins.plugins.gpusanitizer.engine.findings.KernelNames;
 import io.jenkins.plugins.gpusanitizer.engine.findings.SanitizerRun;
@@ -31,13 +32,25 @@ public final class Gate {
      * @param failures         the job's own failures by phase name ({@code async}, {@code blocking}, ...)
      * @param curves           memory curves
      * @param cachingAllocator whether memcheck ran with PyTorch's caching allocator on; null when unknown
+     * @param inputErrors      inputs that could not be read (errors)
+     * @param inputNotes       what the readers noticed about inputs they could read (skipped lines, ...)
      */
     public record Input(
             List<SanitizerRun> runs,
             Map<String, CudaFailure> failures,
             List<MemoryCurve> curves,
             Boolean cachingAllocator,
-            List<String> inputErrors) {
+            List<String> inputErrors,
+            List<Reason> inputNotes) {
+        public Input(
+                List<SanitizerRun> runs,
+                Map<String, CudaFailure> failures,
+                List<MemoryCurve> curves,
+                Boolean cachingAllocator,
+                List<String> inputErrors) {
+            this(runs, failures, curves, cachingAllocator, inputErrors, List.of());
+        }
+
         public Input(
                 List<SanitizerRun> runs,
                 Map<String, CudaFailure> failures,
@@ -63,8 +76,10 @@ public final class Gate {
     public Result evaluate(Input in) {
         List<Reason> reasons = new ArrayList<>();
         in.inputErrors().forEach(e -> reasons.add(Reason.error("unreadable-output", e)));
+        reasons.addAll(in.inputNotes());
         int defectReasons = 0;
         int moreDefects = 0;
+        Action moreAction = Action.IGNORE;
         for (SanitizerRun run : in.runs()) {
             toolStatus(run, reasons);
             for (Defect d : run.unsuppressed()) {
@@ -73,7 +88,9 @@ public final class Gate {
                     continue;
                 }
                 if (defectReasons++ >= MAX_DEFECT_REASONS) {
+                    // not listed one by one, but still judged: the worst of them decides like the listed ones
                     moreDefects++;
+                    moreAction = a == Action.FAIL || moreAction == Action.FAIL ? Action.FAIL : Action.UNSTABLE;
                     continue;
                 }
                 String text = describe(d, firstAssertion(in)) + raceContext(d, in.runs());
@@ -89,7 +106,11 @@ public final class Gate {
             }
         }
         if (moreDefects > 0) {
-            reasons.add(Reason.info("more-defects", moreDefects + " more defect(s), see the report"));
+            String text = moreDefects + " more unsuppressed defect(s), see the report";
+            reasons.add(
+                    moreAction == Action.FAIL
+                            ? Reason.fail("more-defects", text)
+                            : Reason.unstable("more-defects", text));
         }
         in.failures().forEach((phase, f) -> failure(phase, f, reasons));
         cachingAllocator(in, reasons);
@@ -178,9 +199,19 @@ public final class Gate {
                     : "";
             reasons.add(Reason.error("tool-failure", tool + " in " + out.source() + ": " + failure + hint));
         }
+        boolean unreadable = run.text() != null && run.text().unreadableSummary() != null;
+        if (unreadable) {
+            reasons.add(Reason.error(
+                    "unreadable-summary",
+                    tool + ": the count of '" + run.text().unreadableSummary() + "' in "
+                            + run.text().source()
+                            + " cannot be read: the number of errors is unknown; " + run.recordsParsed()
+                            + " record(s) read"));
+        }
         if (run.text() != null
                 && run.text().toolFailures().isEmpty()
-                && run.text().errorsTotal() == null) {
+                && run.text().errorsTotal() == null
+                && !unreadable) {
             reasons.add(Reason.error(
                     "incomplete",
                     tool + ": no ERROR SUMMARY in " + run.text().source()
@@ -198,13 +229,28 @@ public final class Gate {
                             + (level == Reason.Level.WARNING ? ", the text log is complete" : "")));
         }
         if (run.text() == null && run.xml() != null && run.xml().complete()) {
-            reasons.add(Reason.info(
-                    "no-summary",
-                    tool + ": only the XML was given; it holds the printed records only, "
-                            + "so the total error count is unknown (keep the --log-file text beside it)"));
+            if (defects) {
+                reasons.add(Reason.info(
+                        "no-summary",
+                        tool + ": only the XML was given; it holds the printed records only, "
+                                + "so the total error count is unknown (keep the --log-file text beside it)"));
+            } else {
+                // no summary is never a pass: an XML holds the printed records only, and perhaps not all of them
+                reasons.add(
+                        Reason.error(
+                                "no-summary",
+                                tool + ": only the XML " + run.xml().source()
+                                        + " was given and it holds no unsuppressed record ("
+                                        + run.recordsParsed()
+                                        + " record(s)); without the text log's ERROR SUMMARY the error "
+                                        + "count is unknown, so the run cannot be called clean (keep the --log-file text beside it)"));
+            }
         }
+        // a dead target is explained by what the tool found; else the job died and the rest was never checked
+        boolean explained = defects
+                || run.defects().stream().anyMatch(d -> d.kind().isAccessError() || d.kind() == Kind.DEVICE_ASSERT);
         if (out.appCrashed()) {
-            if (!run.defects().isEmpty()) {
+            if (explained) {
                 reasons.add(Reason.info(
                         "app-crashed",
                         tool + ": the application then died under the tool (process didn't terminate successfully): "
@@ -216,6 +262,17 @@ public final class Gate {
                                 + "(process didn't terminate successfully) and the tool reported no error: a tool-induced crash, "
                                 + "not a kernel bug, and nothing after it was checked"));
             }
+        } else if (out.targetReturnedError()
+                && !explained
+                && out.toolFailures().isEmpty()
+                && (run.text() == null || run.text().errorsTotal() != null)) {
+            reasons.add(
+                    Reason.error(
+                            "target-failed",
+                            tool + ": the application returned an error under compute-sanitizer (Target application "
+                                    + "returned an error in " + out.source()
+                                    + ") and the tool reported no error that explains it: "
+                                    + "the job died (out of memory, an exception, a bad argument), so what it did not run was not checked"));
         }
         if (run.defects().stream()
                 .anyMatch(d -> d.suppressed()
@@ -235,32 +292,61 @@ public final class Gate {
                     tool + ": compute-sanitizer counted " + total
                             + " error(s) but printed none, so they cannot be grouped (raise --print-limit)"));
         }
-        if (run.text() != null
-                && run.text().errorsNotPrinted() != null
-                && run.text().errorsNotPrinted() > 0) {
+        Long notPrinted = run.text() == null ? null : run.text().errorsNotPrinted();
+        if (notPrinted != null && notPrinted > 0) {
             reasons.add(Reason.info(
                     "print-limit",
-                    tool + ": " + run.text().errorsNotPrinted() + " of " + total
+                    tool + ": " + notPrinted + " of " + total
                             + " errors were not printed (print limit); defects are grouped from the printed ones"));
         }
-        Long notPrinted = run.text() == null ? null : run.text().errorsNotPrinted();
-        if (notPrinted != null && notPrinted > 0 && !defects && !run.defects().isEmpty()) {
-            // every printed record was suppressed, but the unprinted ones were never seen: do not call that clean
-            String text = tool + ": " + notPrinted + " error(s) were not printed and every printed one was suppressed: "
-                    + "the unprinted ones were not checked (raise --print-limit or narrow the run)";
+        // every error the tool counted must have been judged: not printed, or printed in a form not understood
+        long unprinted = notPrinted == null ? 0 : notPrinted;
+        long unjudged = 0;
+        if (total != null && run.recordsParsed() > 0) {
+            long counted =
+                    total + (run.text().warningsTotal() == null ? 0 : run.text().warningsTotal());
+            unjudged = Math.max(0, counted - unprinted - run.recordsParsed());
+        }
+        long unchecked = unprinted + unjudged;
+        if (unchecked > 0 && !defects && run.recordsParsed() > 0) {
+            String text = tool + ": " + unchecked + " counted error(s) were not judged ("
+                    + describeUnchecked(unprinted, unjudged) + ") and every printed one was suppressed: "
+                    + "they were not checked ("
+                    + (unprinted > 0 ? "raise --print-limit or narrow the run" : "see the unrecognised lines below")
+                    + ")";
             reasons.add(
                     policy.actionFor(run.tool(), true) == Action.FAIL
                             ? Reason.unstable("unprinted-unchecked", text)
                             : Reason.warning("unprinted-unchecked", text));
+        } else if (unjudged > 0 && defects) {
+            reasons.add(Reason.warning(
+                    "unjudged-records",
+                    tool + ": " + describeUnchecked(0, unjudged)
+                            + "; the verdict rests on the records that were read"));
         }
-        if (run.overflowRecords() > 0) {
+        long suppressedOverflow = run.overflowRecords() - run.overflowUnsuppressedRecords();
+        if (run.overflowUnsuppressedRecords() > 0) {
+            Action a = policy.actionFor(run.tool(), true);
+            String text = tool + ": more distinct defects than the report keeps (" + DefectGrouper.MAX_DEFECTS
+                    + "): " + run.overflowUnsuppressedRecords()
+                    + " record(s) of further unsuppressed defects are counted, not listed, and decide the verdict";
+            if (a == Action.FAIL) {
+                reasons.add(Reason.fail("defect-cap", text));
+            } else if (a == Action.UNSTABLE) {
+                reasons.add(Reason.unstable("defect-cap", text));
+            }
+        }
+        if (suppressedOverflow > 0) {
             reasons.add(Reason.warning(
                     "defect-cap",
-                    tool + ": more distinct defects than the report keeps; " + run.overflowRecords()
-                            + " record(s) only counted"));
+                    tool + ": more distinct defects than the report keeps; " + suppressedOverflow
+                            + " record(s) of suppressed defects only counted"));
         }
         for (String p : out.problems()) {
-            if (!p.startsWith("no ERROR SUMMARY") && !p.startsWith("XML cut off")) {
+            if (!p.startsWith("no ERROR SUMMARY")
+                    && !p.startsWith("XML cut off")
+                    && !p.startsWith("unreadable ERROR SUMMARY")
+                    && !p.startsWith("unreadable RACECHECK SUMMARY")) {
                 reasons.add(Reason.warning("input", out.source() + ": " + p));
             }
         }
@@ -273,6 +359,17 @@ public final class Gate {
         int end = c.lastIndexOf('"');
         String words = q >= 0 && end > q ? c.substring(q + 1, end) : c;
         return words + (a.file() == null ? "" : " (" + Frame.baseName(a.file()) + ":" + a.line() + ")");
+    }
+
+    private static String describeUnchecked(long unprinted, long unjudged) {
+        List<String> parts = new ArrayList<>();
+        if (unprinted > 0) {
+            parts.add(unprinted + " error(s) were not printed");
+        }
+        if (unjudged > 0) {
+            parts.add(unjudged + " counted error(s) were printed in a form this version does not recognise");
+        }
+        return String.join(", ", parts);
     }
 
     private void failure(String phase, CudaFailure f, List<Reason> reasons) {

@@ -2,8 +2,6 @@ package io.jenkins.plugins.gpusanitizer.engine.parse;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
@@ -17,20 +15,32 @@ import java.util.Map;
  * Reads {@code nvidia-smi --query-gpu=timestamp,index,memory.used,memory.total,... --format=csv,nounits}
  * samples. Columns are found by their header names (the header keeps {@code [MiB]} even with
  * nounits); values with units ({@code 853 MiB}) are accepted too. Lines that do not parse (a sampler
- * killed mid-line) are counted, not fatal.
+ * killed mid-line) or hold an impossible value ({@code NaN}, infinite, negative, beyond the GPU's
+ * total or any GPU's size) are counted, not fatal, and never reach the curve. Rows out of time order
+ * are sorted by their timestamps.
  */
 public final class MemoryCsvParser {
     private static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("yyyy/MM/dd HH:mm:ss.SSS");
 
-    /** Samples per GPU index, in file order, and the number of lines skipped. */
-    public record Result(Map<String, MemorySamples> byGpu, int badLines) {}
+    /** No GPU has this much memory (1 PiB in MiB): a larger memory.used is not a measurement. */
+    static final double MAX_MIB = 1024.0 * 1024 * 1024;
+
+    /**
+     * Samples per GPU index, in time order, the number of lines skipped, and whether the rows had to be
+     * sorted by time.
+     */
+    public record Result(Map<String, MemorySamples> byGpu, int badLines, boolean reordered) {
+        public Result(Map<String, MemorySamples> byGpu, int badLines) {
+            this(byGpu, badLines, false);
+        }
+    }
 
     public Result parse(Path file) {
         return InputFiles.read(file, in -> parse(in, file));
     }
 
     public Result parse(InputStream in, Path name) throws IOException {
-        BoundedLineReader lines = new BoundedLineReader(new InputStreamReader(in, StandardCharsets.UTF_8), 4096);
+        BoundedLineReader lines = new BoundedLineReader(InputFiles.reader(in), 4096);
         String header = lines.readLine();
         if (header == null || header.isBlank()) {
             throw new InputException(name, "empty file, expected nvidia-smi --query-gpu CSV with a header line");
@@ -60,6 +70,9 @@ public final class MemoryCsvParser {
         }
         Map<String, MemorySamples> byGpu = new LinkedHashMap<>();
         long t0 = Long.MIN_VALUE;
+        long minMs = Long.MAX_VALUE;
+        long lastMs = Long.MIN_VALUE;
+        boolean reordered = false;
         int bad = 0;
         String line;
         while ((line = lines.readLine()) != null) {
@@ -77,9 +90,20 @@ public final class MemoryCsvParser {
                         .toEpochMilli();
                 double used = number(v[usedCol]);
                 double total = totalCol >= 0 && totalCol < v.length ? number(v[totalCol]) : -1;
+                if (!Double.isFinite(total) || total <= 0 || total > MAX_MIB) {
+                    total = -1;
+                }
+                if (!Double.isFinite(used) || used < 0 || used > (total > 0 ? total : MAX_MIB)) {
+                    // one NaN or 1e308 would hide a leak (the peak, the rises and the slope all go wrong)
+                    bad++;
+                    continue;
+                }
                 if (t0 == Long.MIN_VALUE) {
                     t0 = ms;
                 }
+                reordered |= ms < lastMs;
+                lastMs = ms;
+                minMs = Math.min(minMs, ms);
                 String gpu = idxCol >= 0 && idxCol < v.length ? v[idxCol].trim() : "0";
                 byGpu.computeIfAbsent(gpu, MemorySamples::new).add((ms - t0) / 1000.0, used, total);
             } catch (DateTimeParseException | NumberFormatException e) {
@@ -89,7 +113,12 @@ public final class MemoryCsvParser {
         if (byGpu.isEmpty()) {
             throw new InputException(name, "no memory samples (header only or every line malformed)");
         }
-        return new Result(byGpu, bad);
+        if (reordered || minMs < t0) {
+            // rows in reverse (or mixed) time order: the curve is the samples in time order
+            double shift = (t0 - minMs) / 1000.0;
+            byGpu.values().forEach(s -> s.sortByTime(shift));
+        }
+        return new Result(byGpu, bad, reordered);
     }
 
     private static double number(String s) {

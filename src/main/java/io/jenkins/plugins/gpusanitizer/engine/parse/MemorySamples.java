@@ -75,6 +75,23 @@ public final class MemorySamples {
         inLast = stride;
     }
 
+    /** Sorts the samples by time (stably) and adds {@code shift} seconds to every time. */
+    void sortByTime(double shift) {
+        Integer[] order = new Integer[size];
+        for (int i = 0; i < size; i++) {
+            order[i] = i;
+        }
+        Arrays.sort(order, (a, b) -> Double.compare(seconds[a], seconds[b]));
+        double[] t = new double[seconds.length];
+        double[] u = new double[usedMiB.length];
+        for (int i = 0; i < size; i++) {
+            t[i] = seconds[order[i]] + shift;
+            u[i] = usedMiB[order[i]];
+        }
+        seconds = t;
+        usedMiB = u;
+    }
+
     public String gpu() {
         return gpu;
     }

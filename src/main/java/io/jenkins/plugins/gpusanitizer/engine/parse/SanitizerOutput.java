@@ -23,6 +23,8 @@ import java.util.List;
  * @param toolFailures      lines saying the tool failed (never started, could not attach, internal error)
  * @param complete          the output ended the way a finished run ends (summary / closing tag)
  * @param problems          parse problems (truncation, cut lines); empty when clean
+ * @param unreadableSummary the summary line when its count could not be read (too large, empty, not a
+ *                          number): the count is then unknown ({@code errorsTotal} null); else null
  */
 public record SanitizerOutput(
         String source,
@@ -39,7 +41,8 @@ public record SanitizerOutput(
         boolean appCrashed,
         List<String> toolFailures,
         boolean complete,
-        List<String> problems) {
+        List<String> problems,
+        String unreadableSummary) {
     public SanitizerOutput {
         toolFailures = List.copyOf(toolFailures);
         problems = List.copyOf(problems);

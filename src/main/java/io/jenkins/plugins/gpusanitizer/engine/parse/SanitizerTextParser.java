@@ -13,6 +13,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.IntFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -20,6 +21,11 @@ import java.util.regex.Pattern;
  * Streams compute-sanitizer's text output (stdout or {@code --log-file}) record by record, in
  * bounded memory: each finished record goes to the sink at once and is not kept. Lines without the
  * prefix are the application's own output and are skipped.
+ *
+ * <p>A file may hold several tool runs one after the other (an initcheck run, then a memcheck run,
+ * appended to one log): each banner after a run started, and anything but the "were not printed"
+ * line after a run's summary, starts a new run, with its own tool, records and summary
+ * ({@link #parseRuns}). Nothing of one run is carried into the next.
  */
 public final class SanitizerTextParser {
     public static final String DEFAULT_PREFIX = "=========";
@@ -70,47 +76,171 @@ public final class SanitizerTextParser {
         return InputFiles.read(file, in -> parse(in, file, hint, sink));
     }
 
+    /**
+     * Parses a file that may hold several tool runs; the records of the i-th run returned go to
+     * {@code sinks.apply(i)}.
+     *
+     * @throws InputException when the file is missing, unreadable, empty or not sanitizer output
+     */
+    public List<SanitizerOutput> parseRuns(Path file, Tool hint, IntFunction<Consumer<SanitizerRecord>> sinks) {
+        return InputFiles.read(file, in -> parseRuns(in, file, hint, sinks));
+    }
+
+    /** All runs of the stream as one output (records of every run go to {@code sink}); see {@link #parseRuns}. */
     public SanitizerOutput parse(InputStream in, Path name, Tool hint, Consumer<SanitizerRecord> sink)
             throws IOException {
-        State st = new State(name, hint, sink);
-        ByteLineReader lines = new ByteLineReader(in, BoundedLineReader.DEFAULT_MAX_LINE);
+        return combine(parseRuns(in, name, hint, i -> sink));
+    }
+
+    public List<SanitizerOutput> parseRuns(
+            InputStream in, Path name, Tool hint, IntFunction<Consumer<SanitizerRecord>> sinks) throws IOException {
+        State st = new State(name, hint, sinks);
+        ByteLineReader lines = new ByteLineReader(InputFiles.utf8(in), BoundedLineReader.DEFAULT_MAX_LINE);
         String line;
         while ((line = lines.readLine()) != null) {
             st.line(line);
         }
         st.flush();
         if (lines.truncatedLines() > 0) {
-            st.problem(lines.truncatedLines() + " over-long line(s) were cut at " + BoundedLineReader.DEFAULT_MAX_LINE
-                    + " characters");
+            st.fileProblem(lines.truncatedLines() + " over-long line(s) were cut at "
+                    + BoundedLineReader.DEFAULT_MAX_LINE + " characters");
         }
         return st.finish(lines.lineNumber());
     }
 
-    private final class State {
-        final Path name;
-        final Tool hint;
-        final Consumer<SanitizerRecord> sink;
+    /**
+     * Several runs as one output, for callers that judge a file as a whole: complete only when every
+     * run is, counts summed (unknown when one is unknown), every failure and problem kept.
+     */
+    static SanitizerOutput combine(List<SanitizerOutput> runs) {
+        if (runs.size() == 1) {
+            return runs.get(0);
+        }
+        SanitizerOutput first = runs.get(0);
+        List<String> failures = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
+        long records = 0;
+        Long total = 0L;
+        Long notPrinted = null;
+        Long warnings = null;
+        String leak = null;
+        String unreadable = null;
+        boolean banner = false;
+        boolean tre = false;
+        boolean crashed = false;
+        boolean complete = true;
+        boolean detected = true;
+        for (SanitizerOutput o : runs) {
+            records += o.recordsParsed();
+            total = total == null || o.errorsTotal() == null ? null : total + o.errorsTotal();
+            notPrinted = sum(notPrinted, o.errorsNotPrinted());
+            warnings = sum(warnings, o.warningsTotal());
+            leak = o.leakSummary() != null ? o.leakSummary() : leak;
+            unreadable = o.unreadableSummary() != null ? o.unreadableSummary() : unreadable;
+            banner |= o.banner();
+            tre |= o.targetReturnedError();
+            crashed |= o.appCrashed();
+            complete &= o.complete();
+            detected &= o.toolDetected();
+            failures.addAll(o.toolFailures());
+            o.problems().stream().filter(p -> !problems.contains(p)).forEach(problems::add);
+        }
+        problems.add(runs.size() + " tool runs in one file: "
+                + runs.stream().map(o -> o.tool().id()).toList());
+        return new SanitizerOutput(
+                first.source(),
+                first.format(),
+                first.tool(),
+                detected,
+                banner,
+                records,
+                total,
+                notPrinted,
+                warnings,
+                leak,
+                tre,
+                crashed,
+                failures,
+                complete,
+                problems,
+                unreadable);
+    }
+
+    private static Long sum(Long a, Long b) {
+        return a == null ? b : b == null ? a : Long.valueOf(a + b);
+    }
+
+    /** One tool run inside the file: everything the output of one run says. */
+    private static final class Run {
         final Map<Tool, Integer> typedRecords = new EnumMap<>(Tool.class);
         final List<String> toolFailures = new ArrayList<>();
         final List<String> problems = new ArrayList<>();
-        final List<String> foreignToolErrors = new ArrayList<>();
-        RecordBuilder current;
-        boolean pendingBarePc;
+        Consumer<SanitizerRecord> sink;
         boolean banner;
         boolean racecheckSummary;
+        boolean errorSummary;
         long records;
         Long errorsTotal;
         Long notPrinted;
         Long warnings;
         String leakSummary;
+        String unreadableSummary;
         boolean targetReturnedError;
         boolean appCrashed;
+
+        /** The run has ended: its summary was printed. */
+        boolean closed() {
+            return errorSummary || racecheckSummary;
+        }
+
+        boolean empty() {
+            return !banner
+                    && !closed()
+                    && records == 0
+                    && toolFailures.isEmpty()
+                    && leakSummary == null
+                    && unreadableSummary == null
+                    && !targetReturnedError
+                    && !appCrashed;
+        }
+    }
+
+    private final class State {
+        final Path name;
+        final Tool hint;
+        final IntFunction<Consumer<SanitizerRecord>> sinks;
+        final List<Run> done = new ArrayList<>();
+        final List<String> fileProblems = new ArrayList<>();
+        final List<String> foreignToolErrors = new ArrayList<>();
+        Run run = new Run();
+        RecordBuilder current;
+        boolean pendingBarePc;
+        boolean anyBanner;
+        /** Set by {@link #typed}: the record's kind is printed only by its tool. */
+        boolean lastToolSpecific;
+
         long nulLines;
 
-        State(Path name, Tool hint, Consumer<SanitizerRecord> sink) {
+        State(Path name, Tool hint, IntFunction<Consumer<SanitizerRecord>> sinks) {
             this.name = name;
             this.hint = hint;
-            this.sink = sink;
+            this.sinks = sinks;
+        }
+
+        /** Ends the current run (if it holds anything) and starts the next. */
+        void nextRun() {
+            flush();
+            if (!run.empty()) {
+                done.add(run);
+            }
+            run = new Run();
+        }
+
+        /** Before an event that belongs to a run still going: a finished run does not take it. */
+        void openRun() {
+            if (run.closed()) {
+                nextRun();
+            }
         }
 
         void line(String raw) {
@@ -123,7 +253,7 @@ public final class SanitizerTextParser {
                 line = line.replace("\0", "");
             }
             if (!line.startsWith(prefix)) {
-                if (!banner
+                if (!anyBanner
                         && foreignToolErrors.size() < 3
                         && TOOL_ERROR_NO_BANNER.matcher(line).matches()) {
                     foreignToolErrors.add(line.trim());
@@ -163,7 +293,12 @@ public final class SanitizerTextParser {
             switch (c) {
                 case 'C':
                     if (text.startsWith("COMPUTE-SANITIZER") || text.startsWith("CUDA-MEMCHECK")) {
-                        banner = true;
+                        // a banner starts a run: after one that already started, it is the next run
+                        if (run.banner || run.records > 0 || run.closed()) {
+                            nextRun();
+                        }
+                        run.banner = true;
+                        anyBanner = true;
                         return;
                     }
                     break;
@@ -173,30 +308,29 @@ public final class SanitizerTextParser {
                         return;
                     }
                     if (text.startsWith("Error: process didn't terminate successfully")) {
-                        appCrashed = true;
+                        openRun();
+                        run.appCrashed = true;
                         return;
                     }
                     break;
                 case 'L':
                     if (text.startsWith("LEAK SUMMARY:")) {
-                        leakSummary = text.substring("LEAK SUMMARY:".length()).trim();
+                        openRun();
+                        run.leakSummary =
+                                text.substring("LEAK SUMMARY:".length()).trim();
                         return;
                     }
                     break;
                 case 'R':
                     if (text.startsWith("RACECHECK SUMMARY:")) {
-                        Matcher m = RACECHECK_SUMMARY.matcher(text);
-                        racecheckSummary = true;
-                        if (m.find()) {
-                            errorsTotal = FrameParser.parseLong(m.group(2));
-                            warnings = FrameParser.parseLong(m.group(3));
-                        }
+                        racecheckSummary(text);
                         return;
                     }
                     break;
                 case 'T':
                     if (text.startsWith("Target application returned an error")) {
-                        targetReturnedError = true;
+                        openRun();
+                        run.targetReturnedError = true;
                         return;
                     }
                     break;
@@ -205,11 +339,19 @@ public final class SanitizerTextParser {
             }
             RecordBuilder r = startRecord(text);
             if (r != null) {
+                openRun();
+                // the tool a record of any tool belongs to is decided within its own run only
+                Tool natural = r.tool;
+                if (lastToolSpecific) {
+                    run.typedRecords.merge(natural, 1, Integer::sum);
+                } else {
+                    r.tool = generalTool(natural);
+                }
                 current = r;
                 return;
             }
             if (text.startsWith("Error") || text.startsWith("Internal Sanitizer Error") || text.contains("timed-out")) {
-                toolFailures.add(text);
+                run.toolFailures.add(text);
             } else if (!text.startsWith("Default timeout can be adjusted")) {
                 problem("unrecognised sanitizer line: " + abbreviate(text));
             }
@@ -322,18 +464,18 @@ public final class SanitizerTextParser {
 
         /** @param toolSpecific true when only that tool prints this kind of record */
         RecordBuilder typed(Tool natural, Kind kind, String message, boolean toolSpecific) {
-            Tool tool = toolSpecific ? natural : generalTool(natural);
-            if (toolSpecific) {
-                typedRecords.merge(natural, 1, Integer::sum);
-            }
-            return new RecordBuilder(tool, kind, message);
+            lastToolSpecific = toolSpecific;
+            return new RecordBuilder(natural, kind, message);
         }
 
         Tool generalTool(Tool natural) {
             if (hint != null) {
                 return hint;
             }
-            return typedRecords.keySet().stream().findFirst().orElse(natural);
+            return run.typedRecords.entrySet().stream()
+                    .max(Map.Entry.comparingByValue())
+                    .map(Map.Entry::getKey)
+                    .orElse(natural);
         }
 
         RecordBuilder hazard(Matcher m) {
@@ -451,37 +593,76 @@ public final class SanitizerTextParser {
 
         void summary(String text) {
             Matcher m = ERROR_SUMMARY.matcher(text);
-            if (!m.matches()) {
-                problem("unrecognised summary: " + abbreviate(text));
+            boolean notPrintedLine = text.contains("not printed");
+            long n = m.matches() ? FrameParser.parseLong(m.group(1)) : -1;
+            if (notPrintedLine) {
+                if (n < 0) {
+                    // the gap between the count and the records judged still shows them as unchecked
+                    problem("unreadable count in: " + abbreviate(text));
+                } else {
+                    run.notPrinted = n;
+                }
                 return;
             }
-            long n = FrameParser.parseLong(m.group(1));
-            if (m.group(2).contains("not printed")) {
-                notPrinted = n;
+            if (run.errorSummary) {
+                nextRun(); // a second summary: the next run, which printed nothing else
+            }
+            run.errorSummary = true;
+            if (n < 0) {
+                // too large, empty or not a number: the count is unknown, never "-1 errors"
+                run.unreadableSummary = abbreviate(text);
+                problem("unreadable ERROR SUMMARY count: " + abbreviate(text));
+            } else if (!run.racecheckSummary) {
+                run.errorsTotal = n;
+            }
+        }
+
+        void racecheckSummary(String text) {
+            if (run.racecheckSummary) {
+                nextRun();
+            }
+            run.racecheckSummary = true;
+            Matcher m = RACECHECK_SUMMARY.matcher(text);
+            long errors = m.find() ? FrameParser.parseLong(m.group(2)) : -1;
+            long warnings = errors < 0 ? -1 : FrameParser.parseLong(m.group(3));
+            if (errors < 0 || warnings < 0) {
+                run.errorsTotal = null;
+                run.warnings = null;
+                run.unreadableSummary = abbreviate(text);
+                problem("unreadable RACECHECK SUMMARY counts: " + abbreviate(text));
             } else {
-                errorsTotal = n;
+                run.errorsTotal = errors;
+                run.warnings = warnings;
             }
         }
 
         void flush() {
             pendingBarePc = false;
             if (current != null) {
-                records++;
-                sink.accept(current.build());
+                if (run.sink == null) {
+                    run.sink = sinks.apply(done.size());
+                }
+                run.records++;
+                run.sink.accept(current.build());
                 current = null;
             }
         }
 
         void problem(String text) {
-            if (problems.size() < MAX_PROBLEMS) {
-                problems.add(text);
+            if (run.problems.size() < MAX_PROBLEMS) {
+                run.problems.add(text);
             }
         }
 
-        SanitizerOutput finish(long lineCount) {
-            if (!banner && records == 0 && errorsTotal == null) {
-                if (!foreignToolErrors.isEmpty() && lineCount <= MAX_LINES_OF_REFUSAL) {
-                    return new SanitizerOutput(
+        void fileProblem(String text) {
+            fileProblems.add(text);
+        }
+
+        List<SanitizerOutput> finish(long lineCount) {
+            nextRun();
+            if (done.stream().noneMatch(r -> r.banner || r.records > 0 || r.closed())) {
+                if (!anyBanner && !foreignToolErrors.isEmpty() && lineCount <= MAX_LINES_OF_REFUSAL) {
+                    return List.of(new SanitizerOutput(
                             name.toString(),
                             "text",
                             hint == null ? Tool.MEMCHECK : hint,
@@ -496,7 +677,8 @@ public final class SanitizerTextParser {
                             false,
                             foreignToolErrors,
                             false,
-                            List.of("no compute-sanitizer banner: the tool refused to run"));
+                            List.of("no compute-sanitizer banner: the tool refused to run"),
+                            null));
                 }
                 if (lineCount == 0) {
                     throw new InputException(name, "empty file, expected compute-sanitizer text output");
@@ -509,50 +691,61 @@ public final class SanitizerTextParser {
                         "not compute-sanitizer text output (no '" + prefix
                                 + " COMPUTE-SANITIZER' banner, no record, no summary)");
             }
+            if (nulLines > 0) {
+                fileProblem(nulLines + " line(s) held NUL bytes");
+            }
+            List<SanitizerOutput> out = new ArrayList<>(done.size());
+            for (Run r : done) {
+                out.add(output(r));
+            }
+            return out;
+        }
+
+        SanitizerOutput output(Run r) {
             Tool tool = hint;
             boolean detected = false;
-            if (racecheckSummary) {
+            if (r.racecheckSummary) {
                 tool = Tool.RACECHECK;
                 detected = true;
-            } else if (!typedRecords.isEmpty()) {
-                tool = typedRecords.entrySet().stream()
+            } else if (!r.typedRecords.isEmpty()) {
+                tool = r.typedRecords.entrySet().stream()
                         .max(Map.Entry.comparingByValue())
                         .get()
                         .getKey();
                 detected = true;
-            } else if (leakSummary != null) {
+            } else if (r.leakSummary != null) {
                 tool = Tool.MEMCHECK;
                 detected = true;
-            } else if (records > 0) {
+            } else if (r.records > 0) {
                 tool = hint == null ? Tool.MEMCHECK : hint;
                 detected = true;
             }
             if (tool == null) {
                 tool = Tool.MEMCHECK;
             }
-            boolean complete = errorsTotal != null && toolFailures.isEmpty();
-            if (errorsTotal == null) {
-                problem("no ERROR SUMMARY: the sanitizer did not finish (killed, timed out or crashed)");
+            List<String> problems = new ArrayList<>(r.problems);
+            boolean complete = r.errorsTotal != null && r.toolFailures.isEmpty();
+            if (r.errorsTotal == null && r.unreadableSummary == null) {
+                problems.add("no ERROR SUMMARY: the sanitizer did not finish (killed, timed out or crashed)");
             }
-            if (nulLines > 0) {
-                problem(nulLines + " line(s) held NUL bytes");
-            }
+            problems.addAll(fileProblems);
             return new SanitizerOutput(
                     name.toString(),
                     "text",
                     tool,
                     detected || hint != null,
-                    banner,
-                    records,
-                    errorsTotal,
-                    notPrinted,
-                    warnings,
-                    leakSummary,
-                    targetReturnedError,
-                    appCrashed,
-                    toolFailures,
+                    r.banner,
+                    r.records,
+                    r.errorsTotal,
+                    r.notPrinted,
+                    r.warnings,
+                    r.leakSummary,
+                    r.targetReturnedError,
+                    r.appCrashed,
+                    r.toolFailures,
                     complete,
-                    problems);
+                    problems,
+                    r.unreadableSummary);
         }
     }
 

@@ -29,6 +29,10 @@ public final class SanitizerXmlParser {
     private static final int MAX_DESTINATIONS = 16;
     private static final int MAX_TEXT = 16 * 1024;
     private static final int MAX_PROBLEMS = 10;
+    /** The deepest value read below {@code <record>}: {@code /what/source/where/func} (racecheck's accesses). */
+    private static final int MAX_KEY_DEPTH = 4;
+    /** Values kept per record (and per frame): a record holds a few dozen. */
+    private static final int MAX_VALUES = 256;
 
     private final XMLInputFactory factory;
 
@@ -135,7 +139,8 @@ public final class SanitizerXmlParser {
                 false,
                 List.of(),
                 closed,
-                problems);
+                problems,
+                null);
     }
 
     /** Reads one {@code <record>} (the reader is on its start tag) into a record. */
@@ -146,10 +151,12 @@ public final class SanitizerXmlParser {
         // racecheck's Analysis records hold one <source> and several <destination> accesses
         List<Map<String, String>> destinations = new ArrayList<>();
         Map<String, String> destination = null;
-        // the element path below <record>, kept incrementally: "/hostStack/frame/func"
+        // the element path below <record>, kept incrementally ("/hostStack/frame/func") and only as deep as
+        // a value is ever read: deeper elements are skipped in constant time, so a deep-and-wide record
+        // parses in linear time (building each leaf's full path made it quadratic)
         StringBuilder path = new StringBuilder(64);
-        int[] marks = new int[16];
-        boolean[] hasChild = new boolean[16];
+        int[] marks = new int[MAX_KEY_DEPTH];
+        boolean[] hasChild = new boolean[MAX_KEY_DEPTH];
         StringBuilder text = new StringBuilder(64);
         int depth = 0;
         while (true) {
@@ -158,18 +165,18 @@ public final class SanitizerXmlParser {
             }
             int ev = r.next();
             if (ev == XMLStreamConstants.START_ELEMENT) {
-                if (depth > 0) {
-                    hasChild[depth - 1] = true;
-                }
-                if (depth == marks.length) {
-                    marks = java.util.Arrays.copyOf(marks, depth * 2);
-                    hasChild = java.util.Arrays.copyOf(hasChild, depth * 2);
-                }
-                marks[depth] = path.length();
-                hasChild[depth] = false;
                 depth++;
-                path.append('/').append(r.getLocalName());
                 text.setLength(0);
+                if (depth > MAX_KEY_DEPTH) {
+                    hasChild[MAX_KEY_DEPTH - 1] = true;
+                    continue;
+                }
+                if (depth > 1) {
+                    hasChild[depth - 2] = true;
+                }
+                marks[depth - 1] = path.length();
+                hasChild[depth - 1] = false;
+                path.append('/').append(r.getLocalName());
                 if (depth == 2 && "/hostStack/frame".contentEquals(path)) {
                     frame = new HashMap<>();
                 } else if (depth == 2 && "/what/destination".contentEquals(path)) {
@@ -184,7 +191,11 @@ public final class SanitizerXmlParser {
                 if (depth == 0) {
                     return toRecord(v, frames, destinations, hint); // </record>
                 }
-                depth--;
+                int level = depth--;
+                if (level > MAX_KEY_DEPTH) {
+                    text.setLength(0);
+                    continue;
+                }
                 if (frame != null && depth == 1 && "/hostStack/frame".contentEquals(path)) {
                     if (frames.size() < SanitizerRecord.MAX_FRAMES) {
                         frames.add(toFrame(frame));
@@ -198,10 +209,14 @@ public final class SanitizerXmlParser {
                 } else if (!hasChild[depth]) {
                     String value = text.toString().trim();
                     if (frame != null && depth == 2) {
-                        frame.put(r.getLocalName(), value);
+                        if (frame.size() < MAX_VALUES) {
+                            frame.put(r.getLocalName(), value);
+                        }
                     } else if (destination != null && depth >= 2) {
-                        destination.putIfAbsent(path.substring("/what/destination".length()), value);
-                    } else {
+                        if (destination.size() < MAX_VALUES) {
+                            destination.putIfAbsent(path.substring("/what/destination".length()), value);
+                        }
+                    } else if (v.size() < MAX_VALUES) {
                         v.putIfAbsent(path.toString(), value);
                     }
                 }

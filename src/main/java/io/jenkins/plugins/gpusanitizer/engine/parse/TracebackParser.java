@@ -3,10 +3,8 @@ package io.jenkins.plugins.gpusanitizer.engine.parse;
 import io.jenkins.plugins.gpusanitizer.engine.model.SourceLocation;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -22,7 +20,9 @@ import java.util.regex.Pattern;
  * module unload does) are skipped. Streams the file; keeps only the chosen traceback.
  */
 public final class TracebackParser {
+    /** The innermost frames of a traceback kept (a deep recursion keeps its end: the faulting call). */
     private static final int MAX_FRAMES = 200;
+
     private static final int MAX_ASSERTIONS = 20;
 
     private static final Pattern FRAME = Pattern.compile("^\\s*File \"(.+)\", line (\\d+), in (.+)$");
@@ -40,12 +40,8 @@ public final class TracebackParser {
     }
 
     public CudaFailure parse(InputStream in, String source) throws IOException {
-        BoundedLineReader lines = new BoundedLineReader(new InputStreamReader(
-                in,
-                StandardCharsets.UTF_8
-                        .newDecoder()
-                        .onMalformedInput(CodingErrorAction.REPLACE)
-                        .onUnmappableCharacter(CodingErrorAction.REPLACE)));
+        // a log saved as UTF-16 (PowerShell's '>') reads the same as its UTF-8 copy
+        BoundedLineReader lines = new BoundedLineReader(InputFiles.reader(in));
         Scan scan = new Scan();
         String line;
         while ((line = lines.readLine()) != null) {
@@ -69,8 +65,10 @@ public final class TracebackParser {
     }
 
     private static final class Scan {
-        /** The traceback being read. */
-        List<SourceLocation> frames;
+        /** The traceback being read: its innermost {@link #MAX_FRAMES} frames. */
+        ArrayDeque<SourceLocation> frames;
+        /** The innermost user frame of the traceback being read, kept even when its frame was dropped. */
+        SourceLocation frameUser;
 
         boolean ignoredTraceback;
         boolean pendingIgnored;
@@ -79,11 +77,14 @@ public final class TracebackParser {
         /** The chosen one. */
         List<SourceLocation> chosenFrames = List.of();
 
+        SourceLocation chosenUser;
         String chosenType;
         String chosenMessage;
         CudaErrorClass chosenClass;
         /** First non-ignored traceback, as fallback. */
         List<SourceLocation> firstFrames;
+
+        SourceLocation firstUser;
 
         String firstType;
         String firstMessage;
@@ -101,7 +102,8 @@ public final class TracebackParser {
             String line = raw.indexOf('\u001b') >= 0 ? raw.replaceAll("\u001b\\[[0-9;]*[A-Za-z]", "") : raw;
             if (line.startsWith("Traceback (most recent call last):")) {
                 endTraceback();
-                frames = new ArrayList<>();
+                frames = new ArrayDeque<>();
+                frameUser = null;
                 ignoredTraceback = pendingIgnored;
                 pendingIgnored = false;
                 awaitingException = true;
@@ -144,9 +146,14 @@ public final class TracebackParser {
 
         void flushFrame() {
             if (lastFrame != null && frames != null) {
-                if (frames.size() < MAX_FRAMES) {
-                    frames.add(new SourceLocation(
-                            lastFrame.file(), lastFrame.line(), lastFrame.function(), lastFrameCode));
+                if (frames.size() == MAX_FRAMES) {
+                    frames.removeFirst(); // the outermost: the innermost frames name the fault
+                }
+                SourceLocation f =
+                        new SourceLocation(lastFrame.file(), lastFrame.line(), lastFrame.function(), lastFrameCode);
+                frames.addLast(f);
+                if (isUserFile(f.file())) {
+                    frameUser = f;
                 }
                 lastFrame = null;
                 lastFrameCode = null;
@@ -159,13 +166,15 @@ public final class TracebackParser {
             }
             CudaErrorClass c = CudaErrorClass.classify(line);
             if (firstFrames == null) {
-                firstFrames = frames;
+                firstFrames = List.copyOf(frames);
+                firstUser = frameUser;
                 firstType = type;
                 firstMessage = message;
             }
             if (c != null && chosenClass == null) {
                 chosenClass = c;
-                chosenFrames = frames;
+                chosenFrames = List.copyOf(frames);
+                chosenUser = frameUser;
                 chosenType = type;
                 chosenMessage = message;
             }
@@ -241,6 +250,7 @@ public final class TracebackParser {
                     a.firstThread())));
             CudaErrorClass cls = chosenClass;
             List<SourceLocation> fr = chosenFrames;
+            SourceLocation user = chosenUser;
             String type = chosenType;
             String msg = chosenMessage;
             if (cls == null) {
@@ -249,11 +259,13 @@ public final class TracebackParser {
                     msg = looseMessage;
                     if (firstFrames != null) {
                         fr = firstFrames;
+                        user = firstUser;
                         type = firstType;
                     }
                 } else if (firstFrames != null) {
                     cls = CudaErrorClass.NON_CUDA;
                     fr = firstFrames;
+                    user = firstUser;
                     type = firstType;
                     msg = firstMessage;
                 } else {
@@ -262,13 +274,6 @@ public final class TracebackParser {
             }
             if (cls == CudaErrorClass.LAUNCH_FAILURE && !asserts.isEmpty()) {
                 cls = CudaErrorClass.DEVICE_ASSERT;
-            }
-            SourceLocation user = null;
-            for (int i = fr.size() - 1; i >= 0; i--) {
-                if (isUserFile(fr.get(i).file())) {
-                    user = fr.get(i);
-                    break;
-                }
             }
             return new CudaFailure(
                     source, cls, type, msg, asyncWarning, dsaNotCompiled, fr, user, asserts, assertionLines, oom);

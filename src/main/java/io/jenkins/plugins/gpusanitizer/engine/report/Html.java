@@ -1,6 +1,9 @@
 package io.jenkins.plugins.gpusanitizer.engine.report;
 
-/** HTML escaping for every string that came from a tool, a log or a user. */
+/**
+ * HTML escaping for every string that came from a tool, a log or a user; Unicode bidi controls are
+ * shown as their code points ({@link Bidi}), so they cannot reorder the text around them.
+ */
 public final class Html {
     private Html() {}
 
@@ -24,6 +27,8 @@ public final class Html {
                     };
             if (rep == null && (c < 0x20 && c != '\n' && c != '\t')) {
                 rep = "\uFFFD";
+            } else if (rep == null && Bidi.isControl(c)) {
+                rep = String.format("&lt;U+%04X&gt;", (int) c);
             }
             if (rep != null) {
                 if (sb == null) {

@@ -114,6 +114,9 @@ public final class ReferenceComparison {
     }
 
     private static String base(String path) {
+        if (path == null) {
+            return "";
+        }
         int slash = Math.max(path.lastIndexOf('/'), path.lastIndexOf('\\'));
         return slash < 0 ? path : path.substring(slash + 1);
     }

@@ -249,5 +249,7 @@ public record Report(
             List<String> files,
             String note) {}
 
-    public record ThroughputJson(String regex, Double baseline, Double measured, Double ratio, int samples) {}
+    /** {@code tolerance}: the accepted drop below the baseline (null in records written before it was kept). */
+    public record ThroughputJson(
+            String regex, Double baseline, Double measured, Double ratio, int samples, Double tolerance) {}
 }

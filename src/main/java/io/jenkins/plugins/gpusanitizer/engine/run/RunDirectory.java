@@ -1,10 +1,15 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
+import io.jenkins.plugins.gpusanitizer.engine.analysis.Analysis;
 import io.jenkins.plugins.gpusanitizer.engine.analysis.AnalysisInput;
+import io.jenkins.plugins.gpusanitizer.engine.analysis.Analyzer;
 import io.jenkins.plugins.gpusanitizer.engine.analysis.SanitizerInput;
+import io.jenkins.plugins.gpusanitizer.engine.gate.Gate;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
+import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
+import io.jenkins.plugins.gpusanitizer.engine.report.OutputFile;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -60,6 +65,10 @@ public final class RunDirectory {
 
     private static final String CACHED_SUFFIX = "-cached";
 
+    static boolean isCachedRerun(String phaseName) {
+        return phaseName.startsWith("sanitizer-") && phaseName.endsWith(CACHED_SUFFIX);
+    }
+
     /** {@code sanitizer-memcheck} and {@code sanitizer-memcheck-cached} → {@code memcheck}. */
     static String toolOf(String phaseName) {
         String t = phaseName.substring("sanitizer-".length());
@@ -84,10 +93,29 @@ public final class RunDirectory {
     }
 
     void writeRecord(RunRecord r) throws IOException {
-        Path f = root.resolve(RUN_JSON);
-        Path tmp = root.resolve(RUN_JSON + ".tmp");
-        ReportJson.mapper().writeValue(tmp.toFile(), r);
-        Files.move(tmp, f, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        OutputFile.write(root.resolve(RUN_JSON), out -> ReportJson.mapper().writeValue(out, r));
+    }
+
+    /**
+     * Analyses this directory as {@code gpu-sanitize run} did: its outputs, then the reasons the phases'
+     * recorded outcomes give ({@link PhaseReasons}), and {@code runReasons} (what only the runner saw),
+     * in one verdict. The runner's report and {@code analyze --run-dir} both come from here.
+     */
+    public Analysis analyze(RunRecord record, GatePolicy policy, List<Reason> runReasons) {
+        Analysis analysis = new Analyzer().analyze(analysisInput(record, policy, true));
+        List<Reason> reasons = new ArrayList<>(runReasons);
+        reasons.addAll(PhaseReasons.of(record, this, analysis));
+        reasons.addAll(analysis.gate().reasons());
+        Gate.Result gate = new Gate.Result(Gate.verdictOf(reasons), Gate.ordered(reasons));
+        return new Analysis(
+                analysis.runs(),
+                analysis.failures(),
+                analysis.curves(),
+                analysis.cachingAllocator(),
+                analysis.diagnosis(),
+                gate,
+                analysis.inputs(),
+                analysis.inputErrors());
     }
 
     /** What the analyzer reads from this directory: only outputs that exist and are not empty. */

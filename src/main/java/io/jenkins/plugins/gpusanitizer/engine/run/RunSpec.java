@@ -45,7 +45,10 @@ public final class RunSpec implements Serializable {
     private boolean expandableSegments;
     private String throughputRegex;
     private Double throughputBaseline;
-    private double throughputTolerance = 0.10;
+    /** The accepted throughput drop below the baseline when none is given. */
+    public static final double DEFAULT_THROUGHPUT_TOLERANCE = 0.10;
+
+    private double throughputTolerance = DEFAULT_THROUGHPUT_TOLERANCE;
     private String outDir = "gpu-sanitize-run";
     private String workDir;
     private String computeSanitizer;

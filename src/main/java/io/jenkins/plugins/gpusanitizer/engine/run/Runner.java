@@ -2,14 +2,12 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import io.jenkins.plugins.gpusanitizer.engine.analysis.Analysis;
 import io.jenkins.plugins.gpusanitizer.engine.analysis.Analyzer;
-import io.jenkins.plugins.gpusanitizer.engine.gate.Gate;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
-import io.jenkins.plugins.gpusanitizer.engine.parse.CudaErrorClass;
-import io.jenkins.plugins.gpusanitizer.engine.parse.CudaFailure;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
 import io.jenkins.plugins.gpusanitizer.engine.report.HtmlReport;
+import io.jenkins.plugins.gpusanitizer.engine.report.OutputFile;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReferenceComparison;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
@@ -23,7 +21,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 
@@ -79,6 +76,14 @@ public final class Runner {
      */
     public Report run() {
         spec.validate();
+        if (spec.compareWith() != null) {
+            // an unusable reference is found before the phases run, not after them
+            try {
+                ReportJson.read(Path.of(spec.compareWith()));
+            } catch (InputException e) {
+                throw new RunException("--reference: " + e.getMessage());
+            }
+        }
         prepareDirectory();
         GatePolicy policy = spec.policy();
         boolean aborted = false;
@@ -303,14 +308,6 @@ public final class Runner {
         PhaseResult noted = first.withNote("PYTORCH_NO_CUDA_MEMORY_CACHING=1 broke the job's CUDA graph capture "
                 + "(cudaMalloc inside the capture: cudaErrorStreamCaptureUnsupported); rerun with the caching allocator kept as "
                 + rerun);
-        synchronized (runReasons) {
-            runReasons.add(Reason.warning(
-                    "capture-conflict",
-                    first.name() + ": the job captures CUDA graphs, and the sanitizer phase's own "
-                            + "PYTORCH_NO_CUDA_MEMORY_CACHING=1 broke the capture (cudaMalloc inside it is not allowed): "
-                            + "not a bug in the job. " + tool.id() + " was rerun with the caching allocator kept ("
-                            + rerun + "); the first run is kept as evidence"));
-        }
         progress.line("[gpu-sanitize] " + first.name() + ": the uncached allocator broke the job's CUDA graph capture; "
                 + "running " + tool.id() + " again with the caching allocator kept");
         return List.of(noted, sanitizer(cs, tool, gpu, true));
@@ -494,6 +491,7 @@ public final class Runner {
             throughput = Throughput.read(
                     spec.throughputRegex(),
                     spec.throughputBaseline(),
+                    spec.throughputTolerance(),
                     List.of(d.resolve(RunDirectory.STDOUT), d.resolve(RunDirectory.STDERR)));
         }
         return r;
@@ -645,106 +643,47 @@ public final class Runner {
     }
 
     private Report report(GatePolicy policy) {
-        Analysis analysis;
         RunRecord record = currentRecord(true);
-        analysis = new Analyzer().analyze(dir.analysisInput(record, policy, true));
-        List<Reason> reasons = new ArrayList<>(runReasons);
-        phaseReasons(analysis, reasons);
-        reasons.addAll(analysis.gate().reasons());
-        Gate.Result gate = new Gate.Result(Gate.verdictOf(reasons), Gate.ordered(reasons));
-        Analysis merged = new Analysis(
-                analysis.runs(),
-                analysis.failures(),
-                analysis.curves(),
-                analysis.cachingAllocator(),
-                analysis.diagnosis(),
-                gate,
-                analysis.inputs(),
-                analysis.inputErrors());
+        // the same analysis as analyze --run-dir, with what only the runner saw (environment, sampler) added
+        Analysis merged = dir.analyze(record, policy, runReasons);
         Report report =
                 new ReportMapper(policy.frameClassifier()).toReport(merged).withExecution(record.execution());
         if (spec.compareWith() != null) {
             try {
                 report = ReferenceComparison.apply(
                         report, ReportJson.read(Path.of(spec.compareWith())), spec.compareWith(), spec.failOnNewOnly());
-            } catch (InputException e) {
+            } catch (RuntimeException e) {
+                // still a report: the comparison is an extra, the verdict stands without it
                 progress.line("[gpu-sanitize] reference report unusable, not compared: " + e.getMessage());
+                List<Report.ReasonJson> reasons = new ArrayList<>(report.reasons());
+                reasons.add(new Report.ReasonJson(
+                        "warning",
+                        "reference",
+                        "reference report " + spec.compareWith() + " unusable, not compared: " + e.getMessage()));
+                report = new Report(
+                        report.schemaVersion(),
+                        report.generator(),
+                        report.verdict(),
+                        reasons,
+                        report.errorsTotal(),
+                        report.diagnosis(),
+                        report.defects(),
+                        report.sanitizerRuns(),
+                        report.failures(),
+                        report.memory(),
+                        report.execution(),
+                        report.inputs(),
+                        report.reference(),
+                        report.fixed());
             }
         }
         try {
             ReportJson.write(report, dir.root().resolve(RunDirectory.REPORT_JSON));
-            Files.writeString(
-                    dir.root().resolve(RunDirectory.REPORT_HTML),
-                    new HtmlReport().page(report),
-                    StandardCharsets.UTF_8);
+            OutputFile.writeString(dir.root().resolve(RunDirectory.REPORT_HTML), new HtmlReport().page(report));
         } catch (IOException e) {
             progress.line("[gpu-sanitize] cannot write the report into " + dir.root() + ": " + e.getMessage());
         }
         return report;
-    }
-
-    private void phaseReasons(Analysis a, List<Reason> reasons) {
-        for (PhaseResult r : results) {
-            switch (r.status()) {
-                case PhaseResult.TIMED_OUT ->
-                    reasons.add(Reason.error(
-                            "timeout",
-                            r.name() + " timed out after " + PhaseProcess.fmt(r.wallSeconds())
-                                    + " s and was killed; its output is partial"));
-                case PhaseResult.ABORTED ->
-                    reasons.add(Reason.error(
-                            "aborted",
-                            r.name() + " was aborted after " + PhaseProcess.fmt(r.wallSeconds())
-                                    + " s; later phases did not run"));
-                case PhaseResult.NOT_STARTED ->
-                    reasons.add(Reason.error("not-started", r.name() + " could not start: " + r.note()));
-                case PhaseResult.STOPPED_EARLY ->
-                    reasons.add(Reason.info(
-                            "stopped-early",
-                            r.name() + " " + r.note() + " after " + PhaseProcess.fmt(r.wallSeconds())
-                                    + " s: the defects found are complete records, the run was not"));
-                default -> {}
-            }
-            if (r.phase() == Phase.SANITIZER
-                    && !PhaseResult.NOT_STARTED.equals(r.status())
-                    && !RunDirectory.nonEmpty(dir.dir(r.directory()).resolve(RunDirectory.SANITIZER_LOG))) {
-                reasons.add(Reason.error(
-                        "no-sanitizer-output",
-                        r.name() + ": compute-sanitizer wrote no log (exit " + r.exitCode() + "); see " + r.directory()
-                                + "/stderr.log"));
-            }
-            if (r.phase() != Phase.SANITIZER && PhaseResult.FAILED.equals(r.status())) {
-                CudaFailure f = a.failures().get(r.phase() == Phase.BLOCKING ? "blocking" : "async");
-                if (f == null || f.errorClass() == CudaErrorClass.NONE) {
-                    reasons.add(Reason.error(
-                            "exit-without-error",
-                            r.name() + " exited with " + r.exitCode()
-                                    + (r.signal() == null ? "" : " (signal " + r.signal() + ")")
-                                    + " and printed no recognisable error"));
-                }
-            }
-            if (r.phase() == Phase.BLOCKING && PhaseResult.FAILED.equals(r.status())) {
-                CudaFailure f = a.failures().get("blocking");
-                if (f != null && f.asyncWarning()) {
-                    reasons.add(Reason.warning(
-                            "not-blocking",
-                            "the blocking run printed PyTorch's asynchronous-report warning: "
-                                    + "CUDA_LAUNCH_BLOCKING was not in effect (set before the first CUDA call?)"));
-                }
-            }
-        }
-        if (throughput != null && throughput.ratio() != null && throughput.ratio() < 1 - spec.throughputTolerance()) {
-            reasons.add(Reason.unstable(
-                    "throughput",
-                    String.format(
-                            Locale.ROOT,
-                            "throughput %.2f is %.0f%% below the baseline %.2f",
-                            throughput.measured(),
-                            100 * (1 - throughput.ratio()),
-                            throughput.baseline())));
-        } else if (throughput != null && throughput.measured() == null) {
-            reasons.add(Reason.warning("throughput", "the throughput regex matched nothing in the regression output"));
-        }
     }
 
     private synchronized void writeRecord(boolean finished) throws IOException {

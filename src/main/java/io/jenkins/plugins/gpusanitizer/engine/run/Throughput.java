@@ -23,7 +23,7 @@ final class Throughput {
 
     private Throughput() {}
 
-    static Report.ThroughputJson read(String regex, Double baseline, List<Path> files) {
+    static Report.ThroughputJson read(String regex, Double baseline, double tolerance, List<Path> files) {
         Pattern p = Pattern.compile(regex);
         Deque<Double> last = new ArrayDeque<>();
         int n = 0;
@@ -52,13 +52,13 @@ final class Throughput {
             }
         }
         if (last.isEmpty()) {
-            return new Report.ThroughputJson(regex, baseline, null, null, 0);
+            return new Report.ThroughputJson(regex, baseline, null, null, 0, tolerance);
         }
         List<Double> values = new ArrayList<>(last);
         List<Double> steady = new ArrayList<>(values.subList(values.size() / 2, values.size()));
         steady.sort(null);
         double median = steady.get(steady.size() / 2);
         Double ratio = baseline == null || baseline == 0 ? null : median / baseline;
-        return new Report.ThroughputJson(regex, baseline, median, ratio, n);
+        return new Report.ThroughputJson(regex, baseline, median, ratio, n, tolerance);
     }
 }

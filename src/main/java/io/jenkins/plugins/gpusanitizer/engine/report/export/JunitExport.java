@@ -1,9 +1,8 @@
 package io.jenkins.plugins.gpusanitizer.engine.report.export;
 
+import io.jenkins.plugins.gpusanitizer.engine.report.OutputFile;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -20,26 +19,24 @@ public final class JunitExport {
     private JunitExport() {}
 
     public static void write(Report r, Path file) throws IOException {
-        Path parent = file.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
-        try (OutputStream out = Files.newOutputStream(file)) {
-            XMLStreamWriter w = XMLOutputFactory.newFactory().createXMLStreamWriter(out, "UTF-8");
-            w.writeStartDocument("UTF-8", "1.0");
-            w.writeStartElement("testsuites");
-            w.writeAttribute("name", "gpu-sanitize");
-            if (r.execution() != null) {
-                phases(w, r.execution().phases());
+        OutputFile.write(file, out -> {
+            try {
+                XMLStreamWriter w = XMLOutputFactory.newFactory().createXMLStreamWriter(out, "UTF-8");
+                w.writeStartDocument("UTF-8", "1.0");
+                w.writeStartElement("testsuites");
+                w.writeAttribute("name", "gpu-sanitize");
+                if (r.execution() != null) {
+                    phases(w, r.execution().phases());
+                }
+                defects(w, r.defects());
+                gate(w, r);
+                w.writeEndElement();
+                w.writeEndDocument();
+                w.close();
+            } catch (XMLStreamException e) {
+                throw new IOException("cannot write JUnit XML " + file + ": " + e.getMessage(), e);
             }
-            defects(w, r.defects());
-            gate(w, r);
-            w.writeEndElement();
-            w.writeEndDocument();
-            w.close();
-        } catch (XMLStreamException e) {
-            throw new IOException("cannot write JUnit XML " + file + ": " + e.getMessage(), e);
-        }
+        });
     }
 
     private static void phases(XMLStreamWriter w, List<Report.PhaseJson> phases) throws XMLStreamException {

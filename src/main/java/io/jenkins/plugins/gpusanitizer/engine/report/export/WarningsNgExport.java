@@ -3,10 +3,10 @@ package io.jenkins.plugins.gpusanitizer.engine.report.export;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.jenkins.plugins.gpusanitizer.engine.report.OutputFile;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -61,10 +61,6 @@ public final class WarningsNgExport {
     }
 
     public static void write(Report r, Path file) throws IOException {
-        Path parent = file.toAbsolutePath().getParent();
-        if (parent != null) {
-            Files.createDirectories(parent);
-        }
-        ReportJson.mapper().writeValue(file.toFile(), toIssues(r));
+        OutputFile.write(file, out -> ReportJson.mapper().writeValue(out, toIssues(r)));
     }
 }

@@ -1,0 +1,181 @@
+package io.jenkins.plugins.gpusanitizer.engine.run;
+
+import io.jenkins.plugins.gpusanitizer.engine.analysis.Analysis;
+import io.jenkins.plugins.gpusanitizer.engine.findings.SanitizerRun;
+import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
+import io.jenkins.plugins.gpusanitizer.engine.parse.CudaErrorClass;
+import io.jenkins.plugins.gpusanitizer.engine.parse.CudaFailure;
+import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * What the phases' outcomes say beside their outputs (a phase that timed out, was aborted, never
+ * started, exited with an error and printed none, a sanitizer that wrote no log or whose target died
+ * with nothing found), derived only from what {@code run.json} records of each phase and from the run
+ * directory. The runner's report and {@code analyze --run-dir} both use this one piece of code, so a
+ * re-analysis of a run directory (and the Jenkins build page, which shows the runner's report) gives
+ * the verdict the runner gave.
+ */
+public final class PhaseReasons {
+    private PhaseReasons() {}
+
+    /**
+     * @param record   the run record (run.json), or null when there is none
+     * @param dir      the run directory the record describes
+     * @param analysis the analysis of the directory's outputs
+     */
+    public static List<Reason> of(RunRecord record, RunDirectory dir, Analysis analysis) {
+        List<Reason> reasons = new ArrayList<>();
+        if (record == null || record.execution() == null) {
+            return reasons;
+        }
+        if (!record.finished()) {
+            reasons.add(Reason.error(
+                    "unfinished",
+                    RunDirectory.RUN_JSON + " says the run did not finish (the runner died or is still running): "
+                            + "phases after the last one recorded did not run"));
+        }
+        List<Report.PhaseJson> phases = record.execution().phases() == null
+                ? List.of()
+                : record.execution().phases();
+        for (Report.PhaseJson p : phases) {
+            if (p == null || p.name() == null || p.status() == null) {
+                reasons.add(
+                        Reason.error("phase-record", RunDirectory.RUN_JSON + " holds a phase without name or status"));
+                continue;
+            }
+            phase(p, dir, analysis, reasons);
+        }
+        throughput(record.execution().throughput(), reasons);
+        return reasons;
+    }
+
+    /** The phase a recorded phase entry is: sanitizer-TOOL, blocking or regression. */
+    static Phase phaseOf(Report.PhaseJson p) {
+        if (p.tool() != null || p.name().startsWith("sanitizer")) {
+            return Phase.SANITIZER;
+        }
+        return Phase.fromId(p.name()).orElse(null);
+    }
+
+    private static void phase(Report.PhaseJson p, RunDirectory dir, Analysis a, List<Reason> reasons) {
+        String name = p.name();
+        Phase phase = phaseOf(p);
+        switch (p.status()) {
+            case PhaseResult.TIMED_OUT ->
+                reasons.add(Reason.error(
+                        "timeout",
+                        name + " timed out after " + PhaseProcess.fmt(p.wallSeconds())
+                                + " s and was killed; its output is partial"));
+            case PhaseResult.ABORTED ->
+                reasons.add(Reason.error(
+                        "aborted",
+                        name + " was aborted after " + PhaseProcess.fmt(p.wallSeconds())
+                                + " s; later phases did not run"));
+            case PhaseResult.NOT_STARTED ->
+                reasons.add(Reason.error("not-started", name + " could not start: " + p.note()));
+            case PhaseResult.STOPPED_EARLY ->
+                reasons.add(Reason.info(
+                        "stopped-early",
+                        name + " " + p.note() + " after " + PhaseProcess.fmt(p.wallSeconds())
+                                + " s: the defects found are complete records, the run was not"));
+            case PhaseResult.PASSED, PhaseResult.FAILED, PhaseResult.STOPPED_AT_TARGET -> {}
+            default ->
+                reasons.add(Reason.error("phase-status", name + " ended with an unknown status '" + p.status() + "'"));
+        }
+        if (phase == null) {
+            reasons.add(Reason.error("phase-record", RunDirectory.RUN_JSON + " names an unknown phase '" + name + "'"));
+            return;
+        }
+        boolean failed = PhaseResult.FAILED.equals(p.status());
+        if (phase == Phase.SANITIZER) {
+            if (RunDirectory.isCachedRerun(name)) {
+                reasons.add(Reason.warning(
+                        "capture-conflict",
+                        "the job captures CUDA graphs, and the sanitizer phase's own PYTORCH_NO_CUDA_MEMORY_CACHING=1 "
+                                + "broke the capture (cudaMalloc inside it is not allowed): not a bug in the job. "
+                                + p.tool() + " was rerun with the caching allocator kept (" + name
+                                + "); the first run is kept as evidence"));
+            }
+            boolean log = RunDirectory.nonEmpty(dir.dir(name).resolve(RunDirectory.SANITIZER_LOG));
+            if (!PhaseResult.NOT_STARTED.equals(p.status()) && !log) {
+                reasons.add(Reason.error(
+                        "no-sanitizer-output",
+                        name + ": compute-sanitizer wrote no log (exit " + p.exitCode() + "); see " + name
+                                + "/stderr.log"));
+            } else if (failed
+                    && (p.exitCode() == null || p.exitCode() != Runner.SANITIZER_ERROR_EXIT)
+                    && !explained(p, a)) {
+                // the tool passes the target's exit code through when it counted nothing
+                reasons.add(Reason.error(
+                        "sanitizer-exit",
+                        name + " exited with " + p.exitCode()
+                                + (p.signal() == null ? "" : " (signal " + p.signal() + ")")
+                                + " and compute-sanitizer reported no error: the job failed under the tool, "
+                                + "so it was not fully checked; see " + name + "/stderr.log"));
+            }
+            return;
+        }
+        if (failed) {
+            CudaFailure f = a.failures().get(phase == Phase.BLOCKING ? "blocking" : "async");
+            if (f == null || f.errorClass() == CudaErrorClass.NONE) {
+                reasons.add(Reason.error(
+                        "exit-without-error",
+                        name + " exited with " + p.exitCode()
+                                + (p.signal() == null ? "" : " (signal " + p.signal() + ")")
+                                + " and printed no recognisable error"));
+            }
+            if (phase == Phase.BLOCKING && f != null && f.asyncWarning()) {
+                reasons.add(Reason.warning(
+                        "not-blocking",
+                        "the blocking run printed PyTorch's asynchronous-report warning: "
+                                + "CUDA_LAUNCH_BLOCKING was not in effect (set before the first CUDA call?)"));
+            }
+        }
+    }
+
+    /**
+     * Whether the analysis of a sanitizer phase's output already accounts for its failed exit: a
+     * defect it found, or a sign the gate turns into an error itself (a tool failure, a target that
+     * returned an error or crashed, no or an unreadable summary).
+     */
+    private static boolean explained(Report.PhaseJson p, Analysis a) {
+        String tool = p.tool() != null ? p.tool() : p.name().substring(p.name().indexOf('-') + 1);
+        for (SanitizerRun r : a.runs()) {
+            if (!r.tool().id().equals(tool)) {
+                continue;
+            }
+            var out = r.primary();
+            if (!r.unsuppressed().isEmpty()
+                    || !out.toolFailures().isEmpty()
+                    || out.targetReturnedError()
+                    || out.appCrashed()
+                    || r.text() == null
+                    || r.text().errorsTotal() == null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static void throughput(Report.ThroughputJson t, List<Reason> reasons) {
+        if (t == null) {
+            return;
+        }
+        double tolerance = t.tolerance() == null ? RunSpec.DEFAULT_THROUGHPUT_TOLERANCE : t.tolerance();
+        if (t.ratio() != null && t.ratio() < 1 - tolerance) {
+            reasons.add(Reason.unstable(
+                    "throughput",
+                    String.format(
+                            Locale.ROOT,
+                            "throughput %.2f is %.0f%% below the baseline %.2f",
+                            t.measured(),
+                            100 * (1 - t.ratio()),
+                            t.baseline())));
+        } else if (t.measured() == null) {
+            reasons.add(Reason.warning("throughput", "the throughput regex matched nothing in the regression output"));
+        }
+    }
+}
