@@ -27,6 +27,22 @@ public final class Corpus {
         }
     }
 
+    /**
+     * A fixture under corpus/pytorch-formats/: not captured, but built from the text PyTorch's own
+     * sources print (see that folder's README.md).
+     */
+    public static Path fixture(String relative) {
+        try {
+            var url = Corpus.class.getResource("/corpus/pytorch-formats/" + relative);
+            if (url == null) {
+                throw new IllegalArgumentException("no fixture " + relative);
+            }
+            return Path.of(url.toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** One run's output from cpp-probe/text-runs.txt, between {@code ### name:} and its {@code ### rc=} line. */
     public static String textRun(String name) {
         try {
