@@ -222,7 +222,12 @@ public final class Gate {
     }
 
     private void failure(String phase, CudaFailure f, List<Reason> reasons) {
-        String where = f.userFrame() == null ? "" : " at " + f.userFrame();
+        String where = f.userFrame() != null
+                ? " at " + f.userFrame() + (f.rank() == null ? "" : " on rank " + f.rank())
+                : f.withoutTraceback()
+                        ? " (printed without a traceback, " + f.messages().get(0).stream() + " line "
+                                + f.messages().get(0).line() + ")"
+                        : f.rank() != null ? " on rank " + f.rank() : "";
         String what = f.message() == null ? f.errorClass().text() : f.message();
         switch (f.errorClass()) {
             case NONE -> {}

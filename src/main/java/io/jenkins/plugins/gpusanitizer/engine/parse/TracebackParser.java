@@ -148,7 +148,7 @@ public final class TracebackParser {
      * Python shows a frame that torch.compile replaced at its def line ({@code def forward(self, x):});
      * without the code, such a frame is recognised by its caller, Dynamo's frame evaluation.
      */
-    static boolean isCompiledFrame(SourceLocation frame, SourceLocation caller) {
+    public static boolean isCompiledFrame(SourceLocation frame, SourceLocation caller) {
         String code = frame.code();
         if (code != null) {
             return code.startsWith("def ") || code.startsWith("async def ");

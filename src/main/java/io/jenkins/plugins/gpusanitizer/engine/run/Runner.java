@@ -8,7 +8,9 @@ import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.parse.CudaErrorClass;
 import io.jenkins.plugins.gpusanitizer.engine.parse.CudaFailure;
+import io.jenkins.plugins.gpusanitizer.engine.parse.GeneratedCode;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
+import io.jenkins.plugins.gpusanitizer.engine.parse.TracebackParser;
 import io.jenkins.plugins.gpusanitizer.engine.report.HtmlReport;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReferenceComparison;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
@@ -356,7 +358,28 @@ public final class Runner {
             referenceSeconds = r.timeToFailure();
             referenceSource = "this run's blocking phase";
         }
+        copyGeneratedCode(d);
         return r;
+    }
+
+    /**
+     * torch.compile's generated code (Inductor wrapper, Triton kernel) lives in a cache on this machine
+     * and may be gone later: keep the files the blocking run's output names beside it.
+     */
+    private void copyGeneratedCode(Path phaseDir) {
+        Path stderr = phaseDir.resolve(RunDirectory.STDERR);
+        if (!Files.isRegularFile(stderr)) {
+            return;
+        }
+        try {
+            List<Path> copied = GeneratedCode.copy(new TracebackParser().parse(stderr), phaseDir);
+            if (!copied.isEmpty()) {
+                progress.line("[gpu-sanitize] kept " + copied.size() + " generated file(s) of torch.compile in "
+                        + phaseDir.getFileName() + "/" + GeneratedCode.DIR);
+            }
+        } catch (IOException | InputException e) {
+            progress.line("[gpu-sanitize] cannot keep the generated code: " + e.getMessage());
+        }
     }
 
     private PhaseResult regression(ToolLocator tools, String gpu) throws IOException {
@@ -648,7 +671,8 @@ public final class Runner {
                     reasons.add(Reason.error(
                             "timeout",
                             r.name() + " timed out after " + PhaseProcess.fmt(r.wallSeconds())
-                                    + " s and was killed; its output is partial"));
+                                    + " s and was killed; its output is partial"
+                                    + faultBeforeHang(a.failures().get(failureKey(r)))));
                 case PhaseResult.ABORTED ->
                     reasons.add(Reason.error(
                             "aborted",
@@ -672,7 +696,7 @@ public final class Runner {
                                 + "/stderr.log"));
             }
             if (r.phase() != Phase.SANITIZER && PhaseResult.FAILED.equals(r.status())) {
-                CudaFailure f = a.failures().get(r.phase() == Phase.BLOCKING ? "blocking" : "async");
+                CudaFailure f = a.failures().get(failureKey(r));
                 if (f == null || f.errorClass() == CudaErrorClass.NONE) {
                     reasons.add(Reason.error(
                             "exit-without-error",
@@ -703,6 +727,28 @@ public final class Runner {
         } else if (throughput != null && throughput.measured() == null) {
             reasons.add(Reason.warning("throughput", "the throughput regex matched nothing in the regression output"));
         }
+    }
+
+    private static String failureKey(PhaseResult r) {
+        return r.phase() == Phase.BLOCKING ? "blocking" : "async";
+    }
+
+    /** A job that caught a GPU error and then hung: say so, or the timeout reads as a plain hang. */
+    static String faultBeforeHang(CudaFailure f) {
+        if (f == null || f.errorClass() == CudaErrorClass.NONE || f.errorClass() == CudaErrorClass.NON_CUDA) {
+            return "";
+        }
+        if (!f.messages().isEmpty()) {
+            CudaFailure.CudaMessage m = f.messages().get(0);
+            return "; before that it printed a CUDA error (" + m.stream() + " line " + m.line()
+                    + (m.count() > 1 ? ", " + m.count() + " times" : "")
+                    + (m.rank() == null ? "" : ", rank " + m.rank())
+                    + "): `" + abbreviate(m.text()) + "`: the hang followed a GPU fault ("
+                    + f.errorClass().text() + ")";
+        }
+        return "; before that it failed with " + f.errorClass().text()
+                + (f.userFrame() == null ? "" : " at " + f.userFrame())
+                + ": the hang followed a GPU fault";
     }
 
     private synchronized void writeRecord(boolean finished) throws IOException {
