@@ -64,7 +64,7 @@ public final class Diagnoser {
             summary = "The sanitizer found " + top.message() + " in kernel " + top.kernel() + ".";
         } else if (caught(blocking) || caught(async)) {
             CudaFailure f = caught(blocking) ? blocking : async;
-            CudaFailure.CudaMessage m = f.messages().get(0);
+            CudaFailure.CudaMessage m = f.firstMessage();
             summary = "The " + (f == blocking ? "blocking" : "normal")
                     + " run hit a GPU fault and printed it without a "
                     + "traceback: `" + shorten(m.text()) + "` (" + m.stream() + " line " + m.line() + "); no line of "
@@ -146,7 +146,10 @@ public final class Diagnoser {
             StringBuilder sb = new StringBuilder("Rank ")
                     .append(f.rank())
                     .append(f.ranks().size() > 1 ? " failed first" : " failed")
-                    .append(": its traceback is the one read");
+                    .append(
+                            f.frames().isEmpty()
+                                    ? " (no Python traceback of it: it printed only CUDA errors)"
+                                    : ": its traceback is the one read");
             if (f.ranks().get(0).fromLauncher()) {
                 sb.append(" (from the launcher's failure table: the worker's own output was not in this log)");
             }
@@ -207,17 +210,21 @@ public final class Diagnoser {
         if (!f.withoutTraceback() && !stdout) {
             return;
         }
-        CudaFailure.CudaMessage m = f.messages().stream()
-                .filter(x -> f.withoutTraceback() || "stdout".equals(x.stream()))
-                .findFirst()
-                .orElseThrow();
-        notes.add(
-                "The " + phase + " run printed a CUDA error outside any traceback (" + m.stream() + " line " + m.line()
-                        + (m.count() > 1 ? ", " + m.count() + " times" : "")
-                        + (m.rank() == null ? "" : ", rank " + m.rank())
-                        + "): `" + shorten(m.text()) + "`. The job caught a GPU fault ("
-                        + m.errorClass().text()
-                        + "); what it did next (a retry, a hang, wrong results) followed that fault.");
+        CudaFailure.CudaMessage m = f.withoutTraceback()
+                ? f.firstMessage()
+                : f.messages().stream()
+                        .filter(x -> "stdout".equals(x.stream()))
+                        .findFirst()
+                        .orElseThrow();
+        notes.add("The " + phase + " run printed a CUDA error outside any Python traceback (" + m.stream() + " line "
+                + m.line()
+                + (m.count() > 1 ? ", " + m.count() + " times" : "")
+                + (m.rank() == null ? "" : ", rank " + m.rank())
+                + "): `" + shorten(m.text()) + "`. A GPU fault ("
+                + m.errorClass().text()
+                + ") happened there although no traceback names a line"
+                + ("stdout".equals(m.stream()) ? " (the job caught it and printed it)" : "")
+                + "; whatever followed (a retry, a hang, an abort) came after that fault.");
     }
 
     private static void compiledNotes(CudaFailure f, List<String> notes) {

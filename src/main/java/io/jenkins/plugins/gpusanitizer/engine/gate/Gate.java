@@ -225,8 +225,8 @@ public final class Gate {
         String where = f.userFrame() != null
                 ? " at " + f.userFrame() + (f.rank() == null ? "" : " on rank " + f.rank())
                 : f.withoutTraceback()
-                        ? " (printed without a traceback, " + f.messages().get(0).stream() + " line "
-                                + f.messages().get(0).line() + ")"
+                        ? " (printed without a traceback, " + f.firstMessage().stream() + " line "
+                                + f.firstMessage().line() + ")"
                         : f.rank() != null ? " on rank " + f.rank() : "";
         String what = f.message() == null ? f.errorClass().text() : f.message();
         switch (f.errorClass()) {

@@ -107,7 +107,7 @@ public record CudaFailure(
         }
         boolean adopt = errorClass == CudaErrorClass.NONE;
         CudaMessage first = more.stream()
-                .filter(m -> m.errorClass() != CudaErrorClass.OTHER_CUDA)
+                .filter(m -> m.errorClass() != CudaErrorClass.OTHER_CUDA && !m.warning())
                 .findFirst()
                 .orElse(more.get(0));
         return new CudaFailure(
@@ -212,5 +212,18 @@ public record CudaFailure(
      * @param count  how many times the same text was printed
      */
     public record CudaMessage(
-            String stream, long line, Integer rank, String text, CudaErrorClass errorClass, long count) {}
+            String stream, long line, Integer rank, String text, CudaErrorClass errorClass, long count) {
+        /** PyTorch's "CUDA warning" (a destructor meeting the error again), not the error itself. */
+        public boolean warning() {
+            return text.startsWith("Warning:") || text.contains("CUDA warning:");
+        }
+    }
+
+    /** The message most worth showing: an error before a warning, stderr before stdout. */
+    public CudaMessage firstMessage() {
+        return messages.stream()
+                .filter(m -> !m.warning())
+                .findFirst()
+                .orElse(messages.isEmpty() ? null : messages.get(0));
+    }
 }

@@ -50,6 +50,9 @@ public final class TracebackParser {
             "Tried to allocate ([\\d.]+ \\w+)\\. GPU ?(\\d*) has a total capac(?:i)?ty of ([\\d.]+ \\w+) of which ([\\d.]+ \\w+) is free\\..*?"
                     + "Of the allocated memory ([\\d.]+ \\w+) is allocated by PyTorch, and ([\\d.]+ \\w+) is reserved by PyTorch but unallocated");
     private static final Pattern CPP_WHAT = Pattern.compile("^\\s*what\\(\\):\\s+(.*)$");
+    /** c10/glog's line header ({@code [W1203 08:15:20.816119564 CUDAEvent.h:57] }): its timestamp would defeat deduplication. */
+    private static final Pattern LOG_HEADER =
+            Pattern.compile("^\\[?[IWEF]\\d{3,4} \\d{2}:\\d{2}:\\d{2}\\.\\d+ [^\\]]*\\]\\s*");
 
     /**
      * A worker's line prefix: {@code [rank3]: } (PyTorch's distributed logging), {@code [default3]:}
@@ -86,10 +89,13 @@ public final class TracebackParser {
                         .onMalformedInput(CodingErrorAction.REPLACE)
                         .onUnmappableCharacter(CodingErrorAction.REPLACE)));
         Job job = new Job(stream);
+        Untangler untangler = new Untangler(job::line);
         String line;
         while ((line = lines.readLine()) != null) {
-            job.line(line);
+            job.lineNo++;
+            untangler.accept(line.indexOf('\u001b') >= 0 ? line.replaceAll("\u001b\\[[0-9;]*[A-Za-z]", "") : line);
         }
+        untangler.flush();
         return job.result(source);
     }
 
@@ -112,12 +118,14 @@ public final class TracebackParser {
         return lib < 0 || !(lib + 11 < f.length() && Character.isDigit(f.charAt(lib + 11)));
     }
 
-    private static final Pattern INDUCTOR_HASHED = Pattern.compile("(?:^|/)[a-z0-9_]{2}/c[a-z0-9]{40,}\\.py$");
+    /** Inductor names its modules {@code c} + a 51-character hash ({@code yg/cygem6uw...py}). */
+    private static final Pattern INDUCTOR_HASHED = Pattern.compile("(?:^|/)c[a-z0-9]{50,}\\.py$");
 
     /**
      * Source that torch.compile (Inductor) or Triton generated: their cache directories
      * ({@code /tmp/torchinductor_USER/}, {@code ~/.triton/cache/}) or Inductor's hashed module names
-     * ({@code ug/cug...py}) wherever {@code TORCHINDUCTOR_CACHE_DIR} puts them.
+     * ({@code yg/cygem6uw...py}) wherever {@code TORCHINDUCTOR_CACHE_DIR} puts them (and in
+     * compute-sanitizer's text output, which gives base names only).
      */
     public static boolean isGeneratedFile(String file) {
         if (file == null) {
@@ -140,20 +148,28 @@ public final class TracebackParser {
                 || f.contains("/torch_compile_debug/");
     }
 
+    /** Dynamo's frame evaluation; compute-sanitizer's text output gives base names only. */
     private static boolean isDynamoFile(String file) {
-        return file != null && (file.contains("/torch/_dynamo/") || file.contains("\\torch\\_dynamo\\"));
+        if (file == null) {
+            return false;
+        }
+        String f = file.indexOf('\\') >= 0 ? file.replace('\\', '/') : file;
+        return f.contains("/torch/_dynamo/") || f.equals("eval_frame.py");
     }
 
     /**
      * Python shows a frame that torch.compile replaced at its def line ({@code def forward(self, x):});
-     * without the code, such a frame is recognised by its caller, Dynamo's frame evaluation.
+     * without the code, such a frame is recognised by what it called: Dynamo's frame evaluation
+     * ({@code _fn in torch/_dynamo/eval_frame.py}), which runs the compiled graph.
+     *
+     * @param callee the next frame inwards, or null
      */
-    public static boolean isCompiledFrame(SourceLocation frame, SourceLocation caller) {
+    public static boolean isCompiledFrame(SourceLocation frame, SourceLocation callee) {
         String code = frame.code();
         if (code != null) {
             return code.startsWith("def ") || code.startsWith("async def ");
         }
-        return caller != null && isDynamoFile(caller.file());
+        return callee != null && isDynamoFile(callee.file());
     }
 
     /**
@@ -163,12 +179,17 @@ public final class TracebackParser {
      * @return index into frames, or -1
      */
     static int userFrameIndex(List<SourceLocation> frames) {
+        boolean skipped = false;
         for (int i = frames.size() - 1; i >= 0; i--) {
             SourceLocation f = frames.get(i);
             if (!isUserFile(f.file())) {
                 continue;
             }
-            if (isCompiledFrame(f, i > 0 ? frames.get(i - 1) : null) && hasUserFrame(frames, i)) {
+            // only the innermost: the frame that called the compiled module also calls into Dynamo
+            if (!skipped
+                    && isCompiledFrame(f, i + 1 < frames.size() ? frames.get(i + 1) : null)
+                    && hasUserFrame(frames, i)) {
+                skipped = true;
                 continue;
             }
             return i;
@@ -183,6 +204,183 @@ public final class TracebackParser {
             }
         }
         return false;
+    }
+
+    /**
+     * Separates device-assert lines from traceback lines printed at the same moment. The GPU's assert
+     * text reaches stderr from the driver while Python writes the traceback, and the two can come out
+     * mixed: a whole assert line inside a traceback line (cutting it in two), or traceback lines inside
+     * an assert line whose characters arrive one by one. An assert line has a fixed shape, so its
+     * pieces are recognised, put back together and passed on as their own line; what the traceback
+     * wrote is passed on without them.
+     */
+    static final class Untangler {
+        private static final Pattern EMBEDDED_ASSERTION = Pattern.compile(
+                "/\\S*?:\\d+: [^:`]+?: block: \\[\\d+,\\d+,\\d+\\], thread: \\[\\d+,\\d+,\\d+\\] Assertion `.*?` failed\\.");
+        private static final Pattern DEVICE_LINE = Pattern.compile(
+                "/\\S*:\\d+: [^:`]+?: block: \\[\\d+,\\d+,\\d+\\], thread: \\[\\d+,\\d+,\\d+\\] Assertion `.*` failed\\.");
+        /** Where a line of the traceback (or of PyTorch's message under it) can begin. */
+        private static final Pattern TRACEBACK_START = Pattern.compile(
+                "Traceback \\(most recent call last\\):"
+                        + "|  File \"| {4,}(?=\\S)|\\[[A-Za-z_]*\\d+\\]:|[A-Za-z_][\\w.]*(?:Error|Exception|Exit|Interrupt): "
+                        + "|Search for `|CUDA kernel errors|For debugging consider|Compile with `|During handling of|The above exception");
+
+        private static final Pattern DEVICE_FILE_LINE = Pattern.compile("/\\S*?:\\d+: ");
+        /**
+         * Where the sources of device code usually lie (PyTorch's build tree, Inductor's cache, home and
+         * build folders): picks the start of a device path glued to the end of a cut traceback path.
+         */
+        private static final Pattern DEVICE_ROOT = Pattern.compile(
+                "/(?:tmp|pytorch|root|home|opt|usr|var|workspace|data|mnt|scratch|build|src|builds|app)/");
+
+        private static final int MAX_PENDING_LINES = 6;
+        private static final int MAX_PENDING_CHARS = 8192;
+
+        private final java.util.function.Consumer<String> out;
+        /** The start of a traceback line that a device line cut off. */
+        private String carry;
+        /** A device line that ended a traceback line's first part: (that part, the device line) per possible split. */
+        private List<String[]> cut;
+        /** The start of a device line, waiting for the rest. */
+        private String device;
+
+        private int deviceLines;
+        /** The device text's last space was taken from a run of spaces the traceback line shared. */
+        private boolean borrowed;
+
+        Untangler(java.util.function.Consumer<String> out) {
+            this.out = out;
+        }
+
+        void accept(String physical) {
+            String line = physical;
+            if (cut != null) {
+                // where the device path began: the first split whose device path starts at a usual source root
+                int chosen = 0;
+                for (int i = 0; i < cut.size(); i++) {
+                    if (DEVICE_ROOT.matcher(cut.get(i)[1]).lookingAt()) {
+                        chosen = i;
+                        break;
+                    }
+                }
+                out.accept(cut.get(chosen)[1]);
+                carry = cut.get(chosen)[0].isEmpty() ? null : cut.get(chosen)[0];
+                cut = null;
+            }
+            if (carry != null) {
+                line = carry + line;
+                carry = null;
+            }
+            if (device != null) {
+                // a space given to the device text at a split that turns out to have come after it
+                line = (borrowed && line.startsWith(" ") ? device.substring(0, device.length() - 1) : device) + line;
+                device = null;
+                borrowed = false;
+            }
+            if (line.indexOf("Assertion `") >= 0 && !DEVICE_LINE.matcher(line).matches()) {
+                Matcher m = EMBEDDED_ASSERTION.matcher(line);
+                StringBuilder rest = null;
+                int from = 0;
+                while (m.find()) {
+                    rest = rest == null ? new StringBuilder() : rest;
+                    if (m.end() == line.length() && m.start() > 0) {
+                        // the device line's newline ended this line, whose rest is on the next one; a
+                        // traceback path cut there runs into the device path: each '/' may be its start
+                        cut = new ArrayList<>();
+                        for (int s = m.start(); s >= 0; s = line.indexOf('/', s + 1)) {
+                            if (DEVICE_LINE
+                                    .matcher(line)
+                                    .region(s, line.length())
+                                    .matches()) {
+                                cut.add(new String[] {rest + line.substring(from, s), line.substring(s)});
+                            }
+                        }
+                        deviceLines = 0;
+                        return;
+                    }
+                    out.accept(m.group());
+                    rest.append(line, from, m.start());
+                    from = m.end();
+                }
+                if (rest != null) {
+                    deviceLines = 0;
+                    if (from == line.length()) {
+                        if (rest.length() > 0) {
+                            carry = rest.toString();
+                        }
+                        return;
+                    }
+                    line = rest.append(line, from, line.length()).toString();
+                }
+            }
+            if (line.startsWith("/") && !DEVICE_LINE.matcher(line).matches()) {
+                Matcher t = TRACEBACK_START.matcher(line);
+                while (t.find()) {
+                    int p = splitPoint(line, t);
+                    if (p > 0 && isDevicePrefix(line.substring(0, p))) {
+                        device = line.substring(0, p);
+                        borrowed = p > t.start() && line.charAt(t.start()) == ' ' && line.charAt(p) == ' ';
+                        deviceLines++;
+                        out.accept(line.substring(p));
+                        return;
+                    }
+                }
+                // alone on its line (a blank traceback line cut it): only with its file:line, a bare path is no device
+                // line
+                if (DEVICE_FILE_LINE.matcher(line).lookingAt()
+                        && isDevicePrefix(line)
+                        && deviceLines < MAX_PENDING_LINES
+                        && line.length() < MAX_PENDING_CHARS) {
+                    device = line;
+                    deviceLines++;
+                    return;
+                }
+            }
+            deviceLines = 0;
+            out.accept(line);
+        }
+
+        /**
+         * Where the traceback's line begins. A run of spaces is shared: a source line has exactly four in
+         * front; a caret line more, and the device text gives it at most the one space its format puts
+         * after a comma or a colon.
+         */
+        private static int splitPoint(String line, Matcher t) {
+            if (line.charAt(t.start()) != ' ' || line.startsWith("  File \"", t.start())) {
+                return t.start();
+            }
+            int code = t.end();
+            char c = line.charAt(code);
+            if (c != '^' && c != '~') {
+                return code - 4;
+            }
+            char before = t.start() > 0 ? line.charAt(t.start() - 1) : ' ';
+            return Math.min(t.start() + (before == ',' || before == ':' || before == ']' ? 1 : 0), code - 4);
+        }
+
+        /** Could the text be the beginning of a device assert line? */
+        private static boolean isDevicePrefix(String s) {
+            Matcher m = DEVICE_LINE.matcher(s);
+            return !m.matches() && m.hitEnd();
+        }
+
+        void flush() {
+            if (cut != null) {
+                out.accept(cut.get(0)[1]);
+                if (!cut.get(0)[0].isEmpty()) {
+                    out.accept(cut.get(0)[0]);
+                }
+                cut = null;
+            }
+            if (device != null) {
+                out.accept(device);
+                device = null;
+            }
+            if (carry != null) {
+                out.accept(carry);
+                carry = null;
+            }
+        }
     }
 
     /** CUDA messages of one stream, deduplicated by text. */
@@ -229,7 +427,9 @@ public final class TracebackParser {
                 return;
             }
             lines++;
-            String key = a.group(1) + ":" + a.group(2) + ":" + a.group(3) + ":" + a.group(10);
+            // whitespace left out of the key: pieces of a line mixed with a traceback may gain or lose a space
+            String key = a.group(1) + ":" + a.group(2) + ":" + a.group(3) + ":"
+                    + a.group(10).replaceAll("\\s+", "");
             long[] n = counts.get(key);
             if (n != null) {
                 n[0]++;
@@ -283,6 +483,8 @@ public final class TracebackParser {
         long lineNo;
         /** After spawn's "-- Process N terminated with the following error:", unprefixed lines are rank N's. */
         Integer spawnRank;
+        /** The rank of the last prefixed line. */
+        Integer lastRank;
 
         String launcherKind;
         String launcherType;
@@ -298,17 +500,24 @@ public final class TracebackParser {
             this.main = new Scan(null, this);
         }
 
-        void line(String raw) {
-            lineNo++;
-            String line = raw.indexOf('\u001b') >= 0 ? raw.replaceAll("\u001b\\[[0-9;]*[A-Za-z]", "") : raw;
+        void line(String line) {
             if (line.startsWith("[")) {
                 Matcher p = RANK_PREFIX.matcher(line);
                 if (p.find() && (p.end() < line.length() || !p.group(2).isEmpty())) {
-                    Scan s = rank(FrameParser.parseInt(p.group(1)));
+                    int r = FrameParser.parseInt(p.group(1));
+                    Scan s = rank(r);
                     if (s != null) {
+                        lastRank = r;
                         s.line(line.substring(p.end()));
                         return;
                     }
+                }
+            }
+            if (line.isEmpty() && lastRank != null) {
+                // the blank line that ends a rank's exception message comes without its prefix
+                Scan s = ranks.get(lastRank);
+                if (s != null) {
+                    s.line(line);
                 }
             }
             if (table != null && table.line(line)) {
@@ -604,6 +813,11 @@ public final class TracebackParser {
                 inExceptionMessage = false;
             }
             if (frames != null && awaitingException) {
+                if (line.contains("Assertion `")
+                        && ASSERTION.matcher(line.trim()).matches()) {
+                    job.assertions.line(line); // the GPU's assert text, printed into the traceback
+                    return;
+                }
                 Matcher f = FRAME.matcher(line);
                 if (f.matches()) {
                     flushFrame();
@@ -705,7 +919,8 @@ public final class TracebackParser {
                 return;
             }
             Matcher w = CPP_WHAT.matcher(line);
-            String text = w.matches() ? w.group(1) : line.trim();
+            String text =
+                    LOG_HEADER.matcher(w.matches() ? w.group(1) : line.trim()).replaceFirst("");
             if (outside && !isHint(text)) {
                 job.messages.add(job.lineNo, rank, text, c);
             }
@@ -719,6 +934,7 @@ public final class TracebackParser {
         /** PyTorch's advice lines under a CUDA error: not errors themselves. */
         private static boolean isHint(String text) {
             return text.startsWith("Search for `cuda")
+                    || text.startsWith("terminate called after throwing")
                     || text.startsWith("Exception raised from")
                     || text.startsWith("CUDA kernel errors might be")
                     || text.startsWith("For debugging consider passing")

@@ -739,7 +739,7 @@ public final class Runner {
             return "";
         }
         if (!f.messages().isEmpty()) {
-            CudaFailure.CudaMessage m = f.messages().get(0);
+            CudaFailure.CudaMessage m = f.firstMessage();
             return "; before that it printed a CUDA error (" + m.stream() + " line " + m.line()
                     + (m.count() > 1 ? ", " + m.count() + " times" : "")
                     + (m.rank() == null ? "" : ", rank " + m.rank())

@@ -56,7 +56,28 @@ class RunnerTracebackTest {
             assertThat(m.line()).isEqualTo(3);
         });
         assertThat(r.diagnosis().summary()).contains("blocking run hit a GPU fault");
-        assertThat(r.diagnosis().notes()).anyMatch(n -> n.contains("printed a CUDA error outside any traceback"));
+        assertThat(r.diagnosis().notes())
+                .anyMatch(n -> n.contains("printed a CUDA error outside any Python traceback"));
+    }
+
+    @Test
+    void recordedHangSaysTheHangFollowedAGpuFault() throws IOException {
+        // the H200 hang: the job printed the caught error on stdout and waited; killed at 25 s
+        FakeGpu gpu = new FakeGpu(dir)
+                .put(
+                        "blocking.stdout",
+                        Files.readString(Corpus.h200Dec03("hang-driver/blocking/stdout.log"), StandardCharsets.UTF_8))
+                .put("blocking.hang", "");
+        Report r = new Runner(spec().timeoutSeconds(Phase.BLOCKING, 2), gpu.env(), console::add).run();
+        // before: ERROR with "timed out ... its output is partial" only
+        assertThat(r.verdict()).isEqualTo("FAIL");
+        assertThat(r.reasons())
+                .filteredOn(x -> x.code().equals("timeout"))
+                .singleElement()
+                .satisfies(x -> assertThat(x.message())
+                        .contains("printed a CUDA error (stdout line 6)")
+                        .contains("CUDA_ERROR_ILLEGAL_ADDRESS")
+                        .contains("the hang followed a GPU fault (an illegal memory access was encountered)"));
     }
 
     @Test
