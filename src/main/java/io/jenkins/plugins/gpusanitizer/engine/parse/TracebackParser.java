@@ -234,6 +234,7 @@ public final class TracebackParser {
                 "/(?:tmp|pytorch|root|home|opt|usr|var|workspace|data|mnt|scratch|build|src|builds|app)/");
 
         private static final int MAX_PENDING_LINES = 6;
+        private static final int MAX_SPLITS = 32;
         private static final int MAX_PENDING_CHARS = 8192;
 
         private final java.util.function.Consumer<String> out;
@@ -277,6 +278,12 @@ public final class TracebackParser {
                 device = null;
                 borrowed = false;
             }
+            if (line.length() > MAX_PENDING_CHARS) {
+                // no mixing is looked for in long lines: the searches below would cost too much
+                deviceLines = 0;
+                out.accept(line);
+                return;
+            }
             if (line.indexOf("Assertion `") >= 0 && !DEVICE_LINE.matcher(line).matches()) {
                 Matcher m = EMBEDDED_ASSERTION.matcher(line);
                 StringBuilder rest = null;
@@ -287,7 +294,7 @@ public final class TracebackParser {
                         // the device line's newline ended this line, whose rest is on the next one; a
                         // traceback path cut there runs into the device path: each '/' may be its start
                         cut = new ArrayList<>();
-                        for (int s = m.start(); s >= 0; s = line.indexOf('/', s + 1)) {
+                        for (int s = m.start(); s >= 0 && cut.size() < MAX_SPLITS; s = line.indexOf('/', s + 1)) {
                             if (DEVICE_LINE
                                     .matcher(line)
                                     .region(s, line.length())
