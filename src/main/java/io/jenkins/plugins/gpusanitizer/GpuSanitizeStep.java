@@ -9,6 +9,7 @@ import hudson.model.TaskListener;
 import hudson.util.FormValidation;
 import io.jenkins.plugins.gpusanitizer.engine.findings.PatternSuppression;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Action;
+import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.run.Phase;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunSpec;
@@ -60,6 +61,7 @@ public class GpuSanitizeStep extends Step implements Serializable {
     private String toolActions;
     private String oomAction;
     private String memoryGrowthAction;
+    private String memoryFillHorizon;
     private String suppressions;
     private boolean defaultSuppressions = true;
     private String computeSanitizer;
@@ -248,6 +250,16 @@ public class GpuSanitizeStep extends Step implements Serializable {
         memoryGrowthAction = blankToNull(v);
     }
 
+    public String getMemoryFillHorizon() {
+        return memoryFillHorizon;
+    }
+
+    /** Like {@code --memory-fill-horizon}: 7d, 25h, 90m; a bare number is hours. */
+    @DataBoundSetter
+    public void setMemoryFillHorizon(String v) {
+        memoryFillHorizon = blankToNull(v);
+    }
+
     public String getSuppressions() {
         return suppressions;
     }
@@ -371,6 +383,13 @@ public class GpuSanitizeStep extends Step implements Serializable {
         }
         if (memoryGrowthAction != null) {
             s.memoryGrowthAction(action("memoryGrowthAction", memoryGrowthAction));
+        }
+        if (memoryFillHorizon != null) {
+            try {
+                s.memoryFillHorizonHours(GatePolicy.parseHours(memoryFillHorizon));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("memoryFillHorizon: " + e.getMessage());
+            }
         }
         if (suppressions != null) {
             s.suppressions(suppressions

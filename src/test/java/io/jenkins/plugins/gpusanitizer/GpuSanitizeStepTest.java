@@ -30,7 +30,7 @@ class GpuSanitizeStepTest {
         assertThat(s.outDir()).isEqualTo("/ws@tmp/gpu-sanitize/7-gpu-sanitizer");
         assertThat(s.policy().suppressions())
                 .extracting(r -> r.id())
-                .containsExactly("vendor-library-noise", "follow-on-api-error");
+                .containsExactly("vendor-library-noise", "vendor-handled-api-error", "follow-on-api-error");
     }
 
     @Test
@@ -54,6 +54,7 @@ class GpuSanitizeStepTest {
         step.setToolActions("initcheck=fail");
         step.setOomAction("fail");
         step.setMemoryGrowthAction("ignore");
+        step.setMemoryFillHorizon("2d");
         step.setSuppressions("# known\nid=bug-1;kernel=^fused_scale$;reason=BUG-1\n\n");
         step.setDefaultSuppressions(false);
         step.setComputeSanitizer("/opt/cuda/bin/compute-sanitizer");
@@ -85,6 +86,7 @@ class GpuSanitizeStepTest {
                 .isEqualTo(io.jenkins.plugins.gpusanitizer.engine.gate.Action.FAIL);
         assertThat(policy.oomAction()).isEqualTo(io.jenkins.plugins.gpusanitizer.engine.gate.Action.FAIL);
         assertThat(policy.memoryGrowthAction()).isEqualTo(io.jenkins.plugins.gpusanitizer.engine.gate.Action.IGNORE);
+        assertThat(policy.memoryPolicy().fillHorizonHours()).isEqualTo(48);
     }
 
     @Test
@@ -100,6 +102,10 @@ class GpuSanitizeStepTest {
         action.setOomAction("explode");
         assertThatThrownBy(() -> action.toSpec("/o"))
                 .hasMessage("oomAction: expected fail, unstable or ignore, got 'explode'");
+        GpuSanitizeStep horizon = new GpuSanitizeStep("python3 t.py");
+        horizon.setMemoryFillHorizon("a week");
+        assertThatThrownBy(() -> horizon.toSpec("/o"))
+                .hasMessage("memoryFillHorizon: 'a week' is not a positive duration (e.g. 7d, 25h, 90m, 600s)");
         GpuSanitizeStep id = new GpuSanitizeStep("python3 t.py");
         id.setId("../../etc");
         assertThatThrownBy(() -> id.toSpec("/o")).hasMessageStartingWith("id '../../etc': use letters");

@@ -57,6 +57,22 @@ final class PolicyOptions {
             description = "growth below this rate is accepted (default 1).")
     Double growthTolerance;
 
+    @Option(
+            names = "--memory-fill-horizon",
+            paramLabel = "DURATION",
+            description = "sustained GPU memory growth acts (--memory-growth-action) only when, at the measured rate, "
+                    + "it would fill the GPU within this time: 7d, 25h, 90m; a bare number is hours "
+                    + "(default 7d, a long training run).")
+    String memoryFillHorizon;
+
+    @Option(
+            names = "--memory-min-judged",
+            paramLabel = "S",
+            description = "a memory curve whose part after warm-up (the first quarter of the job, or until memory "
+                    + "reached its level) is shorter than this many seconds is too short to judge: no memory "
+                    + "verdict (default 10).")
+    Double memoryMinJudged;
+
     GatePolicy toPolicy(CommandLine cl) {
         GatePolicy.Builder b = GatePolicy.builder().defaultSuppressions(!noDefaultSuppressions);
         try {
@@ -88,7 +104,29 @@ final class PolicyOptions {
         if (growthTolerance != null) {
             b.growthToleranceMiBPerMin(growthTolerance);
         }
-        return b.build();
+        Double horizon = fillHorizonHours(cl);
+        if (horizon != null) {
+            b.memoryFillHorizonHours(horizon);
+        }
+        if (memoryMinJudged != null) {
+            b.memoryMinJudgedSeconds(memoryMinJudged);
+        }
+        try {
+            return b.build();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(cl, "--memory-min-judged: " + e.getMessage());
+        }
+    }
+
+    Double fillHorizonHours(CommandLine cl) {
+        if (memoryFillHorizon == null) {
+            return null;
+        }
+        try {
+            return GatePolicy.parseHours(memoryFillHorizon);
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(cl, "--memory-fill-horizon: " + e.getMessage());
+        }
     }
 
     java.util.List<java.util.Map.Entry<Tool, Action>> toolActions(CommandLine cl) {

@@ -67,6 +67,13 @@ final class RunCommand implements Callable<Integer> {
     int printLimit = 1000;
 
     @Option(
+            names = "--padding",
+            paramLabel = "BYTES",
+            description = "memcheck --padding: a guard zone after every allocation, so that a write past one buffer "
+                    + "into the next is seen (0 = none). Default 4096.")
+    int padding = 4096;
+
+    @Option(
             names = "--stop-after-defects",
             paramLabel = "N",
             description =
@@ -260,6 +267,7 @@ final class RunCommand implements Callable<Integer> {
                 .tools(ts)
                 .phases(ps)
                 .printLimit(printLimit)
+                .padding(padding)
                 .keepCachingAllocator(keepCachingAllocator)
                 .regressionSeconds(regressionSeconds)
                 .regressionMultiple(regressionMultiple)
@@ -302,6 +310,9 @@ final class RunCommand implements Callable<Integer> {
         if (policy.growthAction != null) {
             s.memoryGrowthAction(PolicyOptions.action(cl, "--memory-growth-action", policy.growthAction));
         }
+        s.growthToleranceMiBPerMin(policy.growthTolerance)
+                .memoryFillHorizonHours(policy.fillHorizonHours(cl))
+                .memoryMinJudgedSeconds(policy.memoryMinJudged);
         try {
             s.validate();
         } catch (RunException e) {

@@ -174,6 +174,94 @@ class AnalyzeCommandTest {
         assertThat(clean.get("memory").get(0).get("peakMiB").asDouble()).isEqualTo(853);
     }
 
+    private static String issue11(String name) {
+        return Corpus.resource("/memory-curves/issue-11/" + name + ".nvidia-smi.csv")
+                .toString();
+    }
+
+    /** Issue #11 (a): 825 to 853 MiB in 2 MiB steps over 18 s fills the H200 in ~25 h: within a week. */
+    @Test
+    void slowLeakIsUnstableWithItsTimeToFull() {
+        JsonNode r = analyze(2, "--memory-csv", issue11("leak-logits"));
+        JsonNode m = r.get("memory").get(0);
+        assertThat(m.get("shape").asText()).isEqualTo("growing");
+        assertThat(m.get("growthMiBPerMin").asDouble()).isBetween(85.0, 105.0);
+        assertThat(m.get("trendMiBPerMin").asDouble())
+                .isEqualTo(m.get("growthMiBPerMin").asDouble());
+        assertThat(m.get("hoursToFull").asDouble()).isBetween(22.0, 28.0);
+        assertThat(m.get("memoryTotalMiB").asDouble()).isEqualTo(143771);
+        assertThat(m.get("judgedFromSeconds").asDouble()).isBetween(4.0, 8.0);
+        assertThat(m.get("judgedToSeconds").asDouble()).isBetween(21.0, 22.5);
+        assertThat(m.get("policy").get("fillHorizonHours").asDouble()).isEqualTo(168);
+        assertThat(m.get("policy").get("minJudgedSeconds").asDouble()).isEqualTo(10);
+        assertThat(r.get("reasons").toString())
+                .contains("memory-growth", "grows 96 MiB/min", "full in 25 h, within the fill horizon of 7 days");
+        assertThat(dir.resolve("report.html"))
+                .content()
+                .contains("class=\"gs-judged\"", "judged 7.2–22.1 s", "full in 25 h at that rate");
+        // a shorter horizon: the same growth is reported, not acted on
+        JsonNode day = analyze(0, "--memory-csv", issue11("leak-logits"), "--memory-fill-horizon", "12h");
+        assertThat(day.get("memory")
+                        .get(0)
+                        .get("policy")
+                        .get("fillHorizonHours")
+                        .asDouble())
+                .isEqualTo(12);
+        assertThat(day.get("reasons").toString())
+                .contains("memory-growth-slow", "beyond the fill horizon of 12 h")
+                .doesNotContain("\"unstable\"");
+        analyze(2, "--memory-csv", issue11("leak-logits"), "--memory-fill-horizon", "2d");
+        analyze(0, "--memory-csv", issue11("leak-logits"), "--memory-growth-action", "ignore");
+    }
+
+    /** Issue #11 (b): cuDNN autotuning in the last second of a 10 s job is not a leak. */
+    @Test
+    void autotuningAtTheEndOfAShortRunIsNotJudged() {
+        JsonNode r = analyze(0, "--memory-csv", issue11("cudnn-bench"));
+        JsonNode m = r.get("memory").get(0);
+        assertThat(m.get("shape").asText()).isEqualTo("unknown");
+        assertThat(m.get("growthMiBPerMin").asDouble()).isZero();
+        assertThat(m.get("hoursToFull").isNull()).isTrue();
+        assertThat(m.get("description").asText()).startsWith("too short to judge");
+        assertThat(r.get("reasons").toString()).doesNotContain("memory-growth");
+        JsonNode judged = analyze(0, "--memory-csv", issue11("cudnn-bench"), "--memory-min-judged", "0");
+        assertThat(judged.get("memory").get(0).get("shape").asText()).isEqualTo("stable");
+        assertThat(judged.get("memory").get(0).get("lateRiseMiB").asDouble()).isEqualTo(272);
+    }
+
+    /** The same two jobs on the real H200 (corpus/h200-2026-12-03). */
+    @Test
+    void realIssue11CurvesFromTheH200() {
+        JsonNode leak = analyze(
+                2,
+                "--memory-csv",
+                Corpus.resource("/corpus/h200-2026-12-03/curves/leak-logits.nvidia-smi.csv")
+                        .toString());
+        assertThat(leak.get("memory").get(0).get("growthMiBPerMin").asDouble()).isBetween(90.0, 110.0);
+        assertThat(leak.get("memory").get(0).get("hoursToFull").asDouble()).isBetween(22.0, 26.0);
+        JsonNode cudnn = analyze(
+                0,
+                "--memory-csv",
+                Corpus.resource("/corpus/h200-2026-12-03/curves/cudnn-bench.nvidia-smi.csv")
+                        .toString());
+        assertThat(cudnn.get("memory").get(0).get("shape").asText()).isEqualTo("unknown");
+        assertThat(cudnn.get("reasons").toString()).doesNotContain("memory-growth");
+    }
+
+    @Test
+    void memoryPolicyOptionsAreChecked() {
+        for (String[] bad : new String[][] {
+            {"--memory-fill-horizon", "0"},
+            {"--memory-fill-horizon", "7x"},
+            {"--memory-fill-horizon", "-1d"},
+            {"--memory-min-judged", "-5"}
+        }) {
+            CliRunner r = CliRunner.run("analyze", "--memory-csv", issue11("cudnn-bench"), bad[0], bad[1]);
+            assertThat(r.exit()).as(String.join(" ", bad)).isEqualTo(64);
+            assertThat(r.err()).contains(bad[0]);
+        }
+    }
+
     @Test
     void outOfMemoryIsUnstableWithItsNumbers() {
         JsonNode r = analyze(2, "--async-log", f("oom/async.stderr"));

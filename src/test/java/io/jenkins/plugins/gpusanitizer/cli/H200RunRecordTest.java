@@ -70,7 +70,17 @@ class H200RunRecordTest {
             assertThat(d.get("kind").asText()).isEqualTo("device-assert");
             assertThat(d.get("hostLocation").get("line").asInt()).isEqualTo(64);
             assertThat(d.get("launcher").asText()).startsWith("at::native::_cuda_scatter_gather_internal_kernel");
+            // memcheck stops in the assert runtime; the operator comes from the dispatcher frames at launch
+            assertThat(d.get("kernel").asText()).isEqualTo("__assertfail");
+            assertThat(d.get("message").asText())
+                    .isEqualTo(
+                            "Device assert in aten::gather (kernel launched by _cuda_scatter_gather_internal_kernel)");
         });
+        assertThat(r.get("reasons").toString())
+                .contains(
+                        "memcheck: Device assert in aten::gather (kernel launched by _cuda_scatter_gather_internal_kernel): "
+                                + "scatter gather kernel index out of bounds (ScatterGatherKernel.cu:163), launched from lstm_job.py:64")
+                .doesNotContain("in kernel __assertfail");
         assertThat(r.get("diagnosis").get("reportedAt").get("line").asInt()).isEqualTo(82);
         assertThat(r.get("diagnosis").get("faultAt").get("line").asInt()).isEqualTo(64);
         assertThat(r.get("failures").toString()).contains("scatter gather kernel index out of bounds");

@@ -56,6 +56,19 @@ public final class Corpus {
         }
     }
 
+    /** A test resource by its absolute resource path, e.g. {@code /memory-curves/issue-11/leak-logits.nvidia-smi.csv}. */
+    public static Path resource(String path) {
+        try {
+            var url = Corpus.class.getResource(path);
+            if (url == null) {
+                throw new IllegalArgumentException("no test resource " + path);
+            }
+            return Path.of(url.toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** One run's output from cpp-probe/text-runs.txt, between {@code ### name:} and its {@code ### rc=} line. */
     public static String textRun(String name) {
         try {

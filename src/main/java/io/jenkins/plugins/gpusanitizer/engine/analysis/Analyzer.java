@@ -8,6 +8,7 @@ import io.jenkins.plugins.gpusanitizer.engine.findings.Defect;
 import io.jenkins.plugins.gpusanitizer.engine.findings.DefectGrouper;
 import io.jenkins.plugins.gpusanitizer.engine.findings.SanitizerRun;
 import io.jenkins.plugins.gpusanitizer.engine.findings.SuppressionRule;
+import io.jenkins.plugins.gpusanitizer.engine.findings.UncachedCaptureRule;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Gate;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
 import io.jenkins.plugins.gpusanitizer.engine.model.SourceLocation;
@@ -42,7 +43,6 @@ public final class Analyzer {
     private final SanitizerXmlParser xmlParser = new SanitizerXmlParser();
     private final TracebackParser tracebackParser = new TracebackParser();
     private final MemoryCsvParser csvParser = new MemoryCsvParser();
-    private final MemoryCurveAnalyzer curveAnalyzer = new MemoryCurveAnalyzer();
 
     /** @throws io.jenkins.plugins.gpusanitizer.engine.parse.InputException for unreadable or malformed input */
     public Analysis analyze(AnalysisInput in) {
@@ -71,12 +71,16 @@ public final class Analyzer {
                     .add(new Parsed(out, grouper));
         }
         List<SanitizerRun> runs = new ArrayList<>();
+        List<SuppressionRule> rules = policy.suppressions();
+        if (Boolean.FALSE.equals(in.cachingAllocator())) {
+            rules = new ArrayList<>(rules);
+            rules.add(new UncachedCaptureRule());
+        }
         for (Tool tool : Tool.values()) {
             List<Parsed> t = texts.getOrDefault(tool, List.of());
             List<Parsed> x = xmls.getOrDefault(tool, List.of());
             for (int i = 0; i < Math.max(t.size(), x.size()); i++) {
-                runs.add(pair(
-                        tool, i < t.size() ? t.get(i) : null, i < x.size() ? x.get(i) : null, policy.suppressions()));
+                runs.add(pair(tool, i < t.size() ? t.get(i) : null, i < x.size() ? x.get(i) : null, rules));
             }
         }
         Map<String, CudaFailure> failures = new LinkedHashMap<>();
@@ -94,7 +98,7 @@ public final class Analyzer {
         List<MemoryCurve> curves = new ArrayList<>();
         for (var c : new Object[][] {{in.memoryCsv(), "default"}, {in.memoryCsvExpandable(), "expandable_segments"}}) {
             try {
-                addCurve((Path) c[0], (String) c[1], curves, inputs);
+                addCurve((Path) c[0], (String) c[1], new MemoryCurveAnalyzer(policy.memoryPolicy()), curves, inputs);
             } catch (InputException e) {
                 if (!in.lenient()) {
                     throw e;
@@ -139,7 +143,8 @@ public final class Analyzer {
         return f;
     }
 
-    private void addCurve(Path csv, String label, List<MemoryCurve> curves, List<String> inputs) {
+    private void addCurve(
+            Path csv, String label, MemoryCurveAnalyzer curveAnalyzer, List<MemoryCurve> curves, List<String> inputs) {
         if (csv == null) {
             return;
         }

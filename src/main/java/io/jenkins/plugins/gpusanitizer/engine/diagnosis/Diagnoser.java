@@ -31,13 +31,24 @@ public final class Diagnoser {
         SourceLocation sanitizerAt = top == null ? null : top.hostLocation();
         SourceLocation blockingAt =
                 blocking != null && isFailure(blocking) && !blocking.asyncWarning() ? blocking.userFrame() : null;
-        SourceLocation fault = blockingAt != null ? blockingAt : sanitizerAt;
-        String evidence = blockingAt != null
-                ? (sanitizerAt != null && sanitizerAt.sameLine(blockingAt) ? "blocking+sanitizer" : "blocking")
-                : sanitizerAt != null ? "sanitizer" : null;
+        // memcheck checks every access: an out-of-bounds access in a user kernel happened before whatever
+        // the blocking run tripped over elsewhere, which is then most likely its victim (stray writes land in
+        // live tensors, e.g. the labels a later cross_entropy asserts on)
+        boolean corruptionFirst = top != null
+                && top.kind().isAccessError()
+                && !top.inVendorLibrary()
+                && sanitizerAt != null
+                && blockingAt != null
+                && !sanitizerAt.sameLine(blockingAt);
+        SourceLocation fault = corruptionFirst ? sanitizerAt : blockingAt != null ? blockingAt : sanitizerAt;
+        String evidence = corruptionFirst
+                ? "sanitizer"
+                : blockingAt != null
+                        ? (sanitizerAt != null && sanitizerAt.sameLine(blockingAt) ? "blocking+sanitizer" : "blocking")
+                        : sanitizerAt != null ? "sanitizer" : null;
 
         String reportedShown = reported == null ? null : show(reported) + onRank(async);
-        String faultShown = fault == null ? null : show(fault) + (blockingAt != null ? onRank(blocking) : "");
+        String faultShown = fault == null ? null : show(fault) + (fault == blockingAt ? onRank(blocking) : "");
         CudaFailure compiled = blocking != null && blocking.compiledFrame() != null
                 ? blocking
                 : async != null && async.compiledFrame() != null ? async : null;
@@ -45,7 +56,18 @@ public final class Diagnoser {
                 ? " (in the compiled model: " + show(compiled.modelLine()) + ")"
                 : "";
         String summary;
-        if (reported != null && fault != null && !reported.sameLine(fault)) {
+        if (corruptionFirst) {
+            summary = "compute-sanitizer found " + top.message() + " in kernel " + top.kernel()
+                    + deviceLine(top) + ", launched from " + show(fault) + "; the blocking run's failure at "
+                    + show(blockingAt) + " is most likely its consequence.";
+            notes.add("The line a traceback names is only where the error surfaced: kernel " + top.kernel()
+                    + " accessed memory out of bounds before " + show(blockingAt)
+                    + " ran, and stray writes land in live tensors (labels, indices) that later operations check.");
+            if (reported != null && !reported.sameLine(fault)) {
+                notes.add("CUDA reports kernel faults asynchronously: the normal run's " + show(reported)
+                        + " is not the bug either.");
+            }
+        } else if (reported != null && fault != null && !reported.sameLine(fault)) {
             summary = "The normal run reported the error at " + reportedShown + "; the "
                     + (blockingAt != null ? "blocking run" : "sanitizer") + " shows it at " + faultShown + inModel
                     + ".";
@@ -82,7 +104,7 @@ public final class Diagnoser {
             if (blockingAt != null && sanitizerAt.sameLine(blockingAt)) {
                 notes.add("compute-sanitizer confirms: kernel " + top.kernel() + " was launched from "
                         + show(sanitizerAt) + ".");
-            } else if (blockingAt != null) {
+            } else if (blockingAt != null && !corruptionFirst) {
                 notes.add("compute-sanitizer's first defect was launched from " + show(sanitizerAt)
                         + ", the blocking run failed at " + show(blockingAt) + ": check both.");
             }
@@ -306,6 +328,13 @@ public final class Diagnoser {
             return 1;
         }
         return d.kind() == Kind.API_ERROR ? 4 : 3;
+    }
+
+    private static String deviceLine(Defect d) {
+        return d.deviceLocation() == null
+                ? ""
+                : " at " + d.deviceLocation().baseName() + ":"
+                        + d.deviceLocation().line();
     }
 
     private static boolean isFailure(CudaFailure f) {

@@ -4,19 +4,29 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * The judged shape of a GPU memory curve.
+ * The judged shape of a GPU memory curve (see {@link MemoryCurveAnalyzer} for how).
  *
- * @param source          the CSV it came from
- * @param label           {@code default} or {@code expandable_segments}
- * @param gpu             the GPU index
- * @param shape           stable after warm-up, growing, or unknown (too few samples)
- * @param peakMiB         the highest memory.used
- * @param baselineMiB     memory.used before the job started (other processes, 0 on an idle GPU)
- * @param warmupSeconds   from the job's first use of the GPU to the plateau (stable curves)
- * @param growthMiBPerMin the growth rate (growing curves), else 0
- * @param durationSeconds the job's active span in the samples
- * @param samples         the number of samples
- * @param points          a bounded, downsampled copy of the curve for charts: [seconds, MiB]
+ * @param source            the CSV it came from
+ * @param label             {@code default} or {@code expandable_segments}
+ * @param gpu               the GPU index
+ * @param shape             stable after warm-up, growing, or unknown (too short or too few samples to judge)
+ * @param peakMiB           the highest memory.used
+ * @param baselineMiB       memory.used before the job started (other processes, 0 on an idle GPU)
+ * @param warmupSeconds     from the job's first use of the GPU to the plateau (stable curves)
+ * @param growthMiBPerMin   the growth rate (growing curves), else 0
+ * @param durationSeconds   the job's active span in the samples
+ * @param samples           the number of samples
+ * @param points            a bounded, downsampled copy of the curve for charts: [seconds, MiB]
+ * @param judgedFromSeconds start of the judged window (after warm-up), seconds since the first sample
+ * @param judgedToSeconds   end of the judged window (the job's last sample above the idle baseline)
+ * @param trendMiBPerMin    the Theil–Sen slope of memory.used over the judged window, whatever the shape
+ * @param totalMiB          the GPU's memory.total, null when the CSV has none
+ * @param hoursToFull       growing curves: hours until memory.used reaches memory.total at {@code
+ *                          growthMiBPerMin}; null otherwise or when memory.total is unknown
+ * @param lateRiseMiB       a rise in the run's last seconds that the job did not hold long enough to be a
+ *                          trend (start-up at the end, e.g. cuDNN autotuning), else 0
+ * @param policy            the thresholds it was judged with
+ * @param description       one line for people
  */
 public record MemoryCurve(
         String source,
@@ -29,7 +39,15 @@ public record MemoryCurve(
         double growthMiBPerMin,
         double durationSeconds,
         int samples,
-        List<double[]> points) {
+        List<double[]> points,
+        double judgedFromSeconds,
+        double judgedToSeconds,
+        double trendMiBPerMin,
+        Double totalMiB,
+        Double hoursToFull,
+        double lateRiseMiB,
+        Policy policy,
+        String description) {
 
     public enum Shape {
         STABLE,
@@ -41,25 +59,55 @@ public record MemoryCurve(
         }
     }
 
+    /**
+     * How a curve is judged.
+     *
+     * @param minJudgedSeconds a run whose part after warm-up is shorter than this is not judged
+     * @param fillHorizonHours growth is a leak when it would fill the GPU within this many hours
+     */
+    public record Policy(double minJudgedSeconds, double fillHorizonHours) {
+        /** A week (a long training run) and 10 s after warm-up. */
+        public static final Policy DEFAULT = new Policy(10, 7 * 24);
+
+        public Policy {
+            if (!(minJudgedSeconds >= 0) || Double.isInfinite(minJudgedSeconds)) {
+                throw new IllegalArgumentException(
+                        "minimum judged duration must be 0 or more seconds, got " + minJudgedSeconds);
+            }
+            if (!(fillHorizonHours > 0)) {
+                throw new IllegalArgumentException("fill horizon must be more than 0 hours, got " + fillHorizonHours);
+            }
+        }
+    }
+
+    /** Whether the curve grows fast enough to fill the GPU within the policy's horizon (or of unknown size). */
+    public boolean fillsWithin(double horizonHours) {
+        return shape == Shape.GROWING && (hoursToFull == null || hoursToFull <= horizonHours);
+    }
+
     public String describe() {
-        return switch (shape) {
-            case STABLE ->
-                String.format(Locale.ROOT, "stable after %.1f s warm-up, peak %.0f MiB", warmupSeconds, peakMiB);
-            case GROWING ->
-                String.format(
-                        Locale.ROOT,
-                        "growing %.0f MiB/min through the run (peak %.0f MiB after %.1f s)",
-                        growthMiBPerMin,
-                        peakMiB,
-                        durationSeconds);
-            case UNKNOWN ->
-                samples < 4
-                        ? String.format(Locale.ROOT, "not enough samples to judge (%d)", samples)
-                        : String.format(
-                                Locale.ROOT,
-                                "too short to judge: the run ended %.1f s after its last rise (peak %.0f MiB)",
-                                Math.max(0, durationSeconds - warmupSeconds),
-                                peakMiB);
-        };
+        return description;
+    }
+
+    /** MiB/min with sensible precision: 0, 0.04, 1.6, 96, 69498. */
+    public static String rate(double perMin) {
+        double a = Math.abs(perMin);
+        return String.format(Locale.ROOT, a >= 10 || a == 0 ? "%.0f" : a >= 1 ? "%.1f" : "%.2f", perMin);
+    }
+
+    /** A duration for people: 40 s, 12 min, 25 h, 7 days, 9.5 days, 98 days. */
+    public static String duration(double hours) {
+        if (hours < 1.0 / 60) {
+            return String.format(Locale.ROOT, "%.0f s", hours * 3600);
+        }
+        if (hours < 1) {
+            return String.format(Locale.ROOT, "%.0f min", hours * 60);
+        }
+        if (hours < 48) {
+            return String.format(Locale.ROOT, "%.0f h", hours);
+        }
+        double days = hours / 24;
+        boolean whole = Math.abs(days - Math.rint(days)) < 0.05;
+        return String.format(Locale.ROOT, days < 10 && !whole ? "%.1f days" : "%.0f days", days);
     }
 }

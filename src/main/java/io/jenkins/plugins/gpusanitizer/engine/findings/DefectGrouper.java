@@ -102,7 +102,7 @@ public final class DefectGrouper implements Consumer<SanitizerRecord> {
                     id,
                     first.tool(),
                     first.kind(),
-                    first.message(),
+                    DeviceAsserts.message(first),
                     first.kernel(),
                     device,
                     host,

@@ -2,7 +2,6 @@ package io.jenkins.plugins.gpusanitizer.engine.findings;
 
 import io.jenkins.plugins.gpusanitizer.engine.model.Kind;
 import java.util.List;
-import java.util.Set;
 
 /**
  * After a precise device error memcheck terminates the CUDA context, so every later API call fails
@@ -11,17 +10,6 @@ import java.util.Set;
  */
 public final class FollowOnApiErrorRule implements SuppressionRule {
     public static final String ID = "follow-on-api-error";
-    private static final Set<String> STICKY = Set.of(
-            "cudaErrorLaunchFailure",
-            "cudaErrorAssert",
-            "cudaErrorIllegalAddress",
-            "cudaErrorMisalignedAddress",
-            "cudaErrorIllegalInstruction",
-            "cudaErrorHardwareStackError",
-            "CUDA_ERROR_LAUNCH_FAILED",
-            "CUDA_ERROR_ASSERT",
-            "CUDA_ERROR_ILLEGAL_ADDRESS",
-            "CUDA_ERROR_MISALIGNED_ADDRESS");
 
     @Override
     public String id() {
@@ -38,8 +26,7 @@ public final class FollowOnApiErrorRule implements SuppressionRule {
         if (d.kind() != Kind.API_ERROR || d.message() == null) {
             return false;
         }
-        String error = d.message().split(" ", 2)[0];
-        return STICKY.contains(error)
+        return StickyCudaErrors.isSticky(StickyCudaErrors.errorOf(d))
                 && sameRun.stream().anyMatch(o -> o.kind().isAccessError() || o.kind() == Kind.DEVICE_ASSERT);
     }
 }

@@ -2,7 +2,12 @@ package io.jenkins.plugins.gpusanitizer.engine.gate;
 
 import io.jenkins.plugins.gpusanitizer.engine.diagnosis.MemoryCurve;
 import io.jenkins.plugins.gpusanitizer.engine.findings.Defect;
+import io.jenkins.plugins.gpusanitizer.engine.findings.DeviceAsserts;
+import io.jenkins.plugins.gpusanitizer.engine.findings.KernelNames;
 import io.jenkins.plugins.gpusanitizer.engine.findings.SanitizerRun;
+import io.jenkins.plugins.gpusanitizer.engine.findings.UncachedCaptureRule;
+import io.jenkins.plugins.gpusanitizer.engine.model.Frame;
+import io.jenkins.plugins.gpusanitizer.engine.model.Kind;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.parse.CudaFailure;
 import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerOutput;
@@ -71,7 +76,7 @@ public final class Gate {
                     moreDefects++;
                     continue;
                 }
-                String text = describe(d);
+                String text = describe(d, firstAssertion(in)) + raceContext(d, in.runs());
                 reasons.add((a == Action.FAIL ? Reason.fail("defect", text) : Reason.unstable("defect", text))
                         .about(d.id()));
             }
@@ -89,20 +94,7 @@ public final class Gate {
         in.failures().forEach((phase, f) -> failure(phase, f, reasons));
         cachingAllocator(in, reasons);
         for (MemoryCurve c : in.curves()) {
-            if (c.shape() == MemoryCurve.Shape.GROWING
-                    && c.growthMiBPerMin() >= policy.growthToleranceMiBPerMin()
-                    && policy.memoryGrowthAction() != Action.IGNORE) {
-                String text = String.format(
-                        Locale.ROOT,
-                        "GPU %s memory grows %.0f MiB/min through the run (peak %.0f MiB): a leak or unbounded cache",
-                        c.gpu(),
-                        c.growthMiBPerMin(),
-                        c.peakMiB());
-                reasons.add(
-                        policy.memoryGrowthAction() == Action.FAIL
-                                ? Reason.fail("memory-growth", text)
-                                : Reason.unstable("memory-growth", text));
-            }
+            memory(c, reasons);
         }
         if (in.runs().isEmpty()
                 && in.failures().isEmpty()
@@ -112,6 +104,48 @@ public final class Gate {
                     "no-evidence", "nothing was analysed: no sanitizer output, job log or memory samples"));
         }
         return new Result(verdictOf(reasons), ordered(reasons));
+    }
+
+    /**
+     * Growth acts only when it is sustained (the curve's shape), at least the tolerance, and would
+     * fill the GPU within the policy's horizon at the measured rate; slower growth is an info line.
+     */
+    private void memory(MemoryCurve c, List<Reason> reasons) {
+        double horizon = policy.memoryPolicy().fillHorizonHours();
+        if (c.shape() != MemoryCurve.Shape.GROWING
+                || c.growthMiBPerMin() < policy.growthToleranceMiBPerMin()
+                || policy.memoryGrowthAction() == Action.IGNORE) {
+            return;
+        }
+        String rate = String.format(
+                Locale.ROOT,
+                "GPU %s memory grows %s MiB/min after warm-up (peak %.0f MiB)",
+                c.gpu(),
+                MemoryCurve.rate(c.growthMiBPerMin()),
+                c.peakMiB());
+        if (!c.fillsWithin(horizon)) {
+            reasons.add(Reason.info(
+                    "memory-growth-slow",
+                    String.format(
+                            Locale.ROOT,
+                            "%s: the card would be full in %s, beyond the fill horizon of %s",
+                            rate,
+                            MemoryCurve.duration(c.hoursToFull()),
+                            MemoryCurve.duration(horizon))));
+            return;
+        }
+        String text = rate
+                + (c.hoursToFull() == null
+                        ? ": a leak or unbounded cache (memory.total unknown)"
+                        : String.format(
+                                Locale.ROOT,
+                                ": the card would be full in %s, within the fill horizon of %s: a leak or unbounded cache",
+                                MemoryCurve.duration(c.hoursToFull()),
+                                MemoryCurve.duration(horizon)));
+        reasons.add(
+                policy.memoryGrowthAction() == Action.FAIL
+                        ? Reason.fail("memory-growth", text)
+                        : Reason.unstable("memory-growth", text));
     }
 
     /** The reasons most important first (fail, error, unstable, warning, info), in their order within a level. */
@@ -183,6 +217,17 @@ public final class Gate {
                                 + "not a kernel bug, and nothing after it was checked"));
             }
         }
+        if (run.defects().stream()
+                .anyMatch(d -> d.suppressed()
+                        && UncachedCaptureRule.ID.equals(d.suppressedBy().rule()))) {
+            reasons.add(Reason.error(
+                    "capture-conflict",
+                    tool
+                            + ": the job captures CUDA graphs, and PYTORCH_NO_CUDA_MEMORY_CACHING=1 (set for the sanitizer "
+                            + "run) broke the capture: the job was not checked past it. Not a bug in the job; "
+                            + "`gpu-sanitize run` reruns the tool with the caching allocator kept, or rerun it with "
+                            + "--keep-caching-allocator"));
+        }
         Long total = run.errorsTotal();
         if (total != null && total > 0 && run.recordsParsed() == 0) {
             reasons.add(Reason.fail(
@@ -219,6 +264,15 @@ public final class Gate {
                 reasons.add(Reason.warning("input", out.source() + ": " + p));
             }
         }
+    }
+
+    /** The assertion's own words when it has a message literal ({@code && "index out of bounds"}), with its file:line. */
+    static String assertionText(CudaFailure.DeviceAssertion a) {
+        String c = a.condition() == null ? "" : a.condition();
+        int q = c.indexOf('"');
+        int end = c.lastIndexOf('"');
+        String words = q >= 0 && end > q ? c.substring(q + 1, end) : c;
+        return words + (a.file() == null ? "" : " (" + Frame.baseName(a.file()) + ":" + a.line() + ")");
     }
 
     private void failure(String phase, CudaFailure f, List<Reason> reasons) {
@@ -283,9 +337,62 @@ public final class Gate {
         }
     }
 
+    /**
+     * A race's hazards and access pair; racecheck's analysis records carry no host stack, so the launch
+     * site comes from another tool's record of the same kernel when there is one.
+     */
+    static String raceContext(Defect d, List<SanitizerRun> runs) {
+        if (d.kind() != Kind.RACE) {
+            return "";
+        }
+        StringBuilder sb = new StringBuilder();
+        if (d.detail() != null) {
+            sb.append("; ").append(d.detail());
+        }
+        if (d.hostLocation() == null) {
+            String kernel = KernelNames.simple(d.kernel());
+            String elsewhere = runs.stream()
+                    .flatMap(r -> r.defects().stream())
+                    .filter(o -> o != d && o.hostLocation() != null && kernel != null)
+                    .filter(o -> kernel.equals(KernelNames.simple(o.kernel())))
+                    .map(o -> o.hostLocation() + " (seen by " + o.tool().id() + ")")
+                    .findFirst()
+                    .orElse(null);
+            sb.append(
+                    elsewhere == null
+                            ? "; racecheck's analysis records carry no host stack, so the launch site is unknown "
+                                    + "(--racecheck-report hazard records it)"
+                            : "; racecheck records no host stack; the same kernel was launched from " + elsewhere);
+        }
+        return sb.toString();
+    }
+
+    /** The first device-side assertion the job printed (blocking run first), or null. */
+    private static CudaFailure.DeviceAssertion firstAssertion(Input in) {
+        for (String phase : List.of("blocking", "async")) {
+            CudaFailure f = in.failures().get(phase);
+            if (f != null && !f.assertions().isEmpty()) {
+                return f.assertions().get(0);
+            }
+        }
+        return in.failures().values().stream()
+                .flatMap(f -> f.assertions().stream())
+                .findFirst()
+                .orElse(null);
+    }
+
     static String describe(Defect d) {
+        return describe(d, null);
+    }
+
+    /** One line per defect; a device assert stopped in {@code __assertfail} gets the assertion the job printed. */
+    static String describe(Defect d, CudaFailure.DeviceAssertion assertion) {
         StringBuilder sb = new StringBuilder(d.tool().id()).append(": ").append(d.message());
-        if (d.kernel() != null) {
+        boolean assertRuntime = DeviceAsserts.isAssertRuntime(d.kernel());
+        if (assertRuntime && assertion != null) {
+            sb.append(": ").append(assertionText(assertion));
+        }
+        if (d.kernel() != null && !assertRuntime) {
             sb.append(" in kernel ").append(d.kernel());
         }
         if (d.deviceLocation() != null) {
@@ -300,7 +407,8 @@ public final class Gate {
         if (d.inVendorLibrary()) {
             sb.append(" [in vendor library ").append(d.vendorModule()).append(']');
         }
-        sb.append(" (").append(d.records()).append(d.records() == 1 ? " record)" : " records)");
+        sb.append(" (").append(d.records()).append(d.records() == 1 ? " record" : " records");
+        sb.append(d.error() ? ")" : ", warning level)");
         return sb.toString();
     }
 }

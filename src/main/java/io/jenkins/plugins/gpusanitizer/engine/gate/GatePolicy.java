@@ -1,8 +1,10 @@
 package io.jenkins.plugins.gpusanitizer.engine.gate;
 
+import io.jenkins.plugins.gpusanitizer.engine.diagnosis.MemoryCurve;
 import io.jenkins.plugins.gpusanitizer.engine.findings.FollowOnApiErrorRule;
 import io.jenkins.plugins.gpusanitizer.engine.findings.FrameClassifier;
 import io.jenkins.plugins.gpusanitizer.engine.findings.SuppressionRule;
+import io.jenkins.plugins.gpusanitizer.engine.findings.VendorHandledApiErrorRule;
 import io.jenkins.plugins.gpusanitizer.engine.findings.VendorNoiseRule;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import java.util.ArrayList;
@@ -13,7 +15,8 @@ import java.util.Map;
 /**
  * What fails the gate. Defaults: any unsuppressed memcheck or racecheck error, a device assert or an
  * illegal-memory-access crash fails; initcheck/synccheck findings, racecheck warnings, out-of-memory,
- * NCCL errors and growing GPU memory make the build unstable; a tool failure is an error.
+ * NCCL errors and GPU memory that would fill the card within a week make the build unstable; a tool
+ * failure is an error.
  *
  * @param toolActions        per tool, what its (error-level) defects do
  * @param warningAction      what racecheck warnings do
@@ -22,6 +25,8 @@ import java.util.Map;
  * @param ncclAction         what an NCCL error does
  * @param memoryGrowthAction what a growing memory curve does
  * @param growthToleranceMiBPerMin growth below this is not acted on
+ * @param memoryPolicy       how memory curves are judged: the minimum judged duration after warm-up and
+ *                           the fill horizon (growth acts only when it would fill the GPU within it)
  * @param suppressions       rules, in order; the first match suppresses
  * @param vendorModules      regexes of vendor library file names
  */
@@ -33,6 +38,7 @@ public record GatePolicy(
         Action ncclAction,
         Action memoryGrowthAction,
         double growthToleranceMiBPerMin,
+        MemoryCurve.Policy memoryPolicy,
         List<SuppressionRule> suppressions,
         List<String> vendorModules) {
 
@@ -43,7 +49,7 @@ public record GatePolicy(
     }
 
     public static List<SuppressionRule> defaultSuppressions() {
-        return List.of(new VendorNoiseRule(), new FollowOnApiErrorRule());
+        return List.of(new VendorNoiseRule(), new VendorHandledApiErrorRule(), new FollowOnApiErrorRule());
     }
 
     public static GatePolicy defaults() {
@@ -53,6 +59,31 @@ public record GatePolicy(
     public Action actionFor(Tool tool, boolean error) {
         return error ? toolActions.getOrDefault(tool, Action.FAIL) : warningAction;
     }
+
+    /**
+     * A duration in hours from {@code 7d}, {@code 25h}, {@code 90m}, {@code 600s}, {@code 1w}; a bare
+     * number is hours.
+     *
+     * @throws IllegalArgumentException (one line) for anything else or a duration that is not positive
+     */
+    public static double parseHours(String text) {
+        java.util.regex.Matcher m = DURATION.matcher(text == null ? "" : text.trim());
+        double v = m.matches() ? Double.parseDouble(m.group(1)) : 0;
+        if (!(v > 0)) {
+            throw new IllegalArgumentException("'" + text + "' is not a positive duration (e.g. 7d, 25h, 90m, 600s)");
+        }
+        return v
+                * switch (m.group(2).toLowerCase(java.util.Locale.ROOT)) {
+                    case "s" -> 1 / 3600.0;
+                    case "m" -> 1 / 60.0;
+                    case "d" -> 24;
+                    case "w" -> 24 * 7;
+                    default -> 1;
+                };
+    }
+
+    private static final java.util.regex.Pattern DURATION =
+            java.util.regex.Pattern.compile("(\\d{1,9}(?:\\.\\d{1,9})?)\\s*([smhdwSMHDW]?)");
 
     public FrameClassifier frameClassifier() {
         return new FrameClassifier(vendorModules);
@@ -79,6 +110,8 @@ public record GatePolicy(
         private Action ncclAction = Action.UNSTABLE;
         private Action memoryGrowthAction = Action.UNSTABLE;
         private double growthTolerance = 1.0;
+        private double memoryMinJudgedSeconds = MemoryCurve.Policy.DEFAULT.minJudgedSeconds();
+        private double memoryFillHorizonHours = MemoryCurve.Policy.DEFAULT.fillHorizonHours();
         private boolean defaultSuppressions = true;
         private final List<SuppressionRule> userSuppressions = new ArrayList<>();
         private List<String> vendorModules = FrameClassifier.DEFAULT_VENDOR_MODULES;
@@ -118,6 +151,18 @@ public record GatePolicy(
             return this;
         }
 
+        /** @see MemoryCurve.Policy#minJudgedSeconds() */
+        public Builder memoryMinJudgedSeconds(double seconds) {
+            memoryMinJudgedSeconds = seconds;
+            return this;
+        }
+
+        /** @see MemoryCurve.Policy#fillHorizonHours() */
+        public Builder memoryFillHorizonHours(double hours) {
+            memoryFillHorizonHours = hours;
+            return this;
+        }
+
         public Builder defaultSuppressions(boolean on) {
             defaultSuppressions = on;
             return this;
@@ -146,6 +191,7 @@ public record GatePolicy(
                     ncclAction,
                     memoryGrowthAction,
                     growthTolerance,
+                    new MemoryCurve.Policy(memoryMinJudgedSeconds, memoryFillHorizonHours),
                     rules,
                     vendorModules);
         }

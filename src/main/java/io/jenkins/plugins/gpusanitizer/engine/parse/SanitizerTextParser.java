@@ -418,6 +418,10 @@ public final class SanitizerTextParser {
             }
             m = RACE_AND.matcher(text);
             if (m.matches()) {
+                if (!r.message.contains(" and ")) {
+                    // "Race reported between Write access at ..." / "and Read access at ...": name the pair
+                    r.message = r.message.replace(" accesses", " and " + m.group(1) + " accesses");
+                }
                 if (m.group(2) != null) {
                     r.addDetail(m.group(2) + " hazards");
                 }

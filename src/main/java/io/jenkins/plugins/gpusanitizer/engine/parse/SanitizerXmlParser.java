@@ -26,6 +26,7 @@ import javax.xml.stream.XMLStreamReader;
  * {@code errorsTotal} is always null here: the total comes from the text output.
  */
 public final class SanitizerXmlParser {
+    private static final int MAX_DESTINATIONS = 16;
     private static final int MAX_TEXT = 16 * 1024;
     private static final int MAX_PROBLEMS = 10;
 
@@ -142,6 +143,9 @@ public final class SanitizerXmlParser {
         Map<String, String> v = new HashMap<>();
         List<Frame> frames = new ArrayList<>();
         Map<String, String> frame = null;
+        // racecheck's Analysis records hold one <source> and several <destination> accesses
+        List<Map<String, String>> destinations = new ArrayList<>();
+        Map<String, String> destination = null;
         // the element path below <record>, kept incrementally: "/hostStack/frame/func"
         StringBuilder path = new StringBuilder(64);
         int[] marks = new int[16];
@@ -168,6 +172,8 @@ public final class SanitizerXmlParser {
                 text.setLength(0);
                 if (depth == 2 && "/hostStack/frame".contentEquals(path)) {
                     frame = new HashMap<>();
+                } else if (depth == 2 && "/what/destination".contentEquals(path)) {
+                    destination = new HashMap<>();
                 }
             } else if (ev == XMLStreamConstants.CHARACTERS || ev == XMLStreamConstants.CDATA) {
                 if (text.length() < MAX_TEXT) {
@@ -176,7 +182,7 @@ public final class SanitizerXmlParser {
                 }
             } else if (ev == XMLStreamConstants.END_ELEMENT) {
                 if (depth == 0) {
-                    return toRecord(v, frames, hint); // </record>
+                    return toRecord(v, frames, destinations, hint); // </record>
                 }
                 depth--;
                 if (frame != null && depth == 1 && "/hostStack/frame".contentEquals(path)) {
@@ -184,10 +190,17 @@ public final class SanitizerXmlParser {
                         frames.add(toFrame(frame));
                     }
                     frame = null;
+                } else if (destination != null && depth == 1 && "/what/destination".contentEquals(path)) {
+                    if (destinations.size() < MAX_DESTINATIONS) {
+                        destinations.add(destination);
+                    }
+                    destination = null;
                 } else if (!hasChild[depth]) {
                     String value = text.toString().trim();
                     if (frame != null && depth == 2) {
                         frame.put(r.getLocalName(), value);
+                    } else if (destination != null && depth >= 2) {
+                        destination.putIfAbsent(path.substring("/what/destination".length()), value);
                     } else {
                         v.putIfAbsent(path.toString(), value);
                     }
@@ -207,7 +220,8 @@ public final class SanitizerXmlParser {
         return Frame.nativeFrame(f.get("func"), path, line, f.get("module"));
     }
 
-    private static SanitizerRecord toRecord(Map<String, String> v, List<Frame> frames, Tool hint) {
+    private static SanitizerRecord toRecord(
+            Map<String, String> v, List<Frame> frames, List<Map<String, String>> destinations, Tool hint) {
         String kindName = v.getOrDefault("/kind", "");
         String text = v.getOrDefault("/what/text", kindName);
         Tool tool = hint == null ? Tool.MEMCHECK : hint;
@@ -277,12 +291,32 @@ public final class SanitizerXmlParser {
         }
         String thread = dim(v, "/who/threadIdx");
         String block = dim(v, "/who/blockIdx");
-        String kernel = v.get("/where/func");
-        SourceLocation device = v.containsKey("/where/path")
+        // a race's place is its source access (racecheck has no <where> of its own, and no host stack)
+        String where = kind != Kind.RACE
+                ? "/where"
+                : v.containsKey("/what/source/where/func")
+                        ? "/what/source/where" // analysis mode (the default)
+                        : v.containsKey("/what/thread0/where/func") ? "/what/thread0/where" : "/where"; // hazard mode
+        String kernel = v.get(where + "/func");
+        SourceLocation device = v.containsKey(where + "/path")
                 ? SourceLocation.of(
-                        v.get("/where/path"), FrameParser.parseInt(v.getOrDefault("/where/line", "0")), kernel)
+                        v.get(where + "/path"), FrameParser.parseInt(v.getOrDefault(where + "/line", "0")), kernel)
                 : null;
         StringBuilder detail = new StringBuilder();
+        if (kind == Kind.RACE && v.containsKey("/what/source/direction")) {
+            message = raceMessage(v, destinations);
+            detail.append(raceDetail(v, destinations));
+        } else if (kind == Kind.RACE && v.containsKey("/what/thread0/access")) {
+            detail.append(v.getOrDefault("/what/common/type", "hazard"))
+                    .append(": ")
+                    .append(v.get("/what/thread0/access"))
+                    .append(" at ")
+                    .append(place(v, "/what/thread0/where"))
+                    .append(" -> ")
+                    .append(v.getOrDefault("/what/thread1/access", "?"))
+                    .append(" at ")
+                    .append(place(v, "/what/thread1/where"));
+        }
         if (v.containsKey("/what/address") && kind != Kind.LEAK) {
             detail.append("Address ").append(v.get("/what/address"));
             if (v.containsKey("/what/error")) {
@@ -301,13 +335,47 @@ public final class SanitizerXmlParser {
                 kind,
                 message,
                 kernel,
-                v.get("/where/pc"),
+                v.get(where + "/pc"),
                 device,
                 thread,
                 block,
                 detail.length() == 0 ? null : detail.toString(),
                 frames,
                 error);
+    }
+
+    /** As the text log says it: {@code Race reported between Write and Read accesses}. */
+    private static String raceMessage(Map<String, String> v, List<Map<String, String>> destinations) {
+        String source = v.get("/what/source/direction");
+        String targets = destinations.stream()
+                .map(d -> d.get("/direction"))
+                .filter(java.util.Objects::nonNull)
+                .distinct()
+                .filter(d -> !d.equals(source))
+                .collect(java.util.stream.Collectors.joining(" and "));
+        return "Race reported between " + source + (targets.isEmpty() ? "" : " and " + targets) + " accesses";
+    }
+
+    /** Each access pair with its place and hazard count: {@code Write at k+0x200 -> Read at k.cu:12 (16384 hazards)}. */
+    private static String raceDetail(Map<String, String> v, List<Map<String, String>> destinations) {
+        String source = v.get("/what/source/direction") + " at " + place(v, "/what/source/where");
+        long total = 0;
+        List<String> pairs = new ArrayList<>();
+        for (Map<String, String> d : destinations) {
+            long count = FrameParser.parseLong(d.getOrDefault("/count", "0"));
+            total += Math.max(count, 0);
+            pairs.add(source + " -> " + d.getOrDefault("/direction", "?") + " at " + place(d, "/where") + " (" + count
+                    + " hazards)");
+        }
+        return total + " hazards" + (pairs.isEmpty() ? "" : ": " + String.join("; ", pairs));
+    }
+
+    private static String place(Map<String, String> v, String where) {
+        String func = v.getOrDefault(where + "/func", "?");
+        if (v.containsKey(where + "/path")) {
+            return func + " at " + Frame.baseName(v.get(where + "/path")) + ":" + v.getOrDefault(where + "/line", "0");
+        }
+        return func + "+" + v.getOrDefault(where + "/pc", "?");
     }
 
     private static String dim(Map<String, String> v, String prefix) {

@@ -61,6 +61,26 @@ final class MemoryChart {
                     Math.max(PAD, x - 70),
                     target));
         }
+        for (Report.MemoryJson c : curves) {
+            // the judged window (after warm-up), shaded behind the curves
+            if (c.judgedFromSeconds() != null && c.judgedToSeconds() != null) {
+                double x0 = PAD + (W - PAD - 10) * c.judgedFromSeconds() / maxT;
+                double x1 = PAD + (W - PAD - 10) * c.judgedToSeconds() / maxT;
+                s.append(String.format(
+                                Locale.ROOT,
+                                "<rect class=\"gs-judged\" x=\"%.1f\" y=\"10\" width=\"%.1f\" height=\"%d\">",
+                                x0,
+                                Math.max(0, x1 - x0),
+                                H - PAD - 10))
+                        .append("<title>")
+                        .append(Html.esc(c.label()))
+                        .append(String.format(
+                                Locale.ROOT,
+                                ": judged %.1f–%.1f s (before: warm-up)</title></rect>",
+                                c.judgedFromSeconds(),
+                                c.judgedToSeconds()));
+            }
+        }
         int series = 0;
         for (Report.MemoryJson c : curves) {
             s.append("<polyline class=\"gs-series gs-series-").append(series++).append("\" points=\"");

@@ -43,6 +43,7 @@ public record Report(
 
     public static final int SCHEMA_VERSION = 1;
 
+    /** The report with how the run was made; phase statuses are judged against the sanitizer runs. */
     public Report withExecution(ExecutionJson e) {
         return new Report(
                 schemaVersion,
@@ -55,7 +56,7 @@ public record Report(
                 sanitizerRuns,
                 failures,
                 memory,
-                e,
+                SanitizerPhaseStatus.judge(e, sanitizerRuns),
                 inputs,
                 reference,
                 fixed);
@@ -212,7 +213,17 @@ public record Report(
             double durationSeconds,
             int samples,
             String description,
-            List<double[]> points) {}
+            List<double[]> points,
+            Double judgedFromSeconds,
+            Double judgedToSeconds,
+            Double trendMiBPerMin,
+            Double memoryTotalMiB,
+            Double hoursToFull,
+            Double lateRiseMiB,
+            MemoryPolicyJson policy) {}
+
+    /** How a memory curve was judged: growth acts when it would fill the GPU within the horizon. */
+    public record MemoryPolicyJson(double minJudgedSeconds, double fillHorizonHours) {}
 
     /**
      * How the run was made ({@code gpu-sanitize run}); null for {@code analyze}.

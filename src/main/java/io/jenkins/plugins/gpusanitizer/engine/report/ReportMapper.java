@@ -209,7 +209,15 @@ public final class ReportMapper {
                 round(c.durationSeconds()),
                 c.samples(),
                 c.describe(),
-                c.points());
+                c.points(),
+                c.judgedToSeconds() > c.judgedFromSeconds() ? round(c.judgedFromSeconds()) : null,
+                c.judgedToSeconds() > c.judgedFromSeconds() ? round(c.judgedToSeconds()) : null,
+                round(c.trendMiBPerMin()),
+                c.totalMiB(),
+                c.hoursToFull() == null ? null : round(c.hoursToFull()),
+                round(c.lateRiseMiB()),
+                new Report.MemoryPolicyJson(
+                        c.policy().minJudgedSeconds(), c.policy().fillHorizonHours()));
     }
 
     static Report.LocationJson loc(SourceLocation l) {

@@ -44,4 +44,22 @@ public record PhaseResult(
 
     public static final String ABORTED = "aborted";
     public static final String NOT_STARTED = "not-started";
+
+    /** The same result with a note added. */
+    public PhaseResult withNote(String more) {
+        return new PhaseResult(
+                name,
+                phase,
+                command,
+                env,
+                gpu,
+                status,
+                exitCode,
+                signal,
+                wallSeconds,
+                timeToFailure,
+                directory,
+                files,
+                note == null ? more : note + "; " + more);
+    }
 }

@@ -53,6 +53,19 @@ public final class RunDirectory {
         return "sanitizer-" + tool.id();
     }
 
+    /** The tool's rerun with PyTorch's caching allocator kept, after the uncached one broke a CUDA graph capture. */
+    public static String cachedSanitizerDir(Tool tool) {
+        return sanitizerDir(tool) + CACHED_SUFFIX;
+    }
+
+    private static final String CACHED_SUFFIX = "-cached";
+
+    /** {@code sanitizer-memcheck} and {@code sanitizer-memcheck-cached} → {@code memcheck}. */
+    static String toolOf(String phaseName) {
+        String t = phaseName.substring("sanitizer-".length());
+        return t.endsWith(CACHED_SUFFIX) ? t.substring(0, t.length() - CACHED_SUFFIX.length()) : t;
+    }
+
     public Path dir(String name) {
         return root.resolve(name);
     }
@@ -80,8 +93,15 @@ public final class RunDirectory {
     /** What the analyzer reads from this directory: only outputs that exist and are not empty. */
     public AnalysisInput analysisInput(RunRecord record, GatePolicy policy, boolean lenient) {
         List<SanitizerInput> sanitizer = new ArrayList<>();
+        Boolean cachingAllocator = record == null ? null : record.cachingAllocator();
         for (Tool tool : Tool.values()) {
             Path d = dir(sanitizerDir(tool));
+            Path cached = dir(cachedSanitizerDir(tool));
+            if (nonEmpty(cached.resolve(SANITIZER_LOG))) {
+                // the uncached run broke the job's CUDA graph capture: the rerun is the one that checked it
+                d = cached;
+                cachingAllocator = Boolean.TRUE;
+            }
             if (nonEmpty(d.resolve(SANITIZER_LOG))) {
                 sanitizer.add(new SanitizerInput(d.resolve(SANITIZER_LOG), false, tool));
             }
@@ -104,7 +124,7 @@ public final class RunDirectory {
                 logs,
                 expandable ? null : memory,
                 expandable ? memory : null,
-                record == null ? null : record.cachingAllocator(),
+                cachingAllocator,
                 policy,
                 lenient);
     }

@@ -24,6 +24,13 @@ public final class RunSpec implements Serializable {
     private List<String> gpus = new ArrayList<>(List.of("0"));
     private List<Tool> tools = new ArrayList<>(List.of(Tool.MEMCHECK));
     private int printLimit = 1000;
+    /**
+     * memcheck's {@code --padding}: a guard zone after every allocation. Without it a write past one buffer
+     * into the next live one (a wrong row stride into the labels allocated next) is invisible to memcheck,
+     * as recorded in docs/h200-2026-12-03/triton-stride.
+     */
+    private int padding = 4096;
+
     private boolean keepCachingAllocator;
     private List<Phase> phases = new ArrayList<>(List.of(Phase.SANITIZER, Phase.BLOCKING, Phase.REGRESSION));
     private final Map<Phase, Integer> timeoutSeconds =
@@ -56,6 +63,9 @@ public final class RunSpec implements Serializable {
     private Map<Tool, Action> toolActions = new EnumMap<>(Tool.class);
     private Action oomAction;
     private Action memoryGrowthAction;
+    private Double growthToleranceMiBPerMin;
+    private Double memoryFillHorizonHours;
+    private Double memoryMinJudgedSeconds;
 
     /** The user's command as given: one element with spaces is a shell string. */
     public List<String> command() {
@@ -117,6 +127,15 @@ public final class RunSpec implements Serializable {
 
     public RunSpec printLimit(int n) {
         printLimit = n;
+        return this;
+    }
+
+    public int padding() {
+        return padding;
+    }
+
+    public RunSpec padding(int bytes) {
+        padding = bytes;
         return this;
     }
 
@@ -386,6 +405,24 @@ public final class RunSpec implements Serializable {
         return this;
     }
 
+    /** Growth below this rate is accepted; null for the default. */
+    public RunSpec growthToleranceMiBPerMin(Double v) {
+        growthToleranceMiBPerMin = v;
+        return this;
+    }
+
+    /** Growth acts when it would fill the GPU within this many hours; null for the default (a week). */
+    public RunSpec memoryFillHorizonHours(Double v) {
+        memoryFillHorizonHours = v;
+        return this;
+    }
+
+    /** A regression run shorter than this after warm-up gets no memory verdict; null for the default. */
+    public RunSpec memoryMinJudgedSeconds(Double v) {
+        memoryMinJudgedSeconds = v;
+        return this;
+    }
+
     /** @throws IllegalArgumentException (one line) for a malformed suppression */
     public GatePolicy policy() {
         GatePolicy.Builder b = GatePolicy.builder().defaultSuppressions(defaultSuppressions);
@@ -396,6 +433,15 @@ public final class RunSpec implements Serializable {
         }
         if (memoryGrowthAction != null) {
             b.memoryGrowthAction(memoryGrowthAction);
+        }
+        if (growthToleranceMiBPerMin != null) {
+            b.growthToleranceMiBPerMin(growthToleranceMiBPerMin);
+        }
+        if (memoryFillHorizonHours != null) {
+            b.memoryFillHorizonHours(memoryFillHorizonHours);
+        }
+        if (memoryMinJudgedSeconds != null) {
+            b.memoryMinJudgedSeconds(memoryMinJudgedSeconds);
         }
         return b.build();
     }
@@ -419,6 +465,9 @@ public final class RunSpec implements Serializable {
         }
         if (printLimit < 0) {
             throw new RunException("print limit must be 0 (unlimited) or more, got " + printLimit);
+        }
+        if (padding < 0) {
+            throw new RunException("padding must be 0 (none) or more bytes, got " + padding);
         }
         for (Phase p : Phase.values()) {
             if (timeoutSeconds.get(p) <= 0) {

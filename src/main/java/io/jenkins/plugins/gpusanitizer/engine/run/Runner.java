@@ -16,6 +16,7 @@ import io.jenkins.plugins.gpusanitizer.engine.report.ReferenceComparison;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportMapper;
+import io.jenkins.plugins.gpusanitizer.engine.report.SanitizerPhaseStatus;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
@@ -35,7 +36,7 @@ import java.util.UUID;
  */
 public final class Runner {
     /** compute-sanitizer's exit code when it found errors; distinct from the job's own codes. */
-    public static final int SANITIZER_ERROR_EXIT = 86;
+    public static final int SANITIZER_ERROR_EXIT = SanitizerPhaseStatus.ERROR_EXITCODE;
 
     private static final List<String> DEBUG_VARIABLES = List.of(
             "CUDA_LAUNCH_BLOCKING",
@@ -186,8 +187,10 @@ public final class Runner {
             if (phase == Phase.SANITIZER) {
                 Path cs = Path.of(environment.computeSanitizerPath());
                 for (Tool tool : spec.tools()) {
-                    if (record(sanitizer(cs, tool, gpu))) {
-                        return true;
+                    for (PhaseResult r : sanitizerRuns(cs, tool, gpu)) {
+                        if (record(r)) {
+                            return true;
+                        }
                     }
                 }
             } else if (phase == Phase.BLOCKING) {
@@ -209,28 +212,30 @@ public final class Runner {
      * @return true when aborted
      */
     private boolean runPhasesInParallel(ToolLocator tools) throws IOException {
-        List<java.util.concurrent.Callable<PhaseResult>> independent = new ArrayList<>();
+        List<java.util.concurrent.Callable<List<PhaseResult>>> independent = new ArrayList<>();
         int next = 0;
         if (spec.phases().contains(Phase.SANITIZER)) {
             Path cs = Path.of(environment.computeSanitizerPath());
             for (Tool tool : spec.tools()) {
                 String g = spec.gpus().get(next++ % spec.gpus().size());
-                independent.add(() -> sanitizer(cs, tool, g));
+                independent.add(() -> sanitizerRuns(cs, tool, g));
             }
         }
         if (spec.phases().contains(Phase.BLOCKING)) {
             String g = spec.gpus().get(next++ % spec.gpus().size());
-            independent.add(() -> blocking(g));
+            independent.add(() -> List.of(blocking(g)));
         }
         java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
                 Math.max(1, Math.min(independent.size(), spec.gpus().size())));
-        List<java.util.concurrent.Future<PhaseResult>> futures = new ArrayList<>();
+        List<java.util.concurrent.Future<List<PhaseResult>>> futures = new ArrayList<>();
         independent.forEach(c -> futures.add(pool.submit(c)));
         pool.shutdown();
         boolean aborted = false;
-        for (java.util.concurrent.Future<PhaseResult> f : futures) {
+        for (java.util.concurrent.Future<List<PhaseResult>> f : futures) {
             try {
-                aborted |= record(f.get());
+                for (PhaseResult r : f.get()) {
+                    aborted |= record(r);
+                }
             } catch (InterruptedException e) {
                 futures.forEach(x -> x.cancel(true)); // each phase kills its own tree and records itself as aborted
                 Thread.currentThread().interrupt();
@@ -281,8 +286,40 @@ public final class Runner {
         return PhaseResult.ABORTED.equals(r.status()) || Thread.currentThread().isInterrupted();
     }
 
-    private PhaseResult sanitizer(Path cs, Tool tool, String gpu) throws IOException {
-        String name = RunDirectory.sanitizerDir(tool);
+    /**
+     * The tool's sanitizer phase; when the uncached allocator broke the job's CUDA graph capture (see
+     * {@link CaptureConflict}), memcheck runs again with the caching allocator kept, so the job is still
+     * checked: less finely (small out-of-bounds accesses inside cached blocks are invisible) but not at all
+     * is worse. The first run stays in the run directory as the evidence.
+     */
+    private List<PhaseResult> sanitizerRuns(Path cs, Tool tool, String gpu) throws IOException {
+        PhaseResult first = sanitizer(cs, tool, gpu, false);
+        boolean conflict = !spec.keepCachingAllocator()
+                && !PhaseResult.ABORTED.equals(first.status())
+                && !PhaseResult.NOT_STARTED.equals(first.status())
+                && CaptureConflict.seenIn(dir.dir(first.directory()));
+        if (!conflict || Thread.currentThread().isInterrupted()) {
+            return List.of(first);
+        }
+        String rerun = RunDirectory.cachedSanitizerDir(tool);
+        PhaseResult noted = first.withNote("PYTORCH_NO_CUDA_MEMORY_CACHING=1 broke the job's CUDA graph capture "
+                + "(cudaMalloc inside the capture: cudaErrorStreamCaptureUnsupported); rerun with the caching allocator kept as "
+                + rerun);
+        synchronized (runReasons) {
+            runReasons.add(Reason.warning(
+                    "capture-conflict",
+                    first.name() + ": the job captures CUDA graphs, and the sanitizer phase's own "
+                            + "PYTORCH_NO_CUDA_MEMORY_CACHING=1 broke the capture (cudaMalloc inside it is not allowed): "
+                            + "not a bug in the job. " + tool.id() + " was rerun with the caching allocator kept ("
+                            + rerun + "); the first run is kept as evidence"));
+        }
+        progress.line("[gpu-sanitize] " + first.name() + ": the uncached allocator broke the job's CUDA graph capture; "
+                + "running " + tool.id() + " again with the caching allocator kept");
+        return List.of(noted, sanitizer(cs, tool, gpu, true));
+    }
+
+    private PhaseResult sanitizer(Path cs, Tool tool, String gpu, boolean keepCaching) throws IOException {
+        String name = keepCaching ? RunDirectory.cachedSanitizerDir(tool) : RunDirectory.sanitizerDir(tool);
         Path d = Files.createDirectories(dir.dir(name));
         Path log = d.resolve(RunDirectory.SANITIZER_LOG);
         Path xml = d.resolve(RunDirectory.SANITIZER_XML);
@@ -299,14 +336,19 @@ public final class Runner {
                 Integer.toString(spec.printLimit()),
                 "--error-exitcode",
                 Integer.toString(SANITIZER_ERROR_EXIT)));
+        if (tool == Tool.MEMCHECK && spec.padding() > 0) {
+            argv.addAll(List.of("--padding", Integer.toString(spec.padding())));
+        }
         argv.addAll(spec.extraSanitizerArgs());
         argv.addAll(RunSpec.argv(spec.sanitizerCommand()));
         Map<String, String> set = new LinkedHashMap<>();
         set.put("CUDA_VISIBLE_DEVICES", gpu);
-        if (!spec.keepCachingAllocator()) {
-            set.put("PYTORCH_NO_CUDA_MEMORY_CACHING", "1");
-        }
         List<String> removed = new ArrayList<>(List.of("CUDA_LAUNCH_BLOCKING"));
+        if (!spec.keepCachingAllocator() && !keepCaching) {
+            set.put("PYTORCH_NO_CUDA_MEMORY_CACHING", "1");
+        } else if (keepCaching) {
+            removed.add("PYTORCH_NO_CUDA_MEMORY_CACHING");
+        }
         // expandable_segments makes memcheck report false out-of-bounds writes (pytorch #196209)
         for (String v : List.of("PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_ALLOC_CONF")) {
             String val = baseEnv.get(v);
@@ -759,7 +801,7 @@ public final class Runner {
         List<Report.PhaseJson> phases = results.stream()
                 .map(r -> new Report.PhaseJson(
                         r.name(),
-                        r.phase() == Phase.SANITIZER ? r.name().substring("sanitizer-".length()) : null,
+                        r.phase() == Phase.SANITIZER ? RunDirectory.toolOf(r.name()) : null,
                         r.command(),
                         r.env(),
                         r.gpu(),

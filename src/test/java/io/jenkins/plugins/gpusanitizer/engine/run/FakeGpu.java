@@ -109,4 +109,31 @@ public final class FakeGpu {
                 .copy("curves/clean.nvidia-smi.csv", "curve.csv")
                 .put("async.sleep", "2");
     }
+
+    /**
+     * A correct job that captures its training step in a CUDA graph (examples/cudagraph_job.py): clean with
+     * the caching allocator; under PYTORCH_NO_CUDA_MEMORY_CACHING=1 the capture breaks and the job dies, as
+     * recorded on the H200 (docs/h200-2026-12-03/cudagraph).
+     */
+    public FakeGpu cudaGraphCapture() {
+        try {
+            Path rec = Path.of(FakeGpu.class
+                    .getResource("/corpus/h200-2026-12-03/cudagraph/memcheck-uncached.log")
+                    .toURI());
+            return clean().copyFile(rec, "memcheck-uncached.log")
+                    .copyFile(rec.resolveSibling("memcheck-app-uncached.stderr"), "memcheck-app-uncached.stderr")
+                    .put("memcheck-app-uncached.exit", "1");
+        } catch (java.net.URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private FakeGpu copyFile(Path file, String as) {
+        try {
+            Files.copy(file, caseDir.resolve(as), StandardCopyOption.REPLACE_EXISTING);
+            return this;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
 }

@@ -71,7 +71,8 @@ class RunnerTest {
         assertThat(san.exitCode()).isEqualTo(Runner.SANITIZER_ERROR_EXIT);
         assertThat(san.command())
                 .containsSubsequence("--tool", "memcheck", "--xml", "--save")
-                .contains("--print-limit", "1000");
+                .contains("--print-limit", "1000")
+                .containsSubsequence("--padding", "4096");
         assertThat(san.environment())
                 .containsEntry("PYTORCH_NO_CUDA_MEMORY_CACHING", "1")
                 .containsEntry("CUDA_VISIBLE_DEVICES", "0")
@@ -364,5 +365,28 @@ class RunnerTest {
                                 .orElse(false))
                         .as("process " + pid + " survived")
                         .isFalse());
+    }
+
+    @Test
+    void aCudaGraphCaptureBrokenByTheUncachedAllocatorIsCheckedAgainWithTheCacheKept() throws IOException {
+        FakeGpu gpu = new FakeGpu(dir).cudaGraphCapture();
+        Report r = run(gpu, spec());
+        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo("PASS");
+        assertThat(r.reasons())
+                .extracting(Report.ReasonJson::code)
+                .contains("capture-conflict", "caching-allocator")
+                .doesNotContain("defect");
+        Report.PhaseJson first = phase(r, "sanitizer-memcheck");
+        assertThat(first.environment()).containsEntry("PYTORCH_NO_CUDA_MEMORY_CACHING", "1");
+        assertThat(first.note()).contains("broke the job's CUDA graph capture");
+        Report.PhaseJson rerun = phase(r, "sanitizer-memcheck-cached");
+        assertThat(rerun.tool()).isEqualTo("memcheck");
+        assertThat(rerun.status()).isEqualTo("passed");
+        assertThat(rerun.environment()).doesNotContainEntry("PYTORCH_NO_CUDA_MEMORY_CACHING", "1");
+        // the broken run's records are evidence on disk, not defects of the job
+        assertThat(dir.resolve("run/sanitizer-memcheck/sanitizer.log"))
+                .content()
+                .contains("cudaErrorStreamCaptureUnsupported");
+        assertThat(r.defects()).isEmpty();
     }
 }

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Reruns, with the current CLI, the example jobs the gate got wrong in docs/h200-2026-12-03, one at a
+# time (the device has 2 CPUs and one GPU: nothing runs beside a case, so every memory curve is its
+# own), and times a plain run of the clean jobs next to the gate's phases (GPU minutes per merge).
+# Usage (repository root, on the GPU machine, .device/ carried): bash examples/h200/verify-2026-12-03.sh OUTDIR
+set -u
+out=${1:?usage: verify-2026-12-03.sh OUTDIR}
+case "$out" in /*) ;; *) out="$PWD/$out" ;; esac
+mkdir -p "$out/raw"
+JAVA=${JAVA:-.device/jre/bin/java}
+JAR=${JAR:-.device/gpu-sanitize.jar}
+DEADLINE=${DEADLINE:-540}
+T0=$(date +%s)
+export PYTHONUNBUFFERED=1 OMP_NUM_THREADS=2
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+now() { echo $(( $(date +%s) - T0 )); }
+left() { local l=$(( DEADLINE - $(now) )); [ "$l" -lt 15 ] && l=15; [ -n "${1:-}" ] && [ "$1" -lt "$l" ] && l=$1; echo "$l"; }
+if command -v torchrun >/dev/null 2>&1; then TR=(torchrun); else TR=(python3 -m torch.distributed.run); fi
+TRS="${TR[*]}"
+{ date -u; nproc; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; compute-sanitizer --version | tail -1; "$JAVA" -version; } > "$out/machine.txt" 2>&1
+common=(--print-limit 200 --progress-interval 15 --throughput-regex 'it/s ([0-9.]+)')
+gscase() {
+  local name=$1 limit=$2; shift 2
+  if [ "$(now)" -ge $(( DEADLINE - 20 )) ]; then echo "$name skipped: deadline" >> "$out/summary.txt"; return; fi
+  local start; start=$(now)
+  timeout -k 10 "$(left "$limit")" "$JAVA" -XX:+UseSerialGC -Xmx512m -jar "$JAR" run --out "$out/$name" "$@" > "$out/$name.console.txt" 2>&1
+  echo "$name exit=$? seconds=$(( $(now) - start )) started=+${start}s" | tee -a "$out/summary.txt"
+}
+plain() {
+  local name=$1; shift
+  if [ "$(now)" -ge $(( DEADLINE - 30 )) ]; then echo "$name skipped: deadline" >> "$out/plain-times.txt"; return; fi
+  local a b; a=$(date +%s.%N)
+  timeout -k 5 "$(left 90)" "$@" > "$out/raw/plain-$name.log" 2>&1
+  local rc=$?; b=$(date +%s.%N)
+  echo "$name seconds=$(awk -v a="$a" -v b="$b" 'BEGIN{printf "%.2f", b-a}') exit=$rc command=\"$*\"" | tee -a "$out/plain-times.txt"
+}
+# clean jobs first: each must PASS; their plain run beside them for the GPU-minutes figures
+plain ddp-clean "${TR[@]}" --standalone --nproc_per_node=1 examples/ddp_train.py --bug none
+gscase ddp-clean 150 "${common[@]}" --timeout sanitizer=120 --timeout blocking=60 --timeout regression=60 \
+  -- "${TR[@]}" --standalone --nproc_per_node=1 examples/ddp_train.py --bug none
+plain cudagraph python3 examples/cudagraph_job.py
+gscase cudagraph 120 "${common[@]}" --timeout sanitizer=60 --timeout blocking=40 --timeout regression=40 \
+  -- python3 examples/cudagraph_job.py
+plain cudnn-bench python3 examples/cudnn_bench.py --seconds 10
+gscase cudnn-bench 110 "${common[@]}" --timeout sanitizer=60 --timeout blocking=40 --timeout regression=40 \
+  --sanitizer-command "python3 examples/cudnn_bench.py --seconds 3 --min-changes 2 --batch 8" \
+  -- python3 examples/cudnn_bench.py --seconds 10
+# buggy jobs: the true line
+gscase triton-stride 90 "${common[@]}" --timeout sanitizer=60 --timeout blocking=30 --timeout regression=30 \
+  --sanitizer-command "python3 examples/triton_stride.py --bug stride --steps 8" \
+  -- python3 examples/triton_stride.py --bug stride
+gscase ddp-scatter 110 "${common[@]}" --timeout sanitizer=60 --timeout blocking=40 --timeout regression=40 \
+  --sanitizer-command "$TRS --standalone --nproc_per_node=1 examples/ddp_train.py --bug scatter --steps 8" \
+  -- "${TR[@]}" --standalone --nproc_per_node=1 examples/ddp_train.py --bug scatter
+gscase hang-driver 40 "${common[@]}" --phases blocking --timeout blocking=20 \
+  -- python3 examples/hang_after_error.py --print-driver
+echo "done at +$(now)s" | tee -a "$out/summary.txt"
