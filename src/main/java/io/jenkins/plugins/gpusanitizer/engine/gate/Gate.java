@@ -301,7 +301,10 @@ public final class Gate {
                         reasons,
                         policy.crashAction(),
                         "crash",
-                        phase + " run crashed: " + f.errorClass().text() + where
+                        phase
+                                + (f.withoutTraceback() ? " run hit a GPU error: " : " run crashed: ")
+                                + f.errorClass().text()
+                                + where
                                 + (f.assertions().isEmpty()
                                         ? ""
                                         : "; device assert: "

@@ -77,8 +77,10 @@ class AnalyzerTracebackTest {
                 .contains("stdout line 6");
         // before: ERROR from the timeout alone
         assertThat(a.gate().reasons())
-                .anyMatch(r ->
-                        r.code().equals("crash") && r.message().contains("printed without a traceback, stdout line 6"));
+                .anyMatch(r -> r.code().equals("crash")
+                        && r.message()
+                                .equals("blocking run hit a GPU error: an illegal memory access was encountered "
+                                        + "(printed without a traceback, stdout line 6)"));
     }
 
     @Test
