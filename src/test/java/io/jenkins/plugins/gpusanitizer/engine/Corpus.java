@@ -27,6 +27,35 @@ public final class Corpus {
         }
     }
 
+    /** A file of the second H200 capture (corpus/h200-2026-12-03, see its MANIFEST.md). */
+    public static Path h200Dec03(String relative) {
+        try {
+            var url = Corpus.class.getResource("/corpus/h200-2026-12-03/" + relative);
+            if (url == null) {
+                throw new IllegalArgumentException("no corpus file " + relative);
+            }
+            return Path.of(url.toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * A fixture under corpus/pytorch-formats/: not captured, but built from the text PyTorch's own
+     * sources print (see that folder's README.md).
+     */
+    public static Path fixture(String relative) {
+        try {
+            var url = Corpus.class.getResource("/corpus/pytorch-formats/" + relative);
+            if (url == null) {
+                throw new IllegalArgumentException("no fixture " + relative);
+            }
+            return Path.of(url.toURI());
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** A test resource by its absolute resource path, e.g. {@code /memory-curves/issue-11/leak-logits.nvidia-smi.csv}. */
     public static Path resource(String path) {
         try {

@@ -13,8 +13,10 @@ import io.jenkins.plugins.gpusanitizer.engine.gate.Gate;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
 import io.jenkins.plugins.gpusanitizer.engine.model.SanitizerRecord;
+import io.jenkins.plugins.gpusanitizer.engine.model.SourceLocation;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.parse.CudaFailure;
+import io.jenkins.plugins.gpusanitizer.engine.parse.GeneratedCode;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
 import io.jenkins.plugins.gpusanitizer.engine.parse.MemoryCsvParser;
 import io.jenkins.plugins.gpusanitizer.engine.parse.MemorySamples;
@@ -22,6 +24,8 @@ import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerOutput;
 import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerTextParser;
 import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerXmlParser;
 import io.jenkins.plugins.gpusanitizer.engine.parse.TracebackParser;
+import io.jenkins.plugins.gpusanitizer.engine.run.RunDirectory;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -97,7 +101,7 @@ public final class Analyzer {
         in.jobLogs().forEach((phase, file) -> {
             inputs.add(file.toString());
             try {
-                failures.put(phase, tracebackParser.parse(file));
+                failures.put(phase, readJobLog(file, inputs));
             } catch (InputException e) {
                 if (!in.lenient()) {
                     throw e;
@@ -128,6 +132,36 @@ public final class Analyzer {
         Gate.Result gate = new Gate(policy)
                 .evaluate(new Gate.Input(runs, failures, curves, in.cachingAllocator(), inputErrors, notes));
         return new Analysis(runs, failures, curves, in.cachingAllocator(), diagnosis, gate, inputs, inputErrors);
+    }
+
+    /**
+     * A phase's stderr; in a run directory (a {@code stderr.log}) also the {@code stdout.log} beside it,
+     * for CUDA errors the job printed there, and the Inductor/Triton code the runner copied beside it,
+     * for the model line.
+     */
+    private CudaFailure readJobLog(Path stderr, List<String> inputs) {
+        CudaFailure f = tracebackParser.parse(stderr);
+        Path name = stderr.getFileName();
+        if (name == null || !RunDirectory.STDERR.equals(name.toString())) {
+            return f;
+        }
+        Path stdout = stderr.resolveSibling(RunDirectory.STDOUT);
+        if (Files.isRegularFile(stdout)) {
+            try {
+                f = f.withMessages(tracebackParser.messages(stdout), TracebackParser.MAX_MESSAGES);
+                inputs.add(stdout.toString());
+            } catch (InputException e) {
+                // stdout only adds messages; stderr was read
+            }
+        }
+        Path generated = stderr.resolveSibling(GeneratedCode.DIR);
+        if (Files.isDirectory(generated)) {
+            SourceLocation model = new GeneratedCode().modelLine(generated, f);
+            if (model != null) {
+                f = f.withModelLine(model);
+            }
+        }
+        return f;
     }
 
     private void addCurve(

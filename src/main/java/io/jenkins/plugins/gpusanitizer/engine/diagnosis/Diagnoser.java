@@ -47,6 +47,14 @@ public final class Diagnoser {
                         ? (sanitizerAt != null && sanitizerAt.sameLine(blockingAt) ? "blocking+sanitizer" : "blocking")
                         : sanitizerAt != null ? "sanitizer" : null;
 
+        String reportedShown = reported == null ? null : show(reported) + onRank(async);
+        String faultShown = fault == null ? null : show(fault) + (fault == blockingAt ? onRank(blocking) : "");
+        CudaFailure compiled = blocking != null && blocking.compiledFrame() != null
+                ? blocking
+                : async != null && async.compiledFrame() != null ? async : null;
+        String inModel = compiled != null && compiled.modelLine() != null
+                ? " (in the compiled model: " + show(compiled.modelLine()) + ")"
+                : "";
         String summary;
         if (corruptionFirst) {
             summary = "compute-sanitizer found " + top.message() + " in kernel " + top.kernel()
@@ -60,23 +68,37 @@ public final class Diagnoser {
                         + " is not the bug either.");
             }
         } else if (reported != null && fault != null && !reported.sameLine(fault)) {
-            summary = "The normal run reported the error at " + show(reported) + "; the "
-                    + (blockingAt != null ? "blocking run" : "sanitizer") + " shows it at " + show(fault) + ".";
+            summary = "The normal run reported the error at " + reportedShown + "; the "
+                    + (blockingAt != null ? "blocking run" : "sanitizer") + " shows it at " + faultShown + inModel
+                    + ".";
             notes.add("CUDA reports kernel faults asynchronously: " + show(reported)
                     + " only synchronised with the GPU after the faulting kernel; it is not the bug.");
         } else if (reported != null && fault != null) {
-            summary = "The error is at " + show(fault) + " (normal, blocking and sanitizer runs agree).";
+            summary = "The error is at " + faultShown + inModel + " (normal, blocking and sanitizer runs agree).";
         } else if (fault != null) {
-            summary = "The fault is at " + show(fault) + " (" + evidence + ").";
+            summary = "The fault is at " + faultShown + inModel + " (" + evidence + ").";
         } else if (reported != null && async.asyncWarning()) {
-            summary = "The normal run reported the error at " + show(reported)
+            summary = "The normal run reported the error at " + reportedShown
                     + "; without a blocking run or sanitizer finding this line may be innocent (asynchronous report).";
         } else if (reported != null) {
-            summary = "The job failed at " + show(reported) + ".";
+            summary = "The job failed at " + reportedShown + ".";
+        } else if (top != null) {
+            summary = "The sanitizer found " + top.message() + " in kernel " + top.kernel() + ".";
+        } else if (caught(blocking) || caught(async)) {
+            CudaFailure f = caught(blocking) ? blocking : async;
+            CudaFailure.CudaMessage m = f.firstMessage();
+            summary = "The " + (f == blocking ? "blocking" : "normal")
+                    + " run hit a GPU fault and printed it without a "
+                    + "traceback: `" + shorten(m.text()) + "` (" + m.stream() + " line " + m.line() + "); no line of "
+                    + "the job is named.";
         } else {
-            summary = top == null
-                    ? "No fault located."
-                    : "The sanitizer found " + top.message() + " in kernel " + top.kernel() + ".";
+            summary = "No fault located.";
+        }
+        distributedNotes(blocking != null && isFailure(blocking) ? blocking : async, notes);
+        messageNotes("blocking", blocking, notes);
+        messageNotes("normal", async, notes);
+        if (compiled != null) {
+            compiledNotes(compiled, notes);
         }
         if (top != null && top.hostLocation() != null) {
             if (blockingAt != null && sanitizerAt.sameLine(blockingAt)) {
@@ -125,6 +147,143 @@ public final class Diagnoser {
         }
         memoryNotes(curves, notes);
         return new Diagnosis(reported, fault, evidence, summary, notes);
+    }
+
+    /** A CUDA failure known only from messages printed outside any traceback: the job caught it. */
+    private static boolean caught(CudaFailure f) {
+        return f != null && f.withoutTraceback();
+    }
+
+    private static String onRank(CudaFailure f) {
+        return f != null && f.rank() != null && f.userFrame() != null ? " on rank " + f.rank() : "";
+    }
+
+    private static final int MAX_RANK_NOTES = 4;
+
+    private static void distributedNotes(CudaFailure f, List<String> notes) {
+        if (f == null) {
+            return;
+        }
+        if (f.rank() != null && !f.ranks().isEmpty()) {
+            StringBuilder sb = new StringBuilder("Rank ")
+                    .append(f.rank())
+                    .append(f.ranks().size() > 1 ? " failed first" : " failed")
+                    .append(
+                            f.frames().isEmpty()
+                                    ? " (no Python traceback of it: it printed only CUDA errors)"
+                                    : ": its traceback is the one read");
+            if (f.ranks().get(0).fromLauncher()) {
+                sb.append(" (from the launcher's failure table: the worker's own output was not in this log)");
+            }
+            sb.append('.');
+            List<CudaFailure.RankFailure> others =
+                    f.ranks().subList(1, f.ranks().size());
+            if (!others.isEmpty()) {
+                sb.append(" Then ");
+                for (int i = 0; i < Math.min(others.size(), MAX_RANK_NOTES); i++) {
+                    CudaFailure.RankFailure r = others.get(i);
+                    sb.append(i == 0 ? "" : "; ")
+                            .append("rank ")
+                            .append(r.rank())
+                            .append(": ")
+                            .append(r.errorClass().text())
+                            .append(r.userFrame() == null ? "" : " at " + show(r.userFrame()));
+                }
+                if (others.size() > MAX_RANK_NOTES) {
+                    sb.append("; ").append(others.size() - MAX_RANK_NOTES).append(" more rank(s)");
+                }
+                sb.append(" (failures that follow the first are usually its consequences).");
+            }
+            notes.add(sb.toString());
+        }
+        CudaFailure.Launcher l = f.launcher();
+        if (l != null) {
+            String name = "torchrun".equals(l.kind()) ? "torchrun" : "torch.multiprocessing.spawn";
+            StringBuilder sb = new StringBuilder("The launcher (")
+                    .append(name)
+                    .append(") reported ")
+                    .append(l.exceptionType() == null ? "the failure" : simpleName(l.exceptionType()))
+                    .append(l.userFrame() == null ? "" : " from " + show(l.userFrame()))
+                    .append(": its traceback is context, not the fault.");
+            if (l.rootCauseRank() != null
+                    && f.rank() != null
+                    && !l.rootCauseRank().equals(f.rank())) {
+                sb.append(" It names rank ")
+                        .append(l.rootCauseRank())
+                        .append(" as the first failure; rank ")
+                        .append(f.rank())
+                        .append(
+                                " printed its error first (without @record torchrun times failures when it notices them).");
+            } else if (f.rank() == null && l.rootCauseRank() != null) {
+                sb.append(" It names rank ")
+                        .append(l.rootCauseRank())
+                        .append(l.detail() == null ? "" : " (" + l.detail() + ")")
+                        .append(" as the first failure; no traceback of that rank is in this log.");
+            }
+            notes.add(sb.toString());
+        }
+    }
+
+    private static void messageNotes(String phase, CudaFailure f, List<String> notes) {
+        if (f == null || f.messages().isEmpty()) {
+            return;
+        }
+        boolean stdout = f.messages().stream().anyMatch(m -> "stdout".equals(m.stream()));
+        if (!f.withoutTraceback() && !stdout) {
+            return;
+        }
+        CudaFailure.CudaMessage m = f.withoutTraceback()
+                ? f.firstMessage()
+                : f.messages().stream()
+                        .filter(x -> "stdout".equals(x.stream()))
+                        .findFirst()
+                        .orElseThrow();
+        notes.add("The " + phase + " run printed a CUDA error outside any Python traceback (" + m.stream() + " line "
+                + m.line()
+                + (m.count() > 1 ? ", " + m.count() + " times" : "")
+                + (m.rank() == null ? "" : ", rank " + m.rank())
+                + "): `" + shorten(m.text()) + "`. A GPU fault ("
+                + m.errorClass().text()
+                + ") happened there although no traceback names a line"
+                + ("stdout".equals(m.stream()) ? " (the job caught it and printed it)" : "")
+                + "; whatever followed (a retry, a hang, an abort) came after that fault.");
+    }
+
+    private static void compiledNotes(CudaFailure f, List<String> notes) {
+        StringBuilder sb = new StringBuilder("The fault is in code torch.compile generated for ")
+                .append(show(f.compiledFrame()))
+                .append(" (Python shows a compiled function at its def line)");
+        if (f.userFrame() != null) {
+            sb.append(": the call of the compiled module, ")
+                    .append(show(f.userFrame()))
+                    .append(", is the launch site");
+        }
+        sb.append('.');
+        if (f.modelLine() != null) {
+            sb.append(" Inductor's provenance comments name the model line ")
+                    .append(show(f.modelLine()))
+                    .append('.');
+        }
+        notes.add(sb.toString());
+        f.assertions().stream()
+                .filter(a -> io.jenkins.plugins.gpusanitizer.engine.parse.TracebackParser.isGeneratedFile(a.file()))
+                .findFirst()
+                .ifPresent(a -> notes.add("The device assert fired in the Triton kernel Inductor generated ("
+                        + io.jenkins.plugins.gpusanitizer.engine.model.Frame.baseName(a.file()) + ":" + a.line()
+                        + ", `" + a.condition() + "`), not in the job's own source."));
+        if (!f.generatedFiles().isEmpty()) {
+            notes.add("Generated code named in the output: " + String.join(", ", f.generatedFiles())
+                    + " (copies, when the runner could make them, are in the phase's generated/ folder).");
+        }
+    }
+
+    private static String simpleName(String type) {
+        int dot = type.lastIndexOf('.');
+        return dot < 0 ? type : type.substring(dot + 1);
+    }
+
+    private static String shorten(String s) {
+        return s.length() > 160 ? s.substring(0, 160) + "..." : s;
     }
 
     private static void memoryNotes(List<MemoryCurve> curves, List<String> notes) {

@@ -90,10 +90,22 @@ public final class FrameClassifier {
      */
     public SourceLocation firstUserFrame(SanitizerRecord r, String kernelSimpleName) {
         List<Frame> python = r.pythonFrames();
-        for (Frame f : python) {
-            if (TracebackParser.isUserFile(f.file())) {
-                return f.toLocation();
+        boolean skipped = false;
+        for (int i = 0; i < python.size(); i++) {
+            Frame f = python.get(i);
+            if (!TracebackParser.isUserFile(f.file())) {
+                continue; // installed packages, the standard library, Inductor/Triton generated code
             }
+            Frame callee = i > 0 ? python.get(i - 1) : null; // innermost first
+            if (!skipped
+                    && callee != null
+                    && TracebackParser.isCompiledFrame(f.toLocation(), callee.toLocation())
+                    && python.subList(i + 1, python.size()).stream()
+                            .anyMatch(c -> TracebackParser.isUserFile(c.file()))) {
+                skipped = true; // only the innermost: the call of the compiled module also calls into Dynamo
+                continue; // a function torch.compile replaced: the user's call of it is the launch site
+            }
+            return f.toLocation();
         }
         if (!python.isEmpty()) {
             return null;

@@ -373,7 +373,12 @@ public final class Gate {
     }
 
     private void failure(String phase, CudaFailure f, List<Reason> reasons) {
-        String where = f.userFrame() == null ? "" : " at " + f.userFrame();
+        String where = f.userFrame() != null
+                ? " at " + f.userFrame() + (f.rank() == null ? "" : " on rank " + f.rank())
+                : f.withoutTraceback()
+                        ? " (printed without a traceback, " + f.firstMessage().stream() + " line "
+                                + f.firstMessage().line() + ")"
+                        : f.rank() != null ? " on rank " + f.rank() : "";
         String what = f.message() == null ? f.errorClass().text() : f.message();
         switch (f.errorClass()) {
             case NONE -> {}
@@ -393,7 +398,10 @@ public final class Gate {
                         reasons,
                         policy.crashAction(),
                         "crash",
-                        phase + " run crashed: " + f.errorClass().text() + where
+                        phase
+                                + (f.withoutTraceback() ? " run hit a GPU error: " : " run crashed: ")
+                                + f.errorClass().text()
+                                + where
                                 + (f.assertions().isEmpty()
                                         ? ""
                                         : "; device assert: "

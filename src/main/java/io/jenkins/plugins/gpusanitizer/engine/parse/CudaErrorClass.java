@@ -45,24 +45,42 @@ public enum CudaErrorClass {
         String l = line.toLowerCase(Locale.ROOT);
         if (l.contains("illegal memory access")
                 || l.contains("illegal_address")
-                || l.contains("cudaerrorillegaladdress")) {
+                || l.contains("cudaerrorillegaladdress")
+                // a kernel used an address outside the address space its instruction allows (717)
+                || l.contains("invalid_address_space")
+                || l.contains("cudaerrorinvalidaddressspace")
+                || l.contains("not supported on global/shared address space")) {
             return ILLEGAL_ADDRESS;
         }
-        if (l.contains("device-side assert") || l.contains("cudaerrorassert") || l.contains("cuda_error_assert")) {
+        if (l.contains("device-side assert") && !l.contains("to enable device-side assertions")
+                || l.contains("cudaerrorassert")
+                || l.contains("cuda_error_assert")) {
             return DEVICE_ASSERT;
         }
-        if (l.contains("misaligned address") || l.contains("cuda_error_misaligned_address")) {
+        if (l.contains("misaligned address")
+                || l.contains("cuda_error_misaligned_address")
+                || l.contains("cudaerrormisalignedaddress")) {
             return MISALIGNED_ADDRESS;
         }
-        if (l.contains("unspecified launch failure") || l.contains("cuda_error_launch_failed")) {
+        if (l.contains("unspecified launch failure")
+                || l.contains("cuda_error_launch_failed")
+                || l.contains("cudaerrorlaunchfailure")) {
             return LAUNCH_FAILURE;
         }
-        if (l.contains("illegal instruction")) {
+        if (l.contains("illegal instruction")
+                || l.contains("illegal_instruction")
+                || l.contains("cudaerrorillegalinstruction")
+                || l.contains("invalid program counter")
+                || l.contains("cuda_error_invalid_pc")
+                || l.contains("cudaerrorinvalidpc")
+                || l.contains("hardware stack error")
+                || l.contains("cuda_error_hardware_stack_error")) {
             return ILLEGAL_INSTRUCTION;
         }
         if (l.contains("cuda out of memory")
                 || l.contains("outofmemoryerror")
-                || l.contains("cuda_error_out_of_memory")) {
+                || l.contains("cuda_error_out_of_memory")
+                || l.contains("cudaerrormemoryallocation")) {
             return OUT_OF_MEMORY;
         }
         if (l.contains("nccl error")

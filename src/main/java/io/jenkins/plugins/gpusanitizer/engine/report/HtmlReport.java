@@ -399,9 +399,39 @@ public final class HtmlReport {
                         .append(':')
                         .append(f.userFrame().line());
             }
-            h.append("</code></td><td>").append(Html.esc(f.message())).append("</td></tr>");
+            h.append("</code>");
+            if (f.rank() != null) {
+                h.append(" <span class=\"gs-rank\">rank ").append(f.rank()).append("</span>");
+            }
+            if (f.modelLine() != null) {
+                h.append("<br>model line <code>")
+                        .append(Html.esc(f.modelLine().file()))
+                        .append(':')
+                        .append(f.modelLine().line())
+                        .append("</code>");
+            }
+            h.append("</td><td>").append(Html.esc(f.message())).append("</td></tr>");
         }
-        h.append("</table></section>\n");
+        h.append("</table>");
+        for (Report.FailureJson f : failures) {
+            if (f.messages() == null || f.messages().isEmpty()) {
+                continue;
+            }
+            h.append("<p>").append(Html.esc(f.phase())).append(": CUDA errors printed outside any traceback</p><ul>");
+            for (Report.CudaMessageJson m : f.messages()) {
+                h.append("<li>")
+                        .append(Html.esc(m.stream()))
+                        .append(" line ")
+                        .append(m.line())
+                        .append(m.count() > 1 ? " (" + m.count() + " times)" : "")
+                        .append(m.rank() == null ? "" : " rank " + m.rank())
+                        .append(": <code>")
+                        .append(Html.esc(m.text()))
+                        .append("</code></li>");
+            }
+            h.append("</ul>");
+        }
+        h.append("</section>\n");
     }
 
     private static void memory(StringBuilder h, List<Report.MemoryJson> curves, Double target) {

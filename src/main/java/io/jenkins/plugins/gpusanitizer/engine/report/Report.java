@@ -168,7 +168,30 @@ public record Report(
             List<LocationJson> traceback,
             List<AssertionJson> assertions,
             long assertionLines,
-            OomJson oom) {}
+            OomJson oom,
+            Integer rank,
+            List<RankFailureJson> ranks,
+            LauncherJson launcher,
+            List<CudaMessageJson> messages,
+            LocationJson compiledFrame,
+            List<String> generatedFiles,
+            LocationJson modelLine) {}
+
+    /** One failing rank's first failure; {@code fromLauncher}: read from the launcher's failure table. */
+    public record RankFailureJson(
+            int rank,
+            String errorClass,
+            String exceptionType,
+            String message,
+            LocationJson userFrame,
+            boolean fromLauncher) {}
+
+    /** torchrun's ChildFailedError or mp.spawn's ProcessRaisedException: context, not the fault. */
+    public record LauncherJson(
+            String kind, String exceptionType, Integer rootCauseRank, String detail, LocationJson userFrame) {}
+
+    /** A CUDA error message printed outside any traceback. */
+    public record CudaMessageJson(String stream, long line, Integer rank, String text, String errorClass, long count) {}
 
     public record DiagnosisJson(
             LocationJson reportedAt,

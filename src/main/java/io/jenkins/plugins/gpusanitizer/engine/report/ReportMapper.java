@@ -163,7 +163,37 @@ public final class ReportMapper {
                                 f.oom().totalBytes(),
                                 f.oom().freeBytes(),
                                 f.oom().allocatedByPyTorchBytes(),
-                                f.oom().reservedUnallocatedBytes()));
+                                f.oom().reservedUnallocatedBytes()),
+                f.rank(),
+                f.ranks().stream()
+                        .map(r -> new Report.RankFailureJson(
+                                r.rank(),
+                                r.errorClass().id(),
+                                r.exceptionType(),
+                                r.message(),
+                                loc(r.userFrame()),
+                                r.fromLauncher()))
+                        .toList(),
+                f.launcher() == null
+                        ? null
+                        : new Report.LauncherJson(
+                                f.launcher().kind(),
+                                f.launcher().exceptionType(),
+                                f.launcher().rootCauseRank(),
+                                f.launcher().detail(),
+                                loc(f.launcher().userFrame())),
+                f.messages().stream()
+                        .map(m -> new Report.CudaMessageJson(
+                                m.stream(),
+                                m.line(),
+                                m.rank(),
+                                m.text(),
+                                m.errorClass().id(),
+                                m.count()))
+                        .toList(),
+                loc(f.compiledFrame()),
+                f.generatedFiles(),
+                loc(f.modelLine()));
     }
 
     private static Report.MemoryJson memory(MemoryCurve c) {

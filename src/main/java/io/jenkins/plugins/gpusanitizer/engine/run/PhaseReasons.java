@@ -68,7 +68,11 @@ public final class PhaseReasons {
                 reasons.add(Reason.error(
                         "timeout",
                         name + " timed out after " + PhaseProcess.fmt(p.wallSeconds())
-                                + " s and was killed; its output is partial"));
+                                + " s and was killed; its output is partial"
+                                + (phase == null || phase == Phase.SANITIZER
+                                        ? ""
+                                        : faultBeforeHang(
+                                                a.failures().get(phase == Phase.BLOCKING ? "blocking" : "async")))));
             case PhaseResult.ABORTED ->
                 reasons.add(Reason.error(
                         "aborted",
@@ -177,5 +181,27 @@ public final class PhaseReasons {
         } else if (t.measured() == null) {
             reasons.add(Reason.warning("throughput", "the throughput regex matched nothing in the regression output"));
         }
+    }
+
+    /** A job that caught a GPU error and then hung: say so, or the timeout reads as a plain hang. */
+    static String faultBeforeHang(CudaFailure f) {
+        if (f == null || f.errorClass() == CudaErrorClass.NONE || f.errorClass() == CudaErrorClass.NON_CUDA) {
+            return "";
+        }
+        if (!f.messages().isEmpty()) {
+            CudaFailure.CudaMessage m = f.firstMessage();
+            return "; before that it printed a CUDA error (" + m.stream() + " line " + m.line()
+                    + (m.count() > 1 ? ", " + m.count() + " times" : "")
+                    + (m.rank() == null ? "" : ", rank " + m.rank())
+                    + "): `" + abbreviate(m.text()) + "`: the hang followed a GPU fault ("
+                    + f.errorClass().text() + ")";
+        }
+        return "; before that it failed with " + f.errorClass().text()
+                + (f.userFrame() == null ? "" : " at " + f.userFrame())
+                + ": the hang followed a GPU fault";
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() > 200 ? s.substring(0, 200) + "..." : s;
     }
 }

@@ -26,7 +26,7 @@ import java.util.Map;
  * run.json  report.json  report.html
  * env/                      nvidia-smi.txt, nvidia-smi-query.csv, nvcc-version.txt, python-probe.txt, compute-sanitizer-version.txt
  * sanitizer-TOOL/           command.txt, stdout.log, stderr.log, sanitizer.log (--log-file), sanitizer.xml (--xml --save)
- * blocking/                 command.txt, stdout.log, stderr.log
+ * blocking/                 command.txt, stdout.log, stderr.log, generated/ (torch.compile's code the output names: files.tsv, copies)
  * regression/               command.txt, stdout.log, stderr.log, nvidia-smi.csv, nvidia-smi.err
  * </pre>
  */

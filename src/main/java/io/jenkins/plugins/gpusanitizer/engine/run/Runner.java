@@ -5,7 +5,9 @@ import io.jenkins.plugins.gpusanitizer.engine.analysis.Analyzer;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
+import io.jenkins.plugins.gpusanitizer.engine.parse.GeneratedCode;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
+import io.jenkins.plugins.gpusanitizer.engine.parse.TracebackParser;
 import io.jenkins.plugins.gpusanitizer.engine.report.HtmlReport;
 import io.jenkins.plugins.gpusanitizer.engine.report.OutputFile;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReferenceComparison;
@@ -395,7 +397,28 @@ public final class Runner {
             referenceSeconds = r.timeToFailure();
             referenceSource = "this run's blocking phase";
         }
+        copyGeneratedCode(d);
         return r;
+    }
+
+    /**
+     * torch.compile's generated code (Inductor wrapper, Triton kernel) lives in a cache on this machine
+     * and may be gone later: keep the files the blocking run's output names beside it.
+     */
+    private void copyGeneratedCode(Path phaseDir) {
+        Path stderr = phaseDir.resolve(RunDirectory.STDERR);
+        if (!Files.isRegularFile(stderr)) {
+            return;
+        }
+        try {
+            List<Path> copied = GeneratedCode.copy(new TracebackParser().parse(stderr), phaseDir);
+            if (!copied.isEmpty()) {
+                progress.line("[gpu-sanitize] kept " + copied.size() + " generated file(s) of torch.compile in "
+                        + phaseDir.getFileName() + "/" + GeneratedCode.DIR);
+            }
+        } catch (IOException | InputException e) {
+            progress.line("[gpu-sanitize] cannot keep the generated code: " + e.getMessage());
+        }
     }
 
     private PhaseResult regression(ToolLocator tools, String gpu) throws IOException {
