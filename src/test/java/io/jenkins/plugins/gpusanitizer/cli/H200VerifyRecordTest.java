@@ -1,0 +1,88 @@
+package io.jenkins.plugins.gpusanitizer.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.util.stream.StreamSupport;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code analyze --run-dir} over the run directories the fixed CLI wrote on the H200
+ * (docs/h200-2026-12-03-verify): the verdicts and lines the runner gave there come out again.
+ */
+class H200VerifyRecordTest {
+    static final Path RECORD = Path.of(System.getProperty("gs.projectRoot", "."), "docs", "h200-2026-12-03-verify");
+
+    @TempDir
+    Path dir;
+
+    private JsonNode analyze(String runCase, int exit) {
+        Path json = dir.resolve(runCase + ".json");
+        CliRunner r =
+                CliRunner.run("analyze", "--run-dir", RECORD.resolve(runCase).toString(), "--json", json.toString());
+        assertThat(r.exit()).as(r.out() + r.err()).isEqualTo(exit);
+        JsonNode report = CliRunner.json(json);
+        // the runner's own report in the same directory says the same
+        JsonNode runner = CliRunner.json(RECORD.resolve(runCase).resolve("report.json"));
+        assertThat(report.get("verdict").asText())
+                .isEqualTo(runner.get("verdict").asText());
+        return report;
+    }
+
+    private static JsonNode phase(JsonNode r, String name) {
+        return StreamSupport.stream(r.get("execution").get("phases").spliterator(), false)
+                .filter(p -> p.get("name").asText().equals(name))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    @Test
+    void aCleanTorchrunNcclJobPasses() {
+        JsonNode r = analyze("ddp-clean", 0);
+        assertThat(r.get("defects"))
+                .allSatisfy(d ->
+                        assertThat(d.get("suppressedBy").get("rule").asText()).isEqualTo("vendor-handled-api-error"));
+        assertThat(phase(r, "sanitizer-memcheck").get("status").asText()).isEqualTo("passed");
+    }
+
+    @Test
+    void aCudaGraphJobIsCheckedAgainWithTheCacheKeptAndPasses() {
+        JsonNode r = analyze("cudagraph", 0);
+        assertThat(phase(r, "sanitizer-memcheck-cached").get("status").asText()).isEqualTo("passed");
+        assertThat(r.get("reasons").toString()).contains("capture-conflict").contains("caching-allocator");
+    }
+
+    @Test
+    void cudnnBenchmarkAutotuningIsNoLeak() {
+        analyze("cudnn-bench", 0);
+    }
+
+    @Test
+    void theTritonKernelThatWroteOutOfBoundsIsTheFaultNotTheCrossEntropyThatTrippedOverIt() {
+        JsonNode r = analyze("triton-stride", 1);
+        JsonNode d = r.get("diagnosis");
+        assertThat(d.get("faultAt").get("line").asInt()).isEqualTo(51);
+        assertThat(d.get("faultEvidence").asText()).isEqualTo("sanitizer");
+        assertThat(d.get("summary").asText())
+                .contains("kernel row_scale_bias_kernel at triton_stride.py:40")
+                .contains("the blocking run's failure at triton_stride.py:109");
+    }
+
+    @Test
+    void aTorchrunWorkersTracebackIsReadWithItsRank() {
+        JsonNode r = analyze("ddp-scatter", 1);
+        assertThat(r.get("diagnosis").get("reportedAt").get("line").asInt()).isEqualTo(121);
+        assertThat(r.get("diagnosis").get("faultAt").get("line").asInt()).isEqualTo(82);
+        assertThat(r.get("diagnosis").get("summary").asText()).contains("on rank 0");
+    }
+
+    @Test
+    void aHangAfterACaughtGpuErrorSaysSo() {
+        JsonNode r = analyze("hang-driver", 1);
+        assertThat(r.get("reasons").toString())
+                .contains("an illegal memory access was encountered")
+                .contains("the hang followed a GPU fault");
+    }
+}
