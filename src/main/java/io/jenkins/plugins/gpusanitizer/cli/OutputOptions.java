@@ -9,7 +9,6 @@ import io.jenkins.plugins.gpusanitizer.engine.report.export.SarifExport;
 import io.jenkins.plugins.gpusanitizer.engine.report.export.WarningsNgExport;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import picocli.CommandLine.Option;
@@ -19,7 +18,10 @@ final class OutputOptions {
     @Option(names = "--json", paramLabel = "FILE", description = "write the JSON report here.")
     Path json;
 
-    @Option(names = "--html", paramLabel = "FILE", description = "write the self-contained HTML report here.")
+    @Option(
+            names = "--html",
+            paramLabel = "FILE",
+            description = "write the HTML report here (its stylesheet report.css goes next to it).")
     Path html;
 
     @Option(
@@ -80,7 +82,7 @@ final class OutputOptions {
                 if (parent != null) {
                     Files.createDirectories(parent);
                 }
-                Files.writeString(html, new HtmlReport().page(report), StandardCharsets.UTF_8);
+                new HtmlReport().writePage(report, html);
             }
             if (junit != null) {
                 JunitExport.write(report, junit);

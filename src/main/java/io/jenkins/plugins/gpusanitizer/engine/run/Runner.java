@@ -631,10 +631,7 @@ public final class Runner {
         }
         try {
             ReportJson.write(report, dir.root().resolve(RunDirectory.REPORT_JSON));
-            Files.writeString(
-                    dir.root().resolve(RunDirectory.REPORT_HTML),
-                    new HtmlReport().page(report),
-                    StandardCharsets.UTF_8);
+            new HtmlReport().writePage(report, dir.root().resolve(RunDirectory.REPORT_HTML));
         } catch (IOException e) {
             progress.line("[gpu-sanitize] cannot write the report into " + dir.root() + ": " + e.getMessage());
         }
