@@ -56,6 +56,7 @@ public final class FilePath implements SerializableOnlyOverRemoting {
         throw new UnsupportedOperationException();
     }
 
+    @NonNull
     public FilePath[] list(final String includes, final String excludes, final boolean defaultExcludes)
             throws IOException, InterruptedException {
         throw new UnsupportedOperationException();

@@ -24,7 +24,7 @@ final class AgentRun extends MasterToSlaveFileCallable<AgentSummary> {
     private static final long serialVersionUID = 1L;
 
     /** The runs going on in this JVM (the agent's), by run directory: what {@link Stop} interrupts. */
-    static final Map<String, Thread> RUNNING = new ConcurrentHashMap<>();
+    private static final Map<String, Thread> RUNNING = new ConcurrentHashMap<>();
 
     private final RunSpec spec;
     private final Map<String, String> env;
@@ -56,6 +56,11 @@ final class AgentRun extends MasterToSlaveFileCallable<AgentSummary> {
         } finally {
             RUNNING.remove(key, me);
         }
+    }
+
+    /** Whether a run writing to this run directory is going on in this JVM. */
+    static boolean running(String runDirectory) {
+        return RUNNING.containsKey(runDirectory);
     }
 
     /** The agent-side path of the run directory, for a workspace. */

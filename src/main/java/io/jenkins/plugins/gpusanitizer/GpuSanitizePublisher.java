@@ -221,7 +221,7 @@ final class GpuSanitizePublisher {
             String base = agentDir.getRemote();
             for (FilePath f : agentDir.list("**", null, false)) {
                 Path out = inside(root, base, f.getRemote());
-                if (out == null) {
+                if (out == null || out.getParent() == null) {
                     listener.error("[gpu-sanitize] not copied (outside the run directory): " + f.getRemote());
                     continue;
                 }

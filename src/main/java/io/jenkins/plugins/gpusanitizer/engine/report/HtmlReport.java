@@ -56,9 +56,8 @@ public final class HtmlReport {
 
     /** Writes {@link #page} to {@code html} and the stylesheet next to it. */
     public void writePage(Report r, Path html) throws IOException {
-        Path parent = html.toAbsolutePath().getParent();
         Files.writeString(html, page(r), StandardCharsets.UTF_8);
-        Files.writeString(parent.resolve(CSS_FILE), css(), StandardCharsets.UTF_8);
+        Files.writeString(html.toAbsolutePath().resolveSibling(CSS_FILE), css(), StandardCharsets.UTF_8);
     }
 
     public String fragment(Report r) {
