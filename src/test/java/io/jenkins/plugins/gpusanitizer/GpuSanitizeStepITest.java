@@ -16,6 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 import org.htmlunit.html.HtmlButton;
+import org.htmlunit.html.HtmlCheckBoxInput;
 import org.htmlunit.html.HtmlInput;
 import org.htmlunit.html.HtmlOption;
 import org.htmlunit.html.HtmlPage;
@@ -150,7 +151,7 @@ class GpuSanitizeStepITest {
         HtmlInput multiple = page.getFirstByXPath("//input[@name='_.regressionMultiple']");
         assertThat(multiple.getValue()).isEqualTo("2.0");
         assertThat(multiple.getAttribute("step")).isEqualTo("any");
-        HtmlInput defaults = page.getFirstByXPath("//input[@name='_.defaultSuppressions']");
+        HtmlCheckBoxInput defaults = page.getFirstByXPath("//input[@name='_.defaultSuppressions']");
         assertThat(defaults.isChecked()).isTrue();
         HtmlInput command = page.getFirstByXPath("//input[@name='_.command']");
         command.setValue("python3 train.py");
