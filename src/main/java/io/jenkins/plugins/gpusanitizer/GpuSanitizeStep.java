@@ -461,14 +461,31 @@ public class GpuSanitizeStep extends Step implements Serializable {
 
         @Override
         protected Void run() throws Exception {
+            Exception failure = null;
             try {
-                return runStep();
+                runStep();
+            } catch (Exception e) {
+                failure = e;
             } finally {
                 stopControl.finished();
             }
+            // an abort that StopControl took charge of ends the step with its cause, whatever happened meanwhile:
+            // ending it normally would let the Pipeline go on after the user aborted it
+            Throwable stopped = stopControl.cause();
+            if (stopped != null) {
+                Exception e = StopControl.asException(stopped);
+                if (failure != null && failure != e) {
+                    e.addSuppressed(failure);
+                }
+                throw e;
+            }
+            if (failure != null) {
+                throw failure;
+            }
+            return null;
         }
 
-        private Void runStep() throws Exception {
+        private void runStep() throws Exception {
             StepContext c = getContext();
             FilePath ws = c.get(FilePath.class);
             TaskListener listener = c.get(TaskListener.class);
@@ -492,7 +509,6 @@ public class GpuSanitizeStep extends Step implements Serializable {
             if (v.abort()) {
                 throw new AbortException(v.message());
             }
-            return null;
         }
 
         @Override
