@@ -1,28 +1,39 @@
 package hudson;
 
-// Compile-only signature stub of jenkins-core 2.555.3, written from the public API (see ../README.md). Never packaged.
+// Compile-only signature stub of hudson.FilePath: jenkinsci/jenkins, tag jenkins-2.555.3,
+// core/src/main/java/hudson/FilePath.java.
+// Only what the plugin uses, with the real modifiers, generics, checked exceptions and nullability;
+// bodies throw, except: FilePath(File) and getRemote(), which keep the path as the real ones do (without its
+// normalisation). Never packaged (see ../README.md).
 
+import edu.umd.cs.findbugs.annotations.CheckForNull;
+import edu.umd.cs.findbugs.annotations.NonNull;
 import hudson.remoting.VirtualChannel;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Serializable;
+import org.jenkinsci.remoting.RoleSensitive;
+import org.jenkinsci.remoting.SerializableOnlyOverRemoting;
 
-public final class FilePath implements Serializable {
-    public FilePath(VirtualChannel channel, String remote) {
+public final class FilePath implements SerializableOnlyOverRemoting {
+    private static final long serialVersionUID = 1L;
+    private final String remote;
+
+    public FilePath(@CheckForNull VirtualChannel channel, @NonNull String remote) {
         throw new UnsupportedOperationException();
     }
 
-    public FilePath(File localPath) {
-        throw new UnsupportedOperationException();
+    public FilePath(@NonNull File localPath) {
+        this.remote = localPath.getPath();
     }
 
-    public FilePath(FilePath base, String rel) {
+    public FilePath(@NonNull FilePath base, @NonNull String rel) {
         throw new UnsupportedOperationException();
     }
 
     public String getRemote() {
-        throw new UnsupportedOperationException();
+        return remote;
     }
 
     public String getName() {
@@ -33,11 +44,11 @@ public final class FilePath implements Serializable {
         throw new UnsupportedOperationException();
     }
 
-    public FilePath child(String relOrAbsolute) {
+    public @NonNull FilePath child(String relOrAbsolute) {
         throw new UnsupportedOperationException();
     }
 
-    public <T> T act(FileCallable<T> callable) throws IOException, InterruptedException {
+    public <T> T act(final FileCallable<T> callable) throws IOException, InterruptedException {
         throw new UnsupportedOperationException();
     }
 
@@ -45,11 +56,13 @@ public final class FilePath implements Serializable {
         throw new UnsupportedOperationException();
     }
 
-    public int copyRecursiveTo(FilePath target) throws IOException, InterruptedException {
+    @NonNull
+    public FilePath[] list(final String includes, final String excludes, final boolean defaultExcludes)
+            throws IOException, InterruptedException {
         throw new UnsupportedOperationException();
     }
 
-    public int copyRecursiveTo(String fileMask, FilePath target) throws IOException, InterruptedException {
+    public int copyRecursiveTo(FilePath target) throws IOException, InterruptedException {
         throw new UnsupportedOperationException();
     }
 
@@ -61,11 +74,15 @@ public final class FilePath implements Serializable {
         throw new UnsupportedOperationException();
     }
 
+    public boolean isDirectory() throws IOException, InterruptedException {
+        throw new UnsupportedOperationException();
+    }
+
     public void deleteRecursive() throws IOException, InterruptedException {
         throw new UnsupportedOperationException();
     }
 
-    public interface FileCallable<T> extends Serializable, org.jenkinsci.remoting.RoleSensitive {
+    public interface FileCallable<T> extends Serializable, RoleSensitive {
         T invoke(File f, VirtualChannel channel) throws IOException, InterruptedException;
     }
 }

@@ -1,9 +1,12 @@
 package jenkins;
 
-// Compile-only signature stub of jenkins-core 2.555.3, written from the public API (see ../README.md). Never packaged.
+// Compile-only signature stub of jenkins.MasterToSlaveFileCallable: jenkinsci/jenkins, tag jenkins-2.555.3,
+// core/src/main/java/jenkins/MasterToSlaveFileCallable.java.
+// Only what the plugin uses, with the real modifiers, generics, checked exceptions and nullability;
+// bodies throw. Never packaged (see ../README.md).
 
-import hudson.FilePath;
+import jenkins.agents.ControllerToAgentFileCallable;
 
-public abstract class MasterToSlaveFileCallable<T> implements FilePath.FileCallable<T> {
+public abstract class MasterToSlaveFileCallable<T> implements ControllerToAgentFileCallable<T> {
     private static final long serialVersionUID = 1L;
 }

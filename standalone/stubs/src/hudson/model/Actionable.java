@@ -1,27 +1,32 @@
 package hudson.model;
 
-// Compile-only signature stub of jenkins-core 2.555.3, written from the public API (see ../README.md). Never packaged.
+// Compile-only signature stub of hudson.model.Actionable: jenkinsci/jenkins, tag jenkins-2.555.3,
+// core/src/main/java/hudson/model/Actionable.java.
+// Only what the plugin uses, with the real modifiers, generics, checked exceptions and nullability;
+// bodies throw. Never packaged (see ../README.md).
 
+import edu.umd.cs.findbugs.annotations.NonNull;
 import java.util.List;
 
-public abstract class Actionable {
-    public <T extends Action> T getAction(Class<T> type) {
-        throw new UnsupportedOperationException();
-    }
-
+public abstract class Actionable extends AbstractModelObject {
+    @NonNull
     public <T extends Action> List<T> getActions(Class<T> type) {
         throw new UnsupportedOperationException();
     }
 
-    public void addAction(Action a) {
+    public void addAction(@NonNull Action a) {
         throw new UnsupportedOperationException();
     }
 
-    public boolean addOrReplaceAction(Action a) {
+    public void replaceAction(@NonNull Action a) {
         throw new UnsupportedOperationException();
     }
 
-    public void replaceAction(Action a) {
+    public boolean addOrReplaceAction(@NonNull Action a) {
+        throw new UnsupportedOperationException();
+    }
+
+    public <T extends Action> T getAction(Class<T> type) {
         throw new UnsupportedOperationException();
     }
 }

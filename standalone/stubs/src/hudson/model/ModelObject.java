@@ -1,6 +1,9 @@
 package hudson.model;
 
-// Compile-only signature stub of jenkins-core 2.555.3, written from the public API (see ../README.md). Never packaged.
+// Compile-only signature stub of hudson.model.ModelObject: jenkinsci/jenkins, tag jenkins-2.555.3,
+// core/src/main/java/hudson/model/ModelObject.java.
+// Only what the plugin uses, with the real modifiers, generics, checked exceptions and nullability;
+// bodies throw. Never packaged (see ../README.md).
 
 public interface ModelObject {
     String getDisplayName();

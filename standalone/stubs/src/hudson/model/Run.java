@@ -1,40 +1,41 @@
 package hudson.model;
 
-// Compile-only signature stub of jenkins-core 2.555.3, written from the public API (see ../README.md). Never packaged.
+// Compile-only signature stub of hudson.model.Run: jenkinsci/jenkins, tag jenkins-2.555.3,
+// core/src/main/java/hudson/model/Run.java.
+// Only what the plugin uses, with the real modifiers, generics, checked exceptions and nullability;
+// bodies throw. Never packaged (see ../README.md).
 
+import edu.umd.cs.findbugs.annotations.CheckForNull;
+import edu.umd.cs.findbugs.annotations.NonNull;
+import hudson.ExtensionPoint;
+import hudson.security.AccessControlled;
 import java.io.File;
 import java.io.IOException;
+import java.util.Calendar;
 
-public abstract class Run<JobT extends Job<JobT, RunT>, RunT extends Run<JobT, RunT>> extends Actionable {
-    public Result getResult() {
+public abstract class Run<JobT extends Job<JobT, RunT>, RunT extends Run<JobT, RunT>> extends Actionable
+        implements ExtensionPoint, AccessControlled {
+    protected Run(@NonNull JobT job) throws IOException {
         throw new UnsupportedOperationException();
     }
 
-    public void setResult(Result r) {
+    protected Run(@NonNull JobT job, @NonNull Calendar timestamp) {
         throw new UnsupportedOperationException();
     }
 
-    public JobT getParent() {
+    protected Run(@NonNull JobT job, long timestamp) {
         throw new UnsupportedOperationException();
     }
 
-    public int getNumber() {
+    protected Run(@NonNull JobT project, @NonNull File buildDir) throws IOException {
         throw new UnsupportedOperationException();
     }
 
-    public RunT getPreviousBuild() {
+    public @CheckForNull Result getResult() {
         throw new UnsupportedOperationException();
     }
 
-    public File getRootDir() {
-        throw new UnsupportedOperationException();
-    }
-
-    public String getUrl() {
-        throw new UnsupportedOperationException();
-    }
-
-    public String getDisplayName() {
+    public void setResult(@NonNull Result r) {
         throw new UnsupportedOperationException();
     }
 
@@ -42,11 +43,40 @@ public abstract class Run<JobT extends Job<JobT, RunT>, RunT extends Run<JobT, R
         throw new UnsupportedOperationException();
     }
 
+    public @NonNull JobT getParent() {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public String getDisplayName() {
+        throw new UnsupportedOperationException();
+    }
+
+    public int getNumber() {
+        throw new UnsupportedOperationException();
+    }
+
+    public @CheckForNull RunT getPreviousBuild() {
+        throw new UnsupportedOperationException();
+    }
+
+    public final @CheckForNull RunT getPreviousCompletedBuild() {
+        throw new UnsupportedOperationException();
+    }
+
+    public @NonNull String getUrl() {
+        throw new UnsupportedOperationException();
+    }
+
+    public @NonNull File getRootDir() {
+        throw new UnsupportedOperationException();
+    }
+
     public synchronized void save() throws IOException {
         throw new UnsupportedOperationException();
     }
 
-    public String getExternalizableId() {
+    public @NonNull String getExternalizableId() {
         throw new UnsupportedOperationException();
     }
 }

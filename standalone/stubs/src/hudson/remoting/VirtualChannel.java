@@ -1,6 +1,11 @@
 package hudson.remoting;
 
-// Compile-only signature stub of remoting (bundled in jenkins-core 2.555.3), written from the public API (see
-// ../README.md). Never packaged.
+// Compile-only signature stub of hudson.remoting.VirtualChannel: jenkinsci/remoting, tag 3355.v388858a_47b_33 (the
+// remoting of jenkins-core 2.555.3),
+// src/main/java/hudson/remoting/VirtualChannel.java.
+// Only what the plugin uses, with the real modifiers, generics, checked exceptions and nullability;
+// bodies throw. Never packaged (see ../README.md).
 
-public interface VirtualChannel {}
+public interface VirtualChannel {
+    // call, callAsync, close, join, export, syncLocalIO: not used by the plugin, left out
+}

@@ -1,8 +1,10 @@
 package hudson.security;
 
-// Compile-only signature stub of jenkins-core 2.555.3, written from the public API (see ../README.md). Never packaged.
+// Compile-only signature stub of hudson.security.Permission: jenkinsci/jenkins, tag jenkins-2.555.3,
+// core/src/main/java/hudson/security/Permission.java.
+// Only what the plugin uses, with the real modifiers, generics, checked exceptions and nullability;
+// bodies throw. Never packaged (see ../README.md).
 
 public final class Permission {
-    /** The stub has no permission groups; real permissions are created by core. */
-    public Permission() {}
+    private Permission() {} // core's constructors take a permission group, an id and a description
 }

@@ -1,10 +1,15 @@
 package hudson.slaves;
 
-// Compile-only signature stub of jenkins-core 2.555.3, written from the public API (see ../README.md). Never packaged.
+// Compile-only signature stub of hudson.slaves.WorkspaceList: jenkinsci/jenkins, tag jenkins-2.555.3,
+// core/src/main/java/hudson/slaves/WorkspaceList.java.
+// Only what the plugin uses, with the real modifiers, generics, checked exceptions and nullability;
+// bodies throw. Never packaged (see ../README.md).
 
+import edu.umd.cs.findbugs.annotations.CheckForNull;
 import hudson.FilePath;
 
 public final class WorkspaceList {
+    @CheckForNull
     public static FilePath tempDir(FilePath ws) {
         throw new UnsupportedOperationException();
     }

@@ -1,13 +1,15 @@
 package hudson.util;
 
-// Compile-only signature stub of jenkins-core 2.555.3, written from the public API (see ../README.md). Never packaged.
+// Compile-only signature stub of hudson.util.FormValidation: jenkinsci/jenkins, tag jenkins-2.555.3,
+// core/src/main/java/hudson/util/FormValidation.java.
+// Only what the plugin uses, with the real modifiers, generics, checked exceptions and nullability;
+// bodies throw. Never packaged (see ../README.md).
 
-public abstract class FormValidation extends Exception {
-    public static FormValidation ok() {
-        throw new UnsupportedOperationException();
-    }
+import java.io.IOException;
+import org.kohsuke.stapler.HttpResponse;
 
-    public static FormValidation ok(String message) {
+public abstract class FormValidation extends IOException implements HttpResponse {
+    public static FormValidation error(String message) {
         throw new UnsupportedOperationException();
     }
 
@@ -15,7 +17,11 @@ public abstract class FormValidation extends Exception {
         throw new UnsupportedOperationException();
     }
 
-    public static FormValidation error(String message) {
+    public static FormValidation ok(String message) {
+        throw new UnsupportedOperationException();
+    }
+
+    public static FormValidation ok() {
         throw new UnsupportedOperationException();
     }
 }

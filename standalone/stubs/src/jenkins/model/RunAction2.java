@@ -1,6 +1,9 @@
 package jenkins.model;
 
-// Compile-only signature stub of jenkins-core 2.555.3, written from the public API (see ../README.md). Never packaged.
+// Compile-only signature stub of jenkins.model.RunAction2: jenkinsci/jenkins, tag jenkins-2.555.3,
+// core/src/main/java/jenkins/model/RunAction2.java.
+// Only what the plugin uses, with the real modifiers, generics, checked exceptions and nullability;
+// bodies throw. Never packaged (see ../README.md).
 
 import hudson.model.Action;
 import hudson.model.Run;

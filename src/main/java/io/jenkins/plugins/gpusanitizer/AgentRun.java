@@ -1,5 +1,6 @@
 package io.jenkins.plugins.gpusanitizer;
 
+import hudson.AbortException;
 import hudson.FilePath;
 import hudson.model.TaskListener;
 import hudson.remoting.VirtualChannel;
@@ -10,15 +11,20 @@ import io.jenkins.plugins.gpusanitizer.engine.run.Runner;
 import java.io.File;
 import java.io.IOException;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import jenkins.MasterToSlaveFileCallable;
 
 /**
  * Runs the engine's three-phase runner on the agent that has the GPU; streams its progress lines
- * into the build log. An abort interrupts this call: the runner then kills the whole process tree
- * and still writes its report.
+ * into the build log. An abort reaches it as {@link Stop}: the runner is interrupted, kills the whole
+ * process tree (the target first, so compute-sanitizer can still write its XML), writes its report,
+ * and this call returns the summary marked aborted, so the controller attaches the partial results.
  */
 final class AgentRun extends MasterToSlaveFileCallable<AgentSummary> {
     private static final long serialVersionUID = 1L;
+
+    /** The runs going on in this JVM (the agent's), by run directory: what {@link Stop} interrupts. */
+    private static final Map<String, Thread> RUNNING = new ConcurrentHashMap<>();
 
     private final RunSpec spec;
     private final Map<String, String> env;
@@ -35,20 +41,50 @@ final class AgentRun extends MasterToSlaveFileCallable<AgentSummary> {
         if (spec.workDir() == null) {
             spec.workDir(workspace.getAbsolutePath());
         }
+        String key = spec.outDir();
+        Thread me = Thread.currentThread();
+        if (RUNNING.putIfAbsent(key, me) != null) {
+            throw new AbortException("GPU Sanitizer: a run in " + key + " is already going on");
+        }
         try {
             Report r = new Runner(spec, env, line -> listener.getLogger().println(line)).run();
-            if (Thread.interrupted()) {
-                throw new InterruptedException(
-                        "aborted; the run directory and report were written to " + spec.outDir());
-            }
-            return Summaries.of(r, spec.outDir());
+            // the runner re-sets the interrupt flag when it was aborted; its report is complete all the same
+            boolean aborted = Thread.interrupted();
+            return Summaries.of(r, spec.outDir(), aborted);
         } catch (RunException e) {
-            throw new hudson.AbortException("GPU Sanitizer: " + e.getMessage());
+            throw new AbortException("GPU Sanitizer: " + e.getMessage());
+        } finally {
+            RUNNING.remove(key, me);
         }
+    }
+
+    /** Whether a run writing to this run directory is going on in this JVM. */
+    static boolean running(String runDirectory) {
+        return RUNNING.containsKey(runDirectory);
     }
 
     /** The agent-side path of the run directory, for a workspace. */
     static String runDirectory(FilePath tempDir, String id, int build) {
         return tempDir.child("gpu-sanitize").child(build + "-" + id).getRemote();
+    }
+
+    /** Asks the run writing to a run directory to stop; true when one was going on. */
+    static final class Stop extends MasterToSlaveFileCallable<Boolean> {
+        private static final long serialVersionUID = 1L;
+        private final String runDirectory;
+
+        Stop(String runDirectory) {
+            this.runDirectory = runDirectory;
+        }
+
+        @Override
+        public Boolean invoke(File workspace, VirtualChannel channel) {
+            Thread t = RUNNING.get(runDirectory);
+            if (t == null) {
+                return false;
+            }
+            t.interrupt();
+            return true;
+        }
     }
 }

@@ -4,7 +4,8 @@ import java.io.Serializable;
 
 /**
  * What the agent sends back to the controller after a run: small, serializable, defined in this
- * plugin (JEP-200). The full report stays in report.json, copied into the build folder.
+ * plugin (JEP-200). The full report stays in report.json, copied into the build folder. {@code
+ * aborted}: the run was stopped by an abort, the report holds what was found until then.
  */
 public record AgentSummary(
         String verdict,
@@ -16,7 +17,8 @@ public record AgentSummary(
         String reportedAt,
         String faultAt,
         String runDirectory,
-        java.util.Map<String, Integer> defectsByTool)
+        java.util.Map<String, Integer> defectsByTool,
+        boolean aborted)
         implements Serializable {
     private static final long serialVersionUID = 1L;
 }

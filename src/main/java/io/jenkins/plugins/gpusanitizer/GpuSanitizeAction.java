@@ -1,7 +1,6 @@
 package io.jenkins.plugins.gpusanitizer;
 
 import hudson.FilePath;
-import hudson.model.Action;
 import hudson.model.DirectoryBrowserSupport;
 import hudson.model.Run;
 import io.jenkins.plugins.gpusanitizer.engine.report.HtmlReport;
@@ -10,17 +9,15 @@ import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunDirectory;
 import java.io.File;
 import java.lang.ref.SoftReference;
-import java.util.Collection;
-import java.util.List;
 import jenkins.model.RunAction2;
-import jenkins.tasks.SimpleBuildStep;
 
 /**
  * The result of one {@code gpuSanitize} on its build: small fields in build.xml, the full report
  * read lazily from the build folder ({@code gpu-sanitizer/ID/report.json}) and cached softly.
- * Several calls per build live side by side, one URL each.
+ * Several calls per build live side by side, one URL each. The job page's trend comes from {@link
+ * GpuSanitizeJobAction.Factory}, whatever the build's result.
  */
-public class GpuSanitizeAction implements RunAction2, SimpleBuildStep.LastBuildAction {
+public class GpuSanitizeAction implements RunAction2 {
     private final String id;
     private final String name;
     private final String verdict;
@@ -142,7 +139,11 @@ public class GpuSanitizeAction implements RunAction2, SimpleBuildStep.LastBuildA
             if (!f.isFile()) {
                 return null;
             }
-            r = ReportJson.read(f.toPath());
+            try {
+                r = ReportJson.read(f.toPath());
+            } catch (RuntimeException e) { // a report cut short (an abort at the wrong moment): no page, no 500
+                return null;
+            }
             report = new SoftReference<>(r);
         }
         return r;
@@ -154,13 +155,14 @@ public class GpuSanitizeAction implements RunAction2, SimpleBuildStep.LastBuildA
         return r == null ? null : new HtmlReport("raw/").fragment(r);
     }
 
-    /** Raw outputs (logs, XML, CSV) served by core's directory browser, with its strict CSP. */
+    /**
+     * Raw outputs (logs, XML, CSV, the standalone report.html with its report.css) served by core's
+     * directory browser, with its strict CSP. Its owner is the build, as core does for file parameters:
+     * the browser's {@code dir.jelly} includes the owner's {@code sidepanel.jelly}, which a build has and
+     * this action has not (an HTTP 500 otherwise).
+     */
     public DirectoryBrowserSupport doRaw() {
-        return new DirectoryBrowserSupport(this, new FilePath(resultDir()), name + ": raw outputs", "folder.png", true);
-    }
-
-    @Override
-    public Collection<? extends Action> getProjectActions() {
-        return List.of(new GpuSanitizeJobAction(owner.getParent(), id, name));
+        return new DirectoryBrowserSupport(
+                owner, new FilePath(resultDir()), name + ": raw outputs", "folder.png", true);
     }
 }

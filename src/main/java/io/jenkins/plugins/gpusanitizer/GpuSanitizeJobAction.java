@@ -1,13 +1,23 @@
 package io.jenkins.plugins.gpusanitizer;
 
+import edu.umd.cs.findbugs.annotations.NonNull;
+import hudson.Extension;
 import hudson.model.Action;
 import hudson.model.Job;
 import hudson.model.Run;
 import io.jenkins.plugins.gpusanitizer.engine.report.TrendChart;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import jenkins.model.TransientActionFactory;
 
-/** On the job page: the last report's verdict and the defects per build (an SVG from the engine). */
+/**
+ * On the job page: the last report's verdict and the defects per build (an SVG from the engine), one
+ * per step id; its page ({@code gpu-sanitizer-trend-ID/}) lists the recent builds with a link to each
+ * report.
+ */
 public class GpuSanitizeJobAction implements Action {
     static final int MAX_BUILDS = 30;
 
@@ -23,7 +33,7 @@ public class GpuSanitizeJobAction implements Action {
 
     @Override
     public String getIconFileName() {
-        return null; // shown as a floating box, not a side-panel link
+        return null; // shown as a floating box on the job page, not a side-panel link
     }
 
     @Override
@@ -36,41 +46,114 @@ public class GpuSanitizeJobAction implements Action {
         return "gpu-sanitizer-trend-" + id;
     }
 
+    public Job<?, ?> getJob() {
+        return job;
+    }
+
+    public String getId() {
+        return id;
+    }
+
     public GpuSanitizeAction getLastAction() {
-        for (Run<?, ?> r = job.getLastCompletedBuild(); r != null; r = r.getPreviousBuild()) {
-            GpuSanitizeAction a = actionOf(r);
+        List<Row> rows = getBuilds();
+        return rows.isEmpty() ? null : rows.get(0).action();
+    }
+
+    /** One build with a report of this id, newest first. */
+    public record Row(Run<?, ?> build, GpuSanitizeAction action) {
+        public String getBuildUrl() {
+            return build.getUrl();
+        }
+
+        public String getBuildName() {
+            return build.getDisplayName();
+        }
+
+        public GpuSanitizeAction getAction() {
+            return action;
+        }
+    }
+
+    /** The completed builds of the last {@link #MAX_BUILDS} with a report of this id, newest first. */
+    public List<Row> getBuilds() {
+        List<Row> rows = new ArrayList<>();
+        int seen = 0;
+        for (Run<?, ?> r = job.getLastCompletedBuild();
+                r != null && seen < MAX_BUILDS;
+                r = r.getPreviousCompletedBuild(), seen++) {
+            GpuSanitizeAction a = actionOf(r, id);
             if (a != null) {
-                return a;
+                rows.add(new Row(r, a));
             }
         }
-        return null;
+        return rows;
     }
 
     public String getTrendSvg() {
         List<TrendChart.Point> points = new ArrayList<>();
-        int seen = 0;
-        for (Run<?, ?> r = job.getLastCompletedBuild();
-                r != null && seen < MAX_BUILDS;
-                r = r.getPreviousBuild(), seen++) {
-            GpuSanitizeAction a = actionOf(r);
-            if (a != null) {
-                points.add(
-                        0,
-                        new TrendChart.Point(
-                                "#" + r.getNumber(),
-                                a.getDefects(),
-                                a.getSuppressed(),
-                                a.getVerdict(),
-                                a.getDefectsByTool()));
-            }
+        for (Row row : getBuilds()) {
+            GpuSanitizeAction a = row.action();
+            points.add(
+                    0,
+                    new TrendChart.Point(
+                            "#" + row.build().getNumber(),
+                            a.getDefects(),
+                            a.getSuppressed(),
+                            a.getVerdict(),
+                            a.getDefectsByTool()));
         }
         return points.isEmpty() ? null : TrendChart.svg(points);
     }
 
-    private GpuSanitizeAction actionOf(Run<?, ?> r) {
+    private static GpuSanitizeAction actionOf(Run<?, ?> r, String id) {
         return r.getActions(GpuSanitizeAction.class).stream()
                 .filter(a -> a.getId().equals(id))
                 .findFirst()
                 .orElse(null);
+    }
+
+    /**
+     * One job action per step id of the last completed build that has a report, whatever its result.
+     * Core's {@code SimpleBuildStep.LastBuildActionFactory} looks only at the last successful (or
+     * unstable) build, so a job whose builds all fail — the ones that need the trend — would show none.
+     */
+    @Extension
+    @SuppressWarnings("rawtypes") // core's own factories use the raw Job, as TransientActionFactory<T> needs Class<T>
+    public static final class Factory extends TransientActionFactory<Job> {
+        /** How far back to look for a build with a report (builds are loaded lazily; keep it short). */
+        static final int LOOKBACK = 10;
+
+        @Override
+        public Class<Job> type() {
+            return Job.class;
+        }
+
+        @Override
+        public Class<? extends Action> actionType() {
+            return GpuSanitizeJobAction.class;
+        }
+
+        @NonNull
+        @Override
+        public Collection<? extends Action> createFor(@NonNull Job target) {
+            return forJob(target);
+        }
+
+        static List<GpuSanitizeJobAction> forJob(Job<?, ?> job) {
+            int seen = 0;
+            for (Run<?, ?> r = job.getLastCompletedBuild();
+                    r != null && seen < LOOKBACK;
+                    r = r.getPreviousCompletedBuild(), seen++) {
+                List<GpuSanitizeAction> actions = r.getActions(GpuSanitizeAction.class);
+                if (!actions.isEmpty()) {
+                    Map<String, GpuSanitizeJobAction> byId = new LinkedHashMap<>();
+                    for (GpuSanitizeAction a : actions) {
+                        byId.putIfAbsent(a.getId(), new GpuSanitizeJobAction(job, a.getId(), a.getDisplayName()));
+                    }
+                    return List.copyOf(byId.values());
+                }
+            }
+            return List.of();
+        }
     }
 }

@@ -1,9 +1,13 @@
 package io.jenkins.plugins.gpusanitizer;
 
+import edu.umd.cs.findbugs.annotations.NonNull;
+import hudson.AbortException;
 import hudson.EnvVars;
 import hudson.Extension;
 import hudson.FilePath;
+import hudson.Launcher;
 import hudson.model.Item;
+import hudson.model.Result;
 import hudson.model.Run;
 import hudson.model.TaskListener;
 import hudson.util.FormValidation;
@@ -15,14 +19,19 @@ import io.jenkins.plugins.gpusanitizer.engine.run.Phase;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunSpec;
 import java.io.Serializable;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import jenkins.model.Jenkins;
+import jenkins.util.Timer;
 import org.jenkinsci.Symbol;
+import org.jenkinsci.plugins.workflow.actions.WarningAction;
 import org.jenkinsci.plugins.workflow.graph.FlowNode;
+import org.jenkinsci.plugins.workflow.steps.EnvironmentExpander;
 import org.jenkinsci.plugins.workflow.steps.Step;
 import org.jenkinsci.plugins.workflow.steps.StepContext;
 import org.jenkinsci.plugins.workflow.steps.StepDescriptor;
@@ -41,14 +50,22 @@ import org.kohsuke.stapler.verb.POST;
 public class GpuSanitizeStep extends Step implements Serializable {
     private static final long serialVersionUID = 1L;
 
+    /** The defaults of the text parameters that have one; config.jelly repeats them (JellyViewsTest). */
+    static final String DEFAULT_GPUS = "0";
+
+    static final String DEFAULT_TOOLS = "memcheck";
+    static final String DEFAULT_PHASES = "sanitizer,blocking,regression";
+    static final String DEFAULT_ID = "gpu-sanitizer";
+    static final String DEFAULT_NAME = "GPU Sanitizer";
+
     private final String command;
     private String sanitizerCommand;
-    private String gpus = "0";
-    private String tools = "memcheck";
+    private String gpus = DEFAULT_GPUS;
+    private String tools = DEFAULT_TOOLS;
     private int printLimit = 1000;
     private int stopAfterDefects;
     private boolean keepCachingAllocator;
-    private String phases = "sanitizer,blocking,regression";
+    private String phases = DEFAULT_PHASES;
     private int sanitizerTimeout = 3600;
     private int blockingTimeout = 3600;
     private int regressionTimeout = 3600;
@@ -67,8 +84,8 @@ public class GpuSanitizeStep extends Step implements Serializable {
     private String computeSanitizer;
     private String python;
     private boolean failOnNewOnly;
-    private String id = "gpu-sanitizer";
-    private String name = "GPU Sanitizer";
+    private String id = DEFAULT_ID;
+    private String name = DEFAULT_NAME;
 
     @DataBoundConstructor
     public GpuSanitizeStep(String command) {
@@ -94,7 +111,7 @@ public class GpuSanitizeStep extends Step implements Serializable {
 
     @DataBoundSetter
     public void setGpus(String v) {
-        gpus = v;
+        gpus = blankTo(v, DEFAULT_GPUS);
     }
 
     public String getTools() {
@@ -103,7 +120,7 @@ public class GpuSanitizeStep extends Step implements Serializable {
 
     @DataBoundSetter
     public void setTools(String v) {
-        tools = v;
+        tools = blankTo(v, DEFAULT_TOOLS);
     }
 
     public int getPrintLimit() {
@@ -139,7 +156,7 @@ public class GpuSanitizeStep extends Step implements Serializable {
 
     @DataBoundSetter
     public void setPhases(String v) {
-        phases = v;
+        phases = blankTo(v, DEFAULT_PHASES);
     }
 
     public int getSanitizerTimeout() {
@@ -311,7 +328,7 @@ public class GpuSanitizeStep extends Step implements Serializable {
 
     @DataBoundSetter
     public void setId(String v) {
-        id = v == null || v.isBlank() ? "gpu-sanitizer" : v.trim();
+        id = blankTo(v, DEFAULT_ID).trim();
     }
 
     public String getName() {
@@ -320,7 +337,7 @@ public class GpuSanitizeStep extends Step implements Serializable {
 
     @DataBoundSetter
     public void setName(String v) {
-        name = v == null || v.isBlank() ? "GPU Sanitizer" : v.trim();
+        name = blankTo(v, DEFAULT_NAME).trim();
     }
 
     /**
@@ -435,15 +452,26 @@ public class GpuSanitizeStep extends Step implements Serializable {
         return v == null || v.isBlank() ? null : v;
     }
 
+    /** An empty form field means the default (the Snippet Generator sends "" for a field left empty). */
+    private static String blankTo(String v, String dflt) {
+        return v == null || v.isBlank() ? dflt : v;
+    }
+
     @Override
     public StepExecution start(StepContext context) {
         return new Execution(this, context);
     }
 
-    /** Runs on a background thread; an abort interrupts it and the agent kills the process tree. */
+    /**
+     * Runs on a background thread. An abort does not interrupt it while the agent runs: {@link
+     * StopControl} asks the agent to stop and waits (bounded) for it, so the results written so far are
+     * copied back and attached before the step ends ABORTED.
+     */
     static final class Execution extends SynchronousNonBlockingStepExecution<Void> {
         private static final long serialVersionUID = 1L;
         private final transient GpuSanitizeStep step;
+        /** Null after a restart (this execution does not resume: workflow-step-api fails it in onResume). */
+        private transient StopControl stopControl = new StopControl();
 
         Execution(GpuSanitizeStep step, StepContext context) {
             super(context);
@@ -452,33 +480,82 @@ public class GpuSanitizeStep extends Step implements Serializable {
 
         @Override
         protected Void run() throws Exception {
+            Exception failure = null;
+            try {
+                runStep();
+            } catch (Exception e) {
+                failure = e;
+            } finally {
+                stopControl.finished();
+            }
+            // an abort that StopControl took charge of ends the step with its cause, whatever happened meanwhile:
+            // ending it normally would let the Pipeline go on after the user aborted it
+            Throwable stopped = stopControl.cause();
+            if (stopped != null) {
+                Exception e = StopControl.asException(stopped);
+                if (failure != null && failure != e) {
+                    e.addSuppressed(failure);
+                }
+                throw e;
+            }
+            if (failure != null) {
+                throw failure;
+            }
+            return null;
+        }
+
+        private void runStep() throws Exception {
             StepContext c = getContext();
             FilePath ws = c.get(FilePath.class);
             TaskListener listener = c.get(TaskListener.class);
             Run<?, ?> run = c.get(Run.class);
             EnvVars env = c.get(EnvVars.class);
-            VerdictResult v = new GpuSanitizePublisher(step.id, step.name).perform(step, run, ws, env, listener);
-            if (v.result() == hudson.model.Result.UNSTABLE) {
+            Set<String> sensitive = SecretMasker.sensitiveVariables(c.get(EnvironmentExpander.class), run);
+            VerdictResult v = new GpuSanitizePublisher(step.id, step.name)
+                    .perform(step, run, ws, env, sensitive, listener, stopControl);
+            Throwable stopped = stopControl.cause();
+            if (stopped != null) {
+                run.setResult(Result.ABORTED);
+                throw StopControl.asException(stopped);
+            }
+            if (v.result() == Result.UNSTABLE) {
                 FlowNode node = c.get(FlowNode.class);
                 if (node != null) {
-                    node.addOrReplaceAction(new org.jenkinsci.plugins.workflow.actions.WarningAction(v.result())
-                            .withMessage(v.message()));
+                    node.addOrReplaceAction(new WarningAction(v.result()).withMessage(v.message()));
                 }
                 run.setResult(v.result());
             }
             if (v.abort()) {
-                throw new hudson.AbortException(v.message());
+                throw new AbortException(v.message());
             }
-            return null;
+        }
+
+        @Override
+        public void stop(@NonNull Throwable cause) throws Exception {
+            // while the agent runs: ask it to stop and let run() finish with the partial results;
+            // before or after that (or on a second abort): the default, interrupt and end at once
+            StopControl sc = stopControl;
+            if (sc == null || !sc.stop(cause, Timer.get(), () -> getContext().onFailure(cause))) {
+                super.stop(cause);
+            }
         }
     }
 
     @Extension
     @Symbol("gpuSanitize")
     public static final class DescriptorImpl extends StepDescriptor {
+        /**
+         * In the order workflow-step-api checks them ({@code StepDescriptor.checkContextAvailability}
+         * reports the first one missing): FilePath first, so outside {@code node} the message is always
+         * "Required context class hudson.FilePath is missing", with {@code node} as the step to add.
+         * {@code Set.of} would iterate in an order that changes from one JVM start to the next.
+         */
+        static final Set<Class<?>> REQUIRED_CONTEXT = Collections.unmodifiableSet(new LinkedHashSet<>(
+                List.of(FilePath.class, Launcher.class, EnvVars.class, Run.class, TaskListener.class)));
+
         @Override
         public Set<? extends Class<?>> getRequiredContext() {
-            return Set.of(FilePath.class, EnvVars.class, TaskListener.class, Run.class, hudson.Launcher.class);
+            return REQUIRED_CONTEXT;
         }
 
         @Override

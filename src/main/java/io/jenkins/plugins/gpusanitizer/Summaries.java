@@ -7,6 +7,10 @@ final class Summaries {
     private Summaries() {}
 
     static AgentSummary of(Report r, String runDirectory) {
+        return of(r, runDirectory, false);
+    }
+
+    static AgentSummary of(Report r, String runDirectory, boolean aborted) {
         int open = (int) r.defects().stream().filter(d -> !d.suppressed()).count();
         String first = r.reasons().stream()
                 .filter(x -> !x.level().equals("info") && !x.level().equals("warning"))
@@ -23,7 +27,27 @@ final class Summaries {
                 where(r.diagnosis() == null ? null : r.diagnosis().reportedAt()),
                 where(r.diagnosis() == null ? null : r.diagnosis().faultAt()),
                 runDirectory,
-                byTool(r));
+                byTool(r),
+                aborted);
+    }
+
+    /** The same summary with every text that came from the job's output masked (they reach build.xml and the build page). */
+    static AgentSummary masked(AgentSummary s, SecretMasker m) {
+        if (m.isEmpty()) {
+            return s;
+        }
+        return new AgentSummary(
+                s.verdict(),
+                s.defects(),
+                s.suppressed(),
+                s.errorsTotal(),
+                m.mask(s.firstReason()),
+                m.mask(s.diagnosis()),
+                m.mask(s.reportedAt()),
+                m.mask(s.faultAt()),
+                s.runDirectory(),
+                s.defectsByTool(),
+                s.aborted());
     }
 
     /** Open defects per tool, for the job page's trend. */

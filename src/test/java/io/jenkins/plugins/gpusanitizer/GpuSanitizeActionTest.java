@@ -1,36 +1,30 @@
 package io.jenkins.plugins.gpusanitizer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.when;
 
-import hudson.model.Job;
+import hudson.model.DirectoryBrowserSupport;
 import hudson.model.Run;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
-import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The build action over a real report written by `gpu-sanitize run` on the H200 (docs record). */
+/**
+ * The build action over a real report written by `gpu-sanitize run` on the H200 (docs record). The
+ * build is a Mockito mock: core's {@code Run} has no constructor a unit test can call (issue #12, 9).
+ */
 class GpuSanitizeActionTest {
     static final Path FAR = Path.of(System.getProperty("gs.projectRoot", "."), "docs", "h200-2026-12-02", "far");
 
-    /** A build whose folder is a temporary directory (the stub Run's methods throw unless overridden). */
-    static final class FakeRun extends Run<FakeJob, FakeRun> {
-        private final File root;
-
-        FakeRun(File root) {
-            this.root = root;
-        }
-
-        @Override
-        public File getRootDir() {
-            return root;
-        }
+    static Run<?, ?> build(Path root) {
+        Run<?, ?> run = mock(Run.class);
+        when(run.getRootDir()).thenReturn(root.toFile());
+        return run;
     }
-
-    abstract static class FakeJob extends Job<FakeJob, FakeRun> {}
 
     @Test
     void smallFieldsFromTheAgentAndTheFullReportFromTheBuildFolder(@TempDir Path build) throws IOException {
@@ -41,9 +35,10 @@ class GpuSanitizeActionTest {
         assertThat(s.errorsTotal()).isEqualTo(2050L);
         assertThat(s.faultAt()).isEqualTo("lstm_job.py:43 (fused_scale)");
         assertThat(s.reportedAt()).isEqualTo("lstm_job.py:88 (main)");
+        assertThat(s.aborted()).isFalse();
 
         GpuSanitizeAction a = new GpuSanitizeAction("gpu-sanitizer", "GPU Sanitizer", s);
-        a.onAttached(new FakeRun(build.toFile()));
+        a.onAttached(build(build));
         assertThat(a.getUrlName()).isEqualTo("gpu-sanitizer-gpu-sanitizer");
         assertThat(a.getWhereLine())
                 .isEqualTo("reported at lstm_job.py:88 (main), really at lstm_job.py:43 (fused_scale)");
@@ -55,5 +50,33 @@ class GpuSanitizeActionTest {
         Files.copy(FAR.resolve("report.json"), dir.resolve("report.json"));
         assertThat(a.getReport().verdict()).isEqualTo("FAIL");
         assertThat(a.getReportHtml()).contains("fused_scale", "lstm_job.py").doesNotContain("<script");
+    }
+
+    /**
+     * Issue #12, 2: core's directory browser ({@code dir.jelly}) includes {@code sidepanel.jelly} of its
+     * owner; the action has none (HTTP 500), the build has one, as for core's file parameters.
+     */
+    @Test
+    void rawOutputsAreBrowsedUnderTheBuild(@TempDir Path build) {
+        Run<?, ?> run = build(build);
+        GpuSanitizeAction a = new GpuSanitizeAction(
+                "memcheck", "GPU Sanitizer", Summaries.of(ReportJson.read(FAR.resolve("report.json")), "/r"));
+        a.onAttached(run);
+        DirectoryBrowserSupport raw = a.doRaw();
+        assertThat(raw.owner).isSameAs(run);
+        assertThat(raw.title).isEqualTo("GPU Sanitizer: raw outputs");
+    }
+
+    @Test
+    void aReportCutShortGivesNoPageRatherThanAnError(@TempDir Path build) throws IOException {
+        GpuSanitizeAction a = new GpuSanitizeAction(
+                "gpu-sanitizer", "GPU Sanitizer", Summaries.of(ReportJson.read(FAR.resolve("report.json")), "/r"));
+        a.onAttached(build(build));
+        Path dir =
+                GpuSanitizePublisher.resultDir(build.toFile(), "gpu-sanitizer").toPath();
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("report.json"), "{\"schema\": 1, \"verdict\": \"FA");
+        assertThat(a.getReport()).isNull();
+        assertThat(a.getReportHtml()).isNull();
     }
 }

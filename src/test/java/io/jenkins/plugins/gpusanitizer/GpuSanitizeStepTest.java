@@ -2,11 +2,21 @@ package io.jenkins.plugins.gpusanitizer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.mockito.Mockito.doReturn;
+import static org.mockito.Mockito.mock;
 
+import hudson.EnvVars;
+import hudson.FilePath;
+import hudson.Launcher;
+import hudson.model.Run;
+import hudson.model.TaskListener;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.run.Phase;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunSpec;
+import java.util.ArrayList;
 import java.util.List;
+import org.jenkinsci.plugins.workflow.steps.MissingContextVariableException;
+import org.jenkinsci.plugins.workflow.steps.StepContext;
 import org.junit.jupiter.api.Test;
 
 /** The step's parameters map one to one onto the engine's RunSpec (compiled here against API stubs). */
@@ -128,5 +138,40 @@ class GpuSanitizeStepTest {
         assertThat(step.getId()).isEqualTo("gpu-sanitizer");
         assertThat(step.getName()).isEqualTo("GPU Sanitizer");
         assertThat(step.toSpec("/o").sanitizerCommand()).isEqualTo(List.of("python3 t.py"));
+    }
+
+    @Test
+    void blankListFieldsMeanTheirDefaults() {
+        GpuSanitizeStep step = new GpuSanitizeStep("python3 t.py");
+        step.setGpus("");
+        step.setTools(" ");
+        step.setPhases("");
+        assertThat(step.getGpus()).isEqualTo("0");
+        assertThat(step.getTools()).isEqualTo("memcheck");
+        assertThat(step.getPhases()).isEqualTo("sanitizer,blocking,regression");
+    }
+
+    /**
+     * Issue #12, 3: workflow-step-api reports the first missing context in getRequiredContext() order.
+     * FilePath first, in an ordered set (Set.of's order changes from one JVM start to the next), so
+     * outside node the error always names FilePath, whose provider is node.
+     */
+    @Test
+    void outsideANodeTheMissingContextIsAlwaysFilePath() throws Exception {
+        GpuSanitizeStep.DescriptorImpl d = new GpuSanitizeStep.DescriptorImpl();
+        assertThat(new ArrayList<Class<?>>(d.getRequiredContext()))
+                .containsExactly(FilePath.class, Launcher.class, EnvVars.class, Run.class, TaskListener.class);
+        assertThat(d.getRequiredContext().getClass().getName())
+                .as("an ordered set, not Set.of")
+                .doesNotStartWith("java.util.ImmutableCollections");
+        // a Pipeline outside node: the build and its listener, no workspace, launcher or agent environment
+        StepContext outside = mock(StepContext.class);
+        doReturn(mock(Run.class)).when(outside).get(Run.class);
+        doReturn((TaskListener) () -> System.out).when(outside).get(TaskListener.class);
+        assertThatThrownBy(() -> d.checkContextAvailability(outside))
+                .isInstanceOfSatisfying(
+                        MissingContextVariableException.class,
+                        e -> assertThat(e.getType()).isEqualTo(FilePath.class));
+        assertThat(d.getFunctionName()).isEqualTo("gpuSanitize");
     }
 }

@@ -10,11 +10,15 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.text.MessageFormat;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -138,5 +142,188 @@ class JellyViewsTest {
                         .anyMatch(c -> c.isAnnotationPresent(org.kohsuke.stapler.DataBoundConstructor.class)
                                 && c.getParameterCount() == 1))
                 .isTrue();
+    }
+
+    /** The widgets of config.jelly by field: element (f:number, f:checkbox, ...) inside its f:entry. */
+    private static Map<String, Element> widgets() throws Exception {
+        DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
+        f.setNamespaceAware(true);
+        f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+        Document d;
+        try (InputStream in = Files.newInputStream(RES.resolve("GpuSanitizeStep/config.jelly"))) {
+            d = f.newDocumentBuilder().parse(in);
+        }
+        Map<String, Element> byField = new TreeMap<>();
+        NodeList entries = d.getElementsByTagNameNS("/lib/form", "entry");
+        for (int i = 0; i < entries.getLength(); i++) {
+            Element entry = (Element) entries.item(i);
+            NodeList children = entry.getElementsByTagName("*");
+            assertThat(children.getLength()).as(entry.getAttribute("field")).isEqualTo(1);
+            byField.put(entry.getAttribute("field"), (Element) children.item(0));
+        }
+        return byField;
+    }
+
+    private static Method setter(String field) {
+        String name = "set" + Character.toUpperCase(field.charAt(0)) + field.substring(1);
+        return Arrays.stream(GpuSanitizeStep.class.getMethods())
+                .filter(m -> m.getName().equals(name) && m.isAnnotationPresent(DataBoundSetter.class))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no @DataBoundSetter for " + field));
+    }
+
+    private static Object getter(Object step, String field) throws Exception {
+        String cap = Character.toUpperCase(field.charAt(0)) + field.substring(1);
+        for (String prefix : List.of("get", "is")) {
+            try {
+                return step.getClass().getMethod(prefix + cap).invoke(step);
+            } catch (NoSuchMethodException e) {
+                // try the other prefix
+            }
+        }
+        throw new AssertionError("no getter for " + field);
+    }
+
+    /**
+     * What Stapler binds from an untouched field of the Snippet Generator's form (rendered with no
+     * instance): the widget's default= (f:number's and f:textbox's '' and f:checkbox's unchecked
+     * without one), converted to the setter's type as the form submission is.
+     */
+    private static Object untouched(Element widget, Class<?> type) {
+        String dflt = widget.hasAttribute("default") ? widget.getAttribute("default") : null;
+        if (widget.getLocalName().equals("checkbox")) {
+            return dflt != null && !dflt.isEmpty(); // checkbox.jelly: ${attrs.default ?: false}
+        }
+        String v = dflt == null ? "" : dflt;
+        if (type == int.class) {
+            return v.isEmpty() ? 0 : Integer.parseInt(v);
+        }
+        if (type == double.class) {
+            return v.isEmpty() ? 0.0 : Double.parseDouble(v);
+        }
+        if (type == Double.class) {
+            return v.isEmpty() ? null : Double.valueOf(v);
+        }
+        return v;
+    }
+
+    /**
+     * Issue #12, 4: the Snippet Generator renders config.jelly with no instance, so an untouched form
+     * must bind to the step's defaults: then the generated snippet names no parameter but the command
+     * (it carried printLimit: 0, timeouts of 0, regressionMultiple: 0.0, tools: '' and
+     * defaultSuppressions: false).
+     */
+    @Test
+    void theUntouchedSnippetGeneratorFormBindsToTheDefaults() throws Exception {
+        GpuSanitizeStep fresh = new GpuSanitizeStep("python3 train.py");
+        GpuSanitizeStep bound = new GpuSanitizeStep("python3 train.py");
+        List<String> differ = new ArrayList<>();
+        for (Map.Entry<String, Element> w : widgets().entrySet()) {
+            String field = w.getKey();
+            if (field.equals("command")) {
+                continue;
+            }
+            Method set = setter(field);
+            set.invoke(bound, untouched(w.getValue(), set.getParameterTypes()[0]));
+            if (!java.util.Objects.equals(getter(bound, field), getter(fresh, field))) {
+                differ.add(field + "=" + getter(bound, field) + " (default " + getter(fresh, field) + ")");
+            }
+        }
+        assertThat(differ).isEmpty();
+    }
+
+    /** Every number and checkbox repeats its parameter's default; decimal fields take step="any". */
+    @Test
+    void numbersAndCheckboxesCarryTheDefaultsAndDecimalsAcceptDecimals() throws Exception {
+        GpuSanitizeStep fresh = new GpuSanitizeStep("python3 train.py");
+        for (Map.Entry<String, Element> w : widgets().entrySet()) {
+            Element e = w.getValue();
+            String field = w.getKey();
+            Object dflt = field.equals("command") ? null : getter(fresh, field);
+            switch (e.getLocalName()) {
+                case "number" -> {
+                    Class<?> type = setter(field).getParameterTypes()[0];
+                    if (dflt == null) {
+                        assertThat(e.hasAttribute("default")).as(field).isFalse();
+                    } else {
+                        assertThat(Double.parseDouble(e.getAttribute("default")))
+                                .as(field)
+                                .isEqualTo(((Number) dflt).doubleValue());
+                    }
+                    boolean decimal = type == double.class || type == Double.class;
+                    assertThat(e.getAttribute("step")).as(field).isEqualTo(decimal ? "any" : "");
+                }
+                case "checkbox" ->
+                    assertThat(e.hasAttribute("default")
+                                    && e.getAttribute("default").equals("true"))
+                            .as(field)
+                            .isEqualTo(dflt);
+                case "textbox", "textarea" -> {
+                    if (dflt == null) {
+                        assertThat(e.hasAttribute("default")).as(field).isFalse();
+                    } else {
+                        assertThat(e.getAttribute("default")).as(field).isEqualTo(dflt);
+                    }
+                }
+                default -> throw new AssertionError(field + ": unexpected widget " + e.getLocalName());
+            }
+        }
+    }
+
+    /**
+     * Stapler formats every ${%...} text found in a view's properties with MessageFormat (and
+     * localizer does the same for Messages.properties): a single apostrophe starts a quote and vanishes.
+     * So a literal apostrophe must be doubled; and every ${%...} key of a view has its entry.
+     */
+    @Test
+    void localizedTextsKeepTheirApostrophesAndExist() throws Exception {
+        Pattern key = Pattern.compile("\\$\\{%([^(}]+)[(}]");
+        for (Path jelly : files(".*\\.jelly")) {
+            if (jelly.getFileName().toString().equals("index.jelly")
+                    && jelly.getParent().equals(RES.getParent())) {
+                continue;
+            }
+            Path props = jelly.resolveSibling(jelly.getFileName().toString().replace(".jelly", ".properties"));
+            Properties p = new Properties();
+            if (Files.isRegularFile(props)) {
+                try (InputStream in = Files.newInputStream(props)) {
+                    p.load(in);
+                }
+            }
+            Matcher m = key.matcher(Files.readString(jelly, StandardCharsets.UTF_8));
+            while (m.find()) {
+                String k = m.group(1);
+                assertThat(p.getProperty(k))
+                        .as(jelly + ": no entry for ${%" + k + "}")
+                        .isNotNull();
+                String formatted = new MessageFormat(p.getProperty(k)).format(new Object[] {"0", "1", "2"});
+                if (k.contains(" ") || k.contains("'")) { // the key is the English text itself
+                    assertThat(formatted)
+                            .as(jelly + ": ${%" + k + "} as Stapler shows it")
+                            .isEqualTo(k);
+                }
+            }
+        }
+        for (Path props : files(".*\\.properties")) {
+            Properties p = new Properties();
+            try (InputStream in = Files.newInputStream(props)) {
+                p.load(in);
+            }
+            for (String k : p.stringPropertyNames()) {
+                assertThat(p.getProperty(k).replace("''", ""))
+                        .as(props + ": " + k + " has a single apostrophe (MessageFormat drops it; write '')")
+                        .doesNotContain("'");
+            }
+        }
+    }
+
+    /** maven-hpi-plugin's HpiMojo refuses to package without it: the plugin's description. */
+    @Test
+    void thePluginDescriptionIsIndexJelly() throws IOException {
+        Path index = RES.getParent().getParent().getParent().getParent().resolve("index.jelly");
+        assertThat(index).isRegularFile();
+        assertThat(Files.readString(index, StandardCharsets.UTF_8))
+                .startsWith("<?jelly escape-by-default='true'?>\n<div>")
+                .contains("compute-sanitizer");
     }
 }

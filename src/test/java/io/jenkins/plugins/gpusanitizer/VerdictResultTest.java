@@ -17,7 +17,8 @@ class VerdictResultTest {
                 "train_lstm.py:99",
                 "train_lstm.py:32 (buggy_scale)",
                 "/r",
-                java.util.Map.of("memcheck", 1));
+                java.util.Map.of("memcheck", 1),
+                false);
     }
 
     @Test

@@ -25,7 +25,10 @@ final class OutputOptions {
     @Option(names = "--json", paramLabel = "FILE", description = "write the JSON report here.")
     Path json;
 
-    @Option(names = "--html", paramLabel = "FILE", description = "write the self-contained HTML report here.")
+    @Option(
+            names = "--html",
+            paramLabel = "FILE",
+            description = "write the HTML report here (its stylesheet report.css goes next to it).")
     Path html;
 
     @Option(
@@ -162,7 +165,7 @@ final class OutputOptions {
                 ReportJson.write(report, json);
             }
             if (html != null) {
-                OutputFile.writeString(html, new HtmlReport().page(report));
+                new HtmlReport().writePage(report, html);
             }
             if (junit != null) {
                 JunitExport.write(report, junit);

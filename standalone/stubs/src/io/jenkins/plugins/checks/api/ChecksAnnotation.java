@@ -1,7 +1,11 @@
 package io.jenkins.plugins.checks.api;
 
-// Compile-only signature stub of io.jenkins.plugins:checks-api (bom-2.555.x), written from the public API (see
-// ../README.md). Never packaged.
+// Compile-only signature stub of io.jenkins.plugins.checks.api.ChecksAnnotation: jenkinsci/checks-api-plugin, tag
+// 415.vf022234a_931d (bom-2.555.x 6916),
+// src/main/java/io/jenkins/plugins/checks/api/ChecksAnnotation.java.
+// Only what the plugin uses, with the real modifiers, generics, checked exceptions and nullability;
+// bodies throw. Never packaged (see ../README.md).
+
 public class ChecksAnnotation {
     public enum ChecksAnnotationLevel {
         NONE,
@@ -11,29 +15,27 @@ public class ChecksAnnotation {
     }
 
     public static class ChecksAnnotationBuilder {
-        public ChecksAnnotationBuilder() {}
-
-        public ChecksAnnotationBuilder withPath(String path) {
+        public ChecksAnnotationBuilder withPath(final String path) {
             throw new UnsupportedOperationException();
         }
 
-        public ChecksAnnotationBuilder withStartLine(Integer startLine) {
+        public ChecksAnnotationBuilder withStartLine(final Integer startLine) {
             throw new UnsupportedOperationException();
         }
 
-        public ChecksAnnotationBuilder withEndLine(Integer endLine) {
+        public ChecksAnnotationBuilder withEndLine(final Integer endLine) {
             throw new UnsupportedOperationException();
         }
 
-        public ChecksAnnotationBuilder withAnnotationLevel(ChecksAnnotationLevel level) {
+        public ChecksAnnotationBuilder withAnnotationLevel(final ChecksAnnotationLevel level) {
             throw new UnsupportedOperationException();
         }
 
-        public ChecksAnnotationBuilder withMessage(String message) {
+        public ChecksAnnotationBuilder withMessage(final String message) {
             throw new UnsupportedOperationException();
         }
 
-        public ChecksAnnotationBuilder withTitle(String title) {
+        public ChecksAnnotationBuilder withTitle(final String title) {
             throw new UnsupportedOperationException();
         }
 

@@ -1,28 +1,30 @@
 package io.jenkins.plugins.checks.api;
 
-// Compile-only signature stub of io.jenkins.plugins:checks-api (bom-2.555.x), written from the public API (see
-// ../README.md). Never packaged.
+// Compile-only signature stub of io.jenkins.plugins.checks.api.ChecksDetails: jenkinsci/checks-api-plugin, tag
+// 415.vf022234a_931d (bom-2.555.x 6916),
+// src/main/java/io/jenkins/plugins/checks/api/ChecksDetails.java.
+// Only what the plugin uses, with the real modifiers, generics, checked exceptions and nullability;
+// bodies throw. Never packaged (see ../README.md).
+
 public class ChecksDetails {
     public static class ChecksDetailsBuilder {
-        public ChecksDetailsBuilder() {}
-
-        public ChecksDetailsBuilder withName(String name) {
+        public ChecksDetailsBuilder withName(final String name) {
             throw new UnsupportedOperationException();
         }
 
-        public ChecksDetailsBuilder withStatus(ChecksStatus status) {
+        public ChecksDetailsBuilder withStatus(final ChecksStatus status) {
             throw new UnsupportedOperationException();
         }
 
-        public ChecksDetailsBuilder withDetailsURL(String detailsURL) {
+        public ChecksDetailsBuilder withDetailsURL(final String detailsURL) {
             throw new UnsupportedOperationException();
         }
 
-        public ChecksDetailsBuilder withConclusion(ChecksConclusion conclusion) {
+        public ChecksDetailsBuilder withConclusion(final ChecksConclusion conclusion) {
             throw new UnsupportedOperationException();
         }
 
-        public ChecksDetailsBuilder withOutput(ChecksOutput output) {
+        public ChecksDetailsBuilder withOutput(final ChecksOutput output) {
             throw new UnsupportedOperationException();
         }
 

@@ -1,26 +1,28 @@
 package io.jenkins.plugins.checks.api;
 
+// Compile-only signature stub of io.jenkins.plugins.checks.api.ChecksOutput: jenkinsci/checks-api-plugin, tag
+// 415.vf022234a_931d (bom-2.555.x 6916),
+// src/main/java/io/jenkins/plugins/checks/api/ChecksOutput.java.
+// Only what the plugin uses, with the real modifiers, generics, checked exceptions and nullability;
+// bodies throw. Never packaged (see ../README.md).
+
 import java.util.List;
 
-// Compile-only signature stub of io.jenkins.plugins:checks-api (bom-2.555.x), written from the public API (see
-// ../README.md). Never packaged.
 public class ChecksOutput {
     public static class ChecksOutputBuilder {
-        public ChecksOutputBuilder() {}
-
-        public ChecksOutputBuilder withTitle(String title) {
+        public ChecksOutputBuilder withTitle(final String title) {
             throw new UnsupportedOperationException();
         }
 
-        public ChecksOutputBuilder withSummary(String summary) {
+        public ChecksOutputBuilder withSummary(final String summary) {
             throw new UnsupportedOperationException();
         }
 
-        public ChecksOutputBuilder withText(String text) {
+        public ChecksOutputBuilder withText(final String text) {
             throw new UnsupportedOperationException();
         }
 
-        public ChecksOutputBuilder withAnnotations(List<ChecksAnnotation> annotations) {
+        public ChecksOutputBuilder withAnnotations(final List<ChecksAnnotation> annotations) {
             throw new UnsupportedOperationException();
         }
 

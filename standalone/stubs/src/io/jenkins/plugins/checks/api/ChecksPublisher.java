@@ -1,7 +1,11 @@
 package io.jenkins.plugins.checks.api;
 
-// Compile-only signature stub of io.jenkins.plugins:checks-api (bom-2.555.x), written from the public API (see
-// ../README.md). Never packaged.
+// Compile-only signature stub of io.jenkins.plugins.checks.api.ChecksPublisher: jenkinsci/checks-api-plugin, tag
+// 415.vf022234a_931d (bom-2.555.x 6916),
+// src/main/java/io/jenkins/plugins/checks/api/ChecksPublisher.java.
+// Only what the plugin uses, with the real modifiers, generics, checked exceptions and nullability;
+// bodies throw. Never packaged (see ../README.md).
+
 public abstract class ChecksPublisher {
     public abstract void publish(ChecksDetails details);
 }

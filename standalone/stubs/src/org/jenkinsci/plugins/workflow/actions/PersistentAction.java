@@ -1,7 +1,10 @@
 package org.jenkinsci.plugins.workflow.actions;
 
-// Compile-only signature stub of workflow-api (bom-2.555.x), written from the public API (see ../README.md). Never
-// packaged.
+// Compile-only signature stub of org.jenkinsci.plugins.workflow.actions.PersistentAction:
+// jenkinsci/workflow-api-plugin, tag 1413.v2ff1a_5e720fa_ (bom-2.555.x 6916),
+// src/main/java/org/jenkinsci/plugins/workflow/actions/PersistentAction.java.
+// Only what the plugin uses, with the real modifiers, generics, checked exceptions and nullability;
+// bodies throw. Never packaged (see ../README.md).
 
 import hudson.model.Action;
 

@@ -1,12 +1,17 @@
 package org.jenkinsci.plugins.workflow.actions;
 
-// Compile-only signature stub of workflow-api (bom-2.555.x), written from the public API (see ../README.md). Never
-// packaged.
+// Compile-only signature stub of org.jenkinsci.plugins.workflow.actions.WarningAction: jenkinsci/workflow-api-plugin,
+// tag 1413.v2ff1a_5e720fa_ (bom-2.555.x 6916),
+// src/main/java/org/jenkinsci/plugins/workflow/actions/WarningAction.java.
+// Only what the plugin uses, with the real modifiers, generics, checked exceptions and nullability;
+// bodies throw. Never packaged (see ../README.md).
 
+import edu.umd.cs.findbugs.annotations.CheckForNull;
+import edu.umd.cs.findbugs.annotations.NonNull;
 import hudson.model.Result;
 
 public class WarningAction implements PersistentAction {
-    public WarningAction(Result result) {
+    public WarningAction(@NonNull Result result) {
         throw new UnsupportedOperationException();
     }
 
@@ -14,18 +19,26 @@ public class WarningAction implements PersistentAction {
         throw new UnsupportedOperationException();
     }
 
-    @Override
-    public String getIconFileName() {
-        return null;
+    public @CheckForNull String getMessage() {
+        throw new UnsupportedOperationException();
+    }
+
+    public @NonNull Result getResult() {
+        throw new UnsupportedOperationException();
     }
 
     @Override
     public String getDisplayName() {
-        return null;
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public String getIconFileName() {
+        throw new UnsupportedOperationException();
     }
 
     @Override
     public String getUrlName() {
-        return null;
+        throw new UnsupportedOperationException();
     }
 }

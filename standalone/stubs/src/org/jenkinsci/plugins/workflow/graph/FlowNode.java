@@ -1,8 +1,13 @@
 package org.jenkinsci.plugins.workflow.graph;
 
-// Compile-only signature stub of workflow-api (bom-2.555.x), written from the public API (see ../README.md). Never
-// packaged.
+// Compile-only signature stub of org.jenkinsci.plugins.workflow.graph.FlowNode: jenkinsci/workflow-api-plugin, tag
+// 1413.v2ff1a_5e720fa_ (bom-2.555.x 6916),
+// src/main/java/org/jenkinsci/plugins/workflow/graph/FlowNode.java.
+// Only what the plugin uses, with the real modifiers, generics, checked exceptions and nullability;
+// bodies throw. Never packaged (see ../README.md).
 
 import hudson.model.Actionable;
 
-public abstract class FlowNode extends Actionable {}
+public abstract class FlowNode extends Actionable {
+    // implements Saveable in workflow-api; addOrReplaceAction comes from Actionable
+}

@@ -1,19 +1,32 @@
 package org.jenkinsci.plugins.workflow.steps;
 
-// Compile-only signature stub of workflow-step-api 724.v538c2362b_dfb_, written from the public API (see ../README.md).
-// Never packaged.
+// Compile-only signature stub of org.jenkinsci.plugins.workflow.steps.StepContext: jenkinsci/workflow-step-api-plugin,
+// commit 0773c3c (2025-11-17; bom-2.555.x 6916 manages 724.v538c2362b_dfb_, whose commit the snapshot lacks),
+// src/main/java/org/jenkinsci/plugins/workflow/steps/StepContext.java.
+// Only what the plugin uses, with the real modifiers, generics, checked exceptions and nullability;
+// bodies throw, except: saveState() and newBodyInvoker() are left out. Never packaged (see ../README.md).
 
+import com.google.common.util.concurrent.FutureCallback;
+import edu.umd.cs.findbugs.annotations.CheckForNull;
+import edu.umd.cs.findbugs.annotations.Nullable;
 import hudson.model.Result;
 import java.io.IOException;
 import java.io.Serializable;
 
-/** The real class also implements Guava's FutureCallback&lt;Object&gt;; only the used methods are declared. */
-public abstract class StepContext implements Serializable {
+public abstract class StepContext implements FutureCallback<Object>, Serializable {
+    private static final long serialVersionUID = 1L;
+
+    @CheckForNull
     public abstract <T> T get(Class<T> key) throws IOException, InterruptedException;
 
-    public abstract void onSuccess(Object result);
+    @Override
+    public abstract void onSuccess(@Nullable Object result);
 
-    public abstract void onFailure(Throwable t);
+    public abstract boolean isReady();
 
     public abstract void setResult(Result r);
+
+    public boolean hasBody() {
+        throw new UnsupportedOperationException();
+    }
 }

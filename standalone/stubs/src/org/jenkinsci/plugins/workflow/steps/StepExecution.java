@@ -1,22 +1,38 @@
 package org.jenkinsci.plugins.workflow.steps;
 
-// Compile-only signature stub of workflow-step-api 724.v538c2362b_dfb_, written from the public API (see ../README.md).
-// Never packaged.
+// Compile-only signature stub of org.jenkinsci.plugins.workflow.steps.StepExecution:
+// jenkinsci/workflow-step-api-plugin, commit 0773c3c (2025-11-17; bom-2.555.x 6916 manages 724.v538c2362b_dfb_, whose
+// commit the snapshot lacks),
+// src/main/java/org/jenkinsci/plugins/workflow/steps/StepExecution.java.
+// Only what the plugin uses, with the real modifiers, generics, checked exceptions and nullability;
+// bodies throw, except: the constructor and onResume(), which do nothing here. Never packaged (see ../README.md).
 
+import edu.umd.cs.findbugs.annotations.CheckForNull;
+import edu.umd.cs.findbugs.annotations.NonNull;
 import java.io.Serializable;
 
 public abstract class StepExecution implements Serializable {
-    protected StepExecution(StepContext context) {}
+    private static final long serialVersionUID = 1L;
 
-    public StepContext getContext() {
+    protected StepExecution(@NonNull StepContext context) {}
+
+    public @NonNull StepContext getContext() {
         throw new UnsupportedOperationException();
     }
 
     public abstract boolean start() throws Exception;
 
-    public void stop(Throwable cause) throws Exception {
+    public void stop(@NonNull Throwable cause) throws Exception {
         throw new UnsupportedOperationException();
     }
 
     public void onResume() {}
+
+    public @CheckForNull String getStatus() {
+        throw new UnsupportedOperationException();
+    }
+
+    public boolean blocksRestart() {
+        throw new UnsupportedOperationException();
+    }
 }

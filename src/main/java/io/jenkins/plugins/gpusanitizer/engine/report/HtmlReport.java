@@ -4,12 +4,13 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 
 /**
  * Renders the report as an HTML fragment (shared by the CLI page and the Jenkins build page) and as
- * a self-contained page. No script, no event attributes (Jenkins' Content-Security-Policy); every
+ * a standalone page with its stylesheet next to it. No script, no event attributes (Jenkins' Content-Security-Policy); every
  * string from a tool or log goes through {@link Html#esc}. Styles live in report.css.
  */
 public final class HtmlReport {
@@ -35,16 +36,28 @@ public final class HtmlReport {
         this.rawBase = rawBase;
     }
 
+    /** The stylesheet's file name: written next to every page ({@link #writePage}), linked by it. */
+    public static final String CSS_FILE = "report.css";
+
     /**
-     * A standalone page with the CSS inlined; its own Content-Security-Policy forbids every script,
+     * A standalone page. Its styles are in {@link #CSS_FILE} next to it, not inline: Jenkins serves a run
+     * directory (the build's {@code raw/} pages) with the strict Content-Security-Policy of its directory
+     * browser, {@code style-src 'self'}, which refuses inline styles. Its own policy forbids every script,
      * so even a string that escaped escaping could not run.
      */
     public String page(Report r) {
         return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-                + "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">"
+                + "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'self'; img-src data:\">"
                 + "<title>GPU Sanitizer: " + Html.esc(r.verdict())
-                + "</title>\n<style>" + css().replace("</", "<\\/") + "</style></head>\n<body>\n" + fragment(r)
+                + "</title>\n<link rel=\"stylesheet\" href=\"" + CSS_FILE + "\"></head>\n<body>\n" + fragment(r)
                 + "\n</body></html>\n";
+    }
+
+    /** Writes {@link #page} to {@code html} and the stylesheet next to it. */
+    public void writePage(Report r, Path html) throws IOException {
+        // through OutputFile: never through a planted symlink, never a half-written page
+        OutputFile.writeString(html, page(r));
+        OutputFile.writeString(html.toAbsolutePath().resolveSibling(CSS_FILE), css());
     }
 
     public String fragment(Report r) {

@@ -9,7 +9,6 @@ import io.jenkins.plugins.gpusanitizer.engine.parse.GeneratedCode;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
 import io.jenkins.plugins.gpusanitizer.engine.parse.TracebackParser;
 import io.jenkins.plugins.gpusanitizer.engine.report.HtmlReport;
-import io.jenkins.plugins.gpusanitizer.engine.report.OutputFile;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReferenceComparison;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
@@ -702,7 +701,7 @@ public final class Runner {
         }
         try {
             ReportJson.write(report, dir.root().resolve(RunDirectory.REPORT_JSON));
-            OutputFile.writeString(dir.root().resolve(RunDirectory.REPORT_HTML), new HtmlReport().page(report));
+            new HtmlReport().writePage(report, dir.root().resolve(RunDirectory.REPORT_HTML));
         } catch (IOException e) {
             progress.line("[gpu-sanitize] cannot write the report into " + dir.root() + ": " + e.getMessage());
         }

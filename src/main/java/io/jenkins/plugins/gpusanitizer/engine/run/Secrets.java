@@ -1,6 +1,7 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -15,17 +16,34 @@ import java.util.regex.Pattern;
 public final class Secrets {
     static final Pattern SECRET_NAME = Pattern.compile("(?i).*(TOKEN|SECRET|PASSWORD|PASSWD|KEY|CREDENTIAL).*");
     private static final int MIN_LENGTH = 4;
+    /** Variables named sensitive by the caller (a CI's credential bindings) are masked from this length on. */
+    private static final int MIN_LENGTH_NAMED = 3;
+
     private final List<String> values;
 
     public Secrets(Map<String, String> env) {
+        this(env, List.of());
+    }
+
+    /** Also masks the values of {@code sensitiveNames}, whatever the names look like. */
+    public Secrets(Map<String, String> env, Collection<String> sensitiveNames) {
         List<String> v = new ArrayList<>();
         env.forEach((name, value) -> {
-            if (SECRET_NAME.matcher(name).matches() && value != null && value.length() >= MIN_LENGTH) {
+            if (value == null) {
+                return;
+            }
+            if ((SECRET_NAME.matcher(name).matches() && value.length() >= MIN_LENGTH)
+                    || (sensitiveNames.contains(name) && value.length() >= MIN_LENGTH_NAMED)) {
                 v.add(value);
             }
         });
         v.sort(Comparator.comparingInt(String::length).reversed()); // longest first: no partial leftovers
-        this.values = List.copyOf(v);
+        this.values = v.stream().distinct().toList();
+    }
+
+    /** The values masked, longest first. */
+    public List<String> values() {
+        return values;
     }
 
     public String mask(String s) {

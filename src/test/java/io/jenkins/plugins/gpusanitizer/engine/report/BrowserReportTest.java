@@ -106,7 +106,7 @@ class BrowserReportTest {
 
     private Path page(Report r, String name) throws IOException {
         Path f = dir.resolve(name + ".html");
-        Files.writeString(f, new HtmlReport().page(r), StandardCharsets.UTF_8);
+        new HtmlReport().writePage(r, f);
         return f;
     }
 
@@ -156,5 +156,84 @@ class BrowserReportTest {
                 f, "<!DOCTYPE html><html><body><script>console.error('control error')</script></body></html>");
         Rendered out = render(f, null);
         assertThat(out.console()).anyMatch(l -> l.contains("control error"));
+    }
+
+    /**
+     * jenkins-core 2.555.3, {@code DirectoryBrowserSupport.DEFAULT_CSP_VALUE}: the header the build's raw/
+     * pages are served with (core/src/main/java/hudson/model/DirectoryBrowserSupport.java).
+     */
+    static final String JENKINS_DIRECTORY_BROWSER_CSP =
+            "sandbox allow-same-origin; default-src 'none'; img-src 'self'; style-src 'self';";
+
+    /**
+     * The standalone page as Jenkins serves it under raw/ (issue #12, 2): over HTTP with the directory
+     * browser's Content-Security-Policy header. It must load its stylesheet and trigger no refusal; the
+     * old page, with its inline style element, is refused (negative control).
+     */
+    @Test
+    void theRunDirectoryPageIsStyledUnderTheDirectoryBrowserCsp() throws Exception {
+        Path raw = dir.resolve("raw");
+        Files.createDirectories(raw);
+        Report r = runReport("far");
+        new HtmlReport().writePage(r, raw.resolve("report.html"));
+        Files.writeString(
+                raw.resolve("inline.html"),
+                "<!DOCTYPE html><html><head><style>body{color:red}</style></head><body>x</body></html>",
+                StandardCharsets.UTF_8);
+        List<String> served = java.util.Collections.synchronizedList(new ArrayList<>());
+        com.sun.net.httpserver.HttpServer server =
+                com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/raw/", exchange -> {
+            String name = exchange.getRequestURI().getPath().substring("/raw/".length());
+            Path f = raw.resolve(name).normalize();
+            served.add(name);
+            if (!f.startsWith(raw) || !Files.isRegularFile(f)) {
+                exchange.sendResponseHeaders(404, -1);
+                exchange.close();
+                return;
+            }
+            byte[] body = Files.readAllBytes(f);
+            exchange.getResponseHeaders()
+                    .set("Content-Type", name.endsWith(".css") ? "text/css" : "text/html; charset=utf-8");
+            exchange.getResponseHeaders().set("Content-Security-Policy", JENKINS_DIRECTORY_BROWSER_CSP);
+            exchange.sendResponseHeaders(200, body.length);
+            exchange.getResponseBody().write(body);
+            exchange.close();
+        });
+        server.start();
+        try {
+            String base = "http://127.0.0.1:" + server.getAddress().getPort() + "/raw/";
+            Rendered page = renderUrl(base + "report.html");
+            assertThat(page.console()).isEmpty();
+            assertThat(page.dom()).contains("gs-verdict-word\">" + r.verdict() + "<");
+            assertThat(served).contains("report.html", HtmlReport.CSS_FILE);
+            Rendered control = renderUrl(base + "inline.html");
+            assertThat(control.console())
+                    .anyMatch(l -> l.contains("inline style") && l.contains("Content Security Policy"));
+        } finally {
+            server.stop(0);
+        }
+    }
+
+    private Rendered renderUrl(String url) throws IOException, InterruptedException {
+        List<String> console = new ArrayList<>();
+        String dom = run(
+                List.of(
+                        chromium.toString(),
+                        "--headless",
+                        "--no-sandbox",
+                        "--disable-gpu",
+                        "--no-first-run",
+                        "--disable-background-networking",
+                        "--disable-component-update",
+                        "--disable-sync",
+                        "--user-data-dir=" + dir.resolve("profile-http"),
+                        "--enable-logging=stderr",
+                        "--v=0",
+                        "--virtual-time-budget=5000",
+                        "--dump-dom",
+                        url),
+                console);
+        return new Rendered(dom, console);
     }
 }

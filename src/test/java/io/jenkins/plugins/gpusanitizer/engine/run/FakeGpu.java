@@ -68,6 +68,11 @@ public final class FakeGpu {
         return this;
     }
 
+    /** The phase's job ({@code memcheck-app}, {@code blocking}, {@code async}) never ends by itself. */
+    public FakeGpu hang(String mode) {
+        return put(mode + ".hang", "");
+    }
+
     FakeGpu remove(String tool) {
         try {
             Files.delete(tools.resolve(tool));

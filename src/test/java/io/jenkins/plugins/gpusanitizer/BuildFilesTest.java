@@ -1,0 +1,195 @@
+package io.jenkins.plugins.gpusanitizer;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Test;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+import org.w3c.dom.Node;
+import org.w3c.dom.NodeList;
+
+/**
+ * The build files the real plugin build reads and this machine cannot run (issue #12, 1): the root
+ * POM packages (no {@code <description>}: maven-hpi-plugin wants index.jelly), its test dependencies
+ * agree with the standalone build's, and the Jenkinsfile asks only for platforms the tests can pass on.
+ * Run by CI as part of the standalone build.
+ */
+class BuildFilesTest {
+    static final Path ROOT = Path.of(System.getProperty("gs.projectRoot", "."));
+
+    /** The parent the root POM names; the versions below are read from its pom.xml. */
+    static final String PLUGIN_POM = "6.2221.va_045130417c9";
+
+    /**
+     * What org.jenkins-ci.plugins:plugin 6.2221 manages (its junit-bom ${junit.version} and mockito-bom
+     * ${mockito.version} imports): in the root POM these test dependencies carry no version.
+     */
+    static final Map<String, String> MANAGED_BY_PARENT = Map.of(
+            "org.junit.jupiter", "6.1.3",
+            "org.junit.platform", "6.1.3",
+            "org.mockito", "5.23.0");
+
+    /** Test dependencies the parent adds by itself (plugin-pom's own dependencies). */
+    static final List<String> ADDED_BY_PARENT = List.of("org.junit.jupiter:junit-jupiter");
+
+    record Dep(String groupId, String artifactId, String classifier, String version, String scope) {
+        String key() {
+            return groupId + ":" + artifactId + (classifier == null ? "" : ":" + classifier);
+        }
+
+        boolean jenkins() {
+            return groupId.startsWith("org.jenkins-ci") || groupId.startsWith("io.jenkins");
+        }
+    }
+
+    private static Element pom(Path file) throws Exception {
+        DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
+        f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
+        try (InputStream in = Files.newInputStream(file)) {
+            Document d = f.newDocumentBuilder().parse(in);
+            return d.getDocumentElement();
+        }
+    }
+
+    private static Element child(Element e, String name) {
+        for (Node n = e.getFirstChild(); n != null; n = n.getNextSibling()) {
+            if (n instanceof Element c && c.getTagName().equals(name)) {
+                return c;
+            }
+        }
+        return null;
+    }
+
+    private static String text(Element e, String name) {
+        Element c = child(e, name);
+        return c == null ? null : c.getTextContent().trim();
+    }
+
+    private static Map<String, String> properties(Element project) {
+        Map<String, String> p = new HashMap<>();
+        Element props = child(project, "properties");
+        if (props != null) {
+            NodeList l = props.getChildNodes();
+            for (int i = 0; i < l.getLength(); i++) {
+                if (l.item(i) instanceof Element e) {
+                    p.put(e.getTagName(), e.getTextContent().trim());
+                }
+            }
+        }
+        return p;
+    }
+
+    private static String resolve(String v, Map<String, String> props) {
+        if (v == null) {
+            return null;
+        }
+        Matcher m = Pattern.compile("\\$\\{([^}]+)}").matcher(v);
+        StringBuilder b = new StringBuilder();
+        while (m.find()) {
+            m.appendReplacement(b, Matcher.quoteReplacement(props.getOrDefault(m.group(1), m.group())));
+        }
+        m.appendTail(b);
+        return b.toString();
+    }
+
+    /** The project's own dependencies (not its dependencyManagement), by groupId:artifactId[:classifier]. */
+    static Map<String, Dep> dependencies(Path file) throws Exception {
+        Element project = pom(file);
+        Map<String, String> props = properties(project);
+        Map<String, Dep> deps = new TreeMap<>();
+        NodeList l = child(project, "dependencies").getElementsByTagName("dependency");
+        for (int i = 0; i < l.getLength(); i++) {
+            Element d = (Element) l.item(i);
+            Dep dep = new Dep(
+                    text(d, "groupId"),
+                    text(d, "artifactId"),
+                    text(d, "classifier"),
+                    resolve(text(d, "version"), props),
+                    text(d, "scope") == null ? "compile" : text(d, "scope"));
+            deps.put(dep.key(), dep);
+        }
+        return deps;
+    }
+
+    @Test
+    void theRootPomPackages() throws Exception {
+        Element root = pom(ROOT.resolve("pom.xml"));
+        assertThat(text(root, "packaging")).isEqualTo("hpi");
+        assertThat(child(root, "description"))
+                .as("maven-hpi-plugin (HpiMojo) takes the description from src/main/resources/index.jelly")
+                .isNull();
+        assertThat(ROOT.resolve("src/main/resources/index.jelly")).isRegularFile();
+        Element parent = child(root, "parent");
+        assertThat(text(parent, "artifactId")).isEqualTo("plugin");
+        assertThat(text(parent, "version"))
+                .as("MANAGED_BY_PARENT holds the versions of this parent: update both")
+                .isEqualTo(PLUGIN_POM);
+    }
+
+    @Test
+    void testDependenciesAgreeBetweenTheRootAndTheStandaloneBuild() throws Exception {
+        Map<String, Dep> root = dependencies(ROOT.resolve("pom.xml"));
+        Map<String, Dep> standalone = dependencies(ROOT.resolve("standalone/pom.xml"));
+        List<String> problems = new ArrayList<>();
+        for (Dep s : standalone.values()) {
+            if (!s.scope().equals("test") || ADDED_BY_PARENT.contains(s.key())) {
+                continue;
+            }
+            Dep r = root.get(s.key());
+            if (r == null || !r.scope().equals("test")) {
+                problems.add(s.key() + ": a test dependency of standalone/pom.xml, missing from pom.xml's tests");
+                continue;
+            }
+            String managed = MANAGED_BY_PARENT.get(s.groupId());
+            if (managed != null) {
+                if (r.version() != null) {
+                    problems.add(s.key() + ": managed by the parent, pom.xml must not give a version");
+                }
+                if (!managed.equals(s.version())) {
+                    problems.add(s.key() + ": standalone " + s.version() + ", the parent manages " + managed);
+                }
+            } else if (!s.version().equals(r.version())) {
+                problems.add(s.key() + ": standalone " + s.version() + ", pom.xml " + r.version());
+            }
+        }
+        for (Dep r : root.values()) {
+            if (r.jenkins()) {
+                if (r.version() != null) {
+                    problems.add(r.key() + ": a Jenkins artifact, its version comes from the BOM");
+                }
+            } else if (r.scope().equals("test") && !standalone.containsKey(r.key())) {
+                problems.add(r.key() + ": a test dependency of pom.xml, missing from standalone/pom.xml");
+            } else if (r.version() == null && !MANAGED_BY_PARENT.containsKey(r.groupId())) {
+                problems.add(r.key() + ": no version, but neither the parent nor the BOM manages it");
+            }
+        }
+        assertThat(problems).isEmpty();
+        Map<String, String> props = properties(pom(ROOT.resolve("standalone/pom.xml")));
+        assertThat(props.get("junit.version")).isEqualTo(MANAGED_BY_PARENT.get("org.junit.jupiter"));
+        assertThat(props.get("mockito.version")).isEqualTo(MANAGED_BY_PARENT.get("org.mockito"));
+    }
+
+    @Test
+    void theJenkinsfileAsksOnlyForLinux() throws Exception {
+        String jenkinsfile = Files.readString(ROOT.resolve("Jenkinsfile"), StandardCharsets.UTF_8);
+        assertThat(jenkinsfile).contains("buildPlugin(").doesNotContainIgnoringCase("windows");
+        Matcher platforms = Pattern.compile("platform:\\s*'([^']+)'").matcher(jenkinsfile);
+        List<String> found = new ArrayList<>();
+        while (platforms.find()) {
+            found.add(platforms.group(1));
+        }
+        assertThat(found).isNotEmpty().containsOnly("linux");
+    }
+}

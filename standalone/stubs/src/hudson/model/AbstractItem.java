@@ -1,0 +1,39 @@
+package hudson.model;
+
+// Compile-only signature stub of hudson.model.AbstractItem: jenkinsci/jenkins, tag jenkins-2.555.3,
+// core/src/main/java/hudson/model/AbstractItem.java.
+// Only what the plugin uses, with the real modifiers, generics, checked exceptions and nullability;
+// bodies throw. Never packaged (see ../README.md).
+
+import edu.umd.cs.findbugs.annotations.NonNull;
+import hudson.security.AccessControlled;
+
+public abstract class AbstractItem extends Actionable implements Item, AccessControlled {
+    protected AbstractItem(ItemGroup parent, String name) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public @NonNull ItemGroup getParent() {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public String getDisplayName() {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public final String getFullName() {
+        throw new UnsupportedOperationException();
+    }
+
+    public final String getFullDisplayName() {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public final String getUrl() {
+        throw new UnsupportedOperationException();
+    }
+}

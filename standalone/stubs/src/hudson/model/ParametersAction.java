@@ -1,0 +1,51 @@
+package hudson.model;
+
+// Compile-only signature stub of hudson.model.ParametersAction: jenkinsci/jenkins, tag jenkins-2.555.3,
+// core/src/main/java/hudson/model/ParametersAction.java.
+// Only what the plugin uses, with the real modifiers, generics, checked exceptions and nullability;
+// bodies throw. Never packaged (see ../README.md).
+
+import edu.umd.cs.findbugs.annotations.NonNull;
+import java.util.Iterator;
+import java.util.List;
+import jenkins.model.RunAction2;
+
+public class ParametersAction implements RunAction2, Iterable<ParameterValue> {
+    public ParametersAction(@NonNull List<ParameterValue> parameters) {
+        throw new UnsupportedOperationException();
+    }
+
+    public List<ParameterValue> getParameters() {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public Iterator<ParameterValue> iterator() {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public String getIconFileName() {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public String getDisplayName() {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public String getUrlName() {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void onAttached(Run<?, ?> r) {
+        throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public void onLoad(Run<?, ?> r) {
+        throw new UnsupportedOperationException();
+    }
+}
