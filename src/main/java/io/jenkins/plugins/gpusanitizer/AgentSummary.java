@@ -16,7 +16,33 @@ public record AgentSummary(
         String reportedAt,
         String faultAt,
         String runDirectory,
-        java.util.Map<String, Integer> defectsByTool)
+        java.util.Map<String, Integer> defectsByTool,
+        java.util.List<String> evidence)
         implements Serializable {
     private static final long serialVersionUID = 1L;
+
+    public AgentSummary(
+            String verdict,
+            int defects,
+            int suppressed,
+            Long errorsTotal,
+            String firstReason,
+            String diagnosis,
+            String reportedAt,
+            String faultAt,
+            String runDirectory,
+            java.util.Map<String, Integer> defectsByTool) {
+        this(
+                verdict,
+                defects,
+                suppressed,
+                errorsTotal,
+                firstReason,
+                diagnosis,
+                reportedAt,
+                faultAt,
+                runDirectory,
+                defectsByTool,
+                java.util.List.of());
+    }
 }

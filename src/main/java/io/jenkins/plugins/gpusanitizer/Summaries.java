@@ -1,5 +1,6 @@
 package io.jenkins.plugins.gpusanitizer;
 
+import io.jenkins.plugins.gpusanitizer.engine.report.Evidence;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 
 /** Report to the small summary the build keeps in build.xml. */
@@ -23,7 +24,8 @@ final class Summaries {
                 where(r.diagnosis() == null ? null : r.diagnosis().reportedAt()),
                 where(r.diagnosis() == null ? null : r.diagnosis().faultAt()),
                 runDirectory,
-                byTool(r));
+                byTool(r),
+                new java.util.ArrayList<>(Evidence.lines(r)));
     }
 
     /** Open defects per tool, for the job page's trend. */

@@ -19,6 +19,10 @@ import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerOutput;
 import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerTextParser;
 import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerXmlParser;
 import io.jenkins.plugins.gpusanitizer.engine.parse.TracebackParser;
+import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeEvidence;
+import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeFindings;
+import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeLog;
+import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeParser;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -98,11 +102,20 @@ public final class Analyzer {
                 inputErrors.add(e.getMessage());
             }
         }
+        // the probe's evidence explains, it never judges: its problems are notes, not input errors
+        List<ProbeLog> probeLogs = new ArrayList<>();
+        in.probeLogs().forEach((phase, file) -> {
+            probeLogs.add(new ProbeParser().parse(phase, file));
+            if (java.nio.file.Files.isRegularFile(file)) {
+                inputs.add(file.toString());
+            }
+        });
+        ProbeFindings probe = ProbeEvidence.of(probeLogs);
         Diagnosis diagnosis = new Diagnoser()
-                .diagnose(runs, failures.get("async"), failures.get("blocking"), curves, in.cachingAllocator());
+                .diagnose(runs, failures.get("async"), failures.get("blocking"), curves, in.cachingAllocator(), probe);
         Gate.Result gate =
                 new Gate(policy).evaluate(new Gate.Input(runs, failures, curves, in.cachingAllocator(), inputErrors));
-        return new Analysis(runs, failures, curves, in.cachingAllocator(), diagnosis, gate, inputs, inputErrors);
+        return new Analysis(runs, failures, curves, in.cachingAllocator(), diagnosis, gate, inputs, inputErrors, probe);
     }
 
     private void addCurve(Path csv, String label, List<MemoryCurve> curves, List<String> inputs) {

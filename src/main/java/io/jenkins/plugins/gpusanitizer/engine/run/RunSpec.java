@@ -56,6 +56,7 @@ public final class RunSpec implements Serializable {
     private Map<Tool, Action> toolActions = new EnumMap<>(Tool.class);
     private Action oomAction;
     private Action memoryGrowthAction;
+    private boolean probe = true;
 
     /** The user's command as given: one element with spaces is a shell string. */
     public List<String> command() {
@@ -383,6 +384,19 @@ public final class RunSpec implements Serializable {
 
     public RunSpec memoryGrowthAction(Action a) {
         memoryGrowthAction = a;
+        return this;
+    }
+
+    /**
+     * Whether the in-process probe (a sitecustomize on PYTHONPATH) runs in the blocking and regression
+     * phases; it records the failing operator's arguments and where GPU memory was allocated. Default on.
+     */
+    public boolean probe() {
+        return probe;
+    }
+
+    public RunSpec probe(boolean b) {
+        probe = b;
         return this;
     }
 
