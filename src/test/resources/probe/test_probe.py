@@ -103,7 +103,7 @@ class ProbeTest(unittest.TestCase):
         self.assertIn("F.embedding(tokens, weight)", f["site"]["code"])
         self.assertEqual(15, f["stack"][0]["line"])
         c = f["check"]
-        self.assertEqual((0, 5000, 5000, "weight", "rows", "input"),
+        self.assertEqual((0, 5000, 5000, "weight", "rows", "index"),
                          (c["min"], c["max"], c["size"], c["of"], c["unit"], c["name"]))
         self.assertTrue(c["outOfRange"])
         self.assertEqual("before the call", c["statsFrom"])

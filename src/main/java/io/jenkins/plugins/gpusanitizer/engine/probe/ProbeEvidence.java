@@ -90,10 +90,18 @@ public final class ProbeEvidence {
                 samples = (samples == null ? 0 : samples) + e.samples();
             }
         }
-        if (samples == null && !log.allocations().isEmpty()) {
-            samples = log.allocations().values().stream()
-                    .mapToLong(a -> a.samples().size())
+        if (!log.allocations().isEmpty()) {
+            // the snapshots' own cost is in every sample: it survives a run stopped at its target (no exit line)
+            double cost = log.allocations().values().stream()
+                    .flatMap(a -> a.samples().stream())
+                    .mapToDouble(ProbeLog.Sample::cost)
                     .sum();
+            seconds = Math.max(seconds, cost);
+            if (samples == null) {
+                samples = log.allocations().values().stream()
+                        .mapToLong(a -> a.samples().size())
+                        .sum();
+            }
         }
         String status =
                 !log.present() ? "no-output" : log.records() == 0 && !errors.isEmpty() ? "unreadable" : "recorded";

@@ -12,7 +12,8 @@ import java.util.Map;
  * @param file      the file (as given)
  * @param present   false when the probe was on but wrote nothing (the job never imported torch)
  * @param records   JSON lines read
- * @param badLines  lines that were not JSON objects (a line cut by a crash, a stray write)
+ * @param badLines  lines that were not JSON objects (a stray write), not counting a last line cut short
+ * @param cutLastLine the last line was cut short (a process killed while writing): tolerated
  * @param truncated the file was longer than the bound and its end was not read
  */
 public record ProbeLog(
@@ -28,6 +29,7 @@ public record ProbeLog(
         List<String> errors,
         long records,
         long badLines,
+        boolean cutLastLine,
         boolean truncated) {
 
     /** A process that imported torch: the probe's first line. */
@@ -101,7 +103,8 @@ public record ProbeLog(
      *
      * @param at {@code periodic}, {@code oom} (at the out-of-memory) or {@code exit}
      */
-    public record Sample(double t, String at, long allocated, long reserved, long blocks, List<SiteBytes> sites) {}
+    public record Sample(
+            double t, String at, long allocated, long reserved, long blocks, List<SiteBytes> sites, double cost) {}
 
     public record SiteBytes(int id, long bytes, long blocks) {}
 

@@ -57,6 +57,7 @@ public final class ProbeParser {
                 List.of(),
                 0,
                 0,
+                false,
                 false);
     }
 
@@ -84,6 +85,7 @@ public final class ProbeParser {
                     break;
                 }
                 JsonNode n;
+                s.lastBad = true;
                 try {
                     n = JSON.readTree(line);
                 } catch (JsonProcessingException e) {
@@ -94,6 +96,7 @@ public final class ProbeParser {
                     s.badLines++;
                     continue;
                 }
+                s.lastBad = false;
                 s.records++;
                 try {
                     s.add(n);
@@ -102,6 +105,10 @@ public final class ProbeParser {
                 }
             }
             s.truncated |= Files.size(file) > MAX_BYTES;
+            if (s.lastBad && !s.truncated && !endsWithNewline(file)) {
+                s.badLines--;
+                s.cutLastLine = true;
+            }
         } catch (IOException e) {
             s.error("cannot read " + file.getFileName() + ": " + e.getMessage());
         }
@@ -125,7 +132,19 @@ public final class ProbeParser {
                 List.copyOf(s.errors),
                 s.records,
                 s.badLines,
+                s.cutLastLine,
                 s.truncated);
+    }
+
+    private static boolean endsWithNewline(Path file) throws IOException {
+        try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(file.toFile(), "r")) {
+            if (f.length() == 0) {
+                return true;
+            }
+            f.seek(f.length() - 1);
+            int b = f.read();
+            return b == '\n' || b == '\r';
+        }
     }
 
     private static final class State {
@@ -140,6 +159,8 @@ public final class ProbeParser {
         final Set<String> errors = new LinkedHashSet<>();
         long records;
         long badLines;
+        boolean lastBad;
+        boolean cutLastLine;
         boolean truncated;
 
         void error(String e) {
@@ -274,7 +295,8 @@ public final class ProbeParser {
                     n.path("allocated").asLong(0),
                     n.path("reserved").asLong(0),
                     n.path("blocks").asLong(0),
-                    sites);
+                    sites,
+                    n.path("cost").asDouble(0));
         }
     }
 

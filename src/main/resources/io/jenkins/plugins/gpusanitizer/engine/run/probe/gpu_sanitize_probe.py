@@ -212,7 +212,7 @@ def _x_embedding(args, kwargs):
     idx = _arg(args, kwargs, 0, "input")
     weight = _arg(args, kwargs, 1, "weight")
     size = _size(weight, 0)
-    return ("input", idx, size, "weight", "rows", None)
+    return ("index", idx, size, "weight", "rows", None)
 
 
 def _x_loss(args, kwargs):

@@ -25,6 +25,18 @@ def _gpu_sanitize_load():
         except Exception:
             sys.modules.pop("gpu_sanitize_probe", None)
     if sys.version_info < (3, 4):
+        import imp
+
+        path = [p for p in sys.path if os.path.abspath(p or os.curdir) != here]
+        try:
+            found = imp.find_module("sitecustomize", path)
+        except ImportError:
+            return None
+        try:
+            sys.modules["sitecustomize"] = imp.load_module("sitecustomize", *found)
+        finally:
+            if found[0] is not None:
+                found[0].close()
         return None
     import importlib.machinery
     import importlib.util
