@@ -80,8 +80,8 @@ class GpuSanitizeActionTest {
         GpuSanitizeAction a = new GpuSanitizeAction("gpu-sanitizer", "GPU Sanitizer", s);
         assertThat(a.getEvidence())
                 .containsExactly(
-                        "failing operator: aten::embedding at embedding_oov.py:23: index max 5000, weight has 5000 rows",
-                        "GPU memory grows because tensors allocated at logits_leak.py:19 (forward) pile up: "
+                        "failing operator: aten::embedding at embedding_oov.py:24: index max 5000, weight has 5000 rows",
+                        "GPU memory grows because tensors allocated at logits_leak.py:23 (forward) pile up: "
                                 + "1,180 live blocks, 23.0 MiB at the end against 3.5 MiB after warm-up (4.3 s).");
         // a build recorded before the probe existed (no evidence field in build.xml)
         AgentSummary old = new AgentSummary("PASS", 0, 0, null, null, null, null, null, "/tmp/run", null, null);

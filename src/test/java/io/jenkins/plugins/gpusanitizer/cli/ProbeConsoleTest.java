@@ -36,12 +36,12 @@ class ProbeConsoleTest {
         StringWriter out = new StringWriter();
         ConsoleSummary.print(r, new PrintWriter(out), false);
         assertThat(out.toString())
-                .contains("  failing operator: aten::scatter_ at scatter_ddp.py:31: index max 64, input has 64 entries "
+                .contains("  failing operator: aten::scatter_ at scatter_ddp.py:19: index max 64, input has 64 entries "
                         + "along dim 1 (rank 1)\n")
-                .contains("  Out of memory at cache_oom.py:23 (workspace) allocating 6.0 GiB with 3.5 GiB free; "
-                        + "what filled the card: cache_oom.py:18 (remember), 130 live blocks, 130.0 GiB; "
+                .contains("  Out of memory at cache_oom.py:21 (workspace) allocating 6.0 GiB with 3.5 GiB free; "
+                        + "what filled the card: cache_oom.py:17 (remember), 130 live blocks, 130.0 GiB; "
                         + "allocator snapshot: regression/probe-oom-snapshot-7100.pickle.\n")
-                .contains("  GPU memory grows because tensors allocated at cache_oom.py:18 (remember) pile up");
+                .contains("  GPU memory grows because tensors allocated at cache_oom.py:17 (remember) pile up");
         StringWriter quiet = new StringWriter();
         ConsoleSummary.print(r, new PrintWriter(quiet), true);
         assertThat(quiet.toString()).doesNotContain("failing operator");

@@ -35,12 +35,12 @@ class ProbeEvidenceTest {
         ProbeFindings p = of("blocking", "embedding-blocking.jsonl");
         assertThat(p.operators()).singleElement().satisfies(o -> {
             assertThat(o.summary())
-                    .isEqualTo("aten::embedding at embedding_oov.py:23: index max 5000, weight has 5000 rows");
+                    .isEqualTo("aten::embedding at embedding_oov.py:24: index max 5000, weight has 5000 rows");
             assertThat(o.phase()).isEqualTo("blocking");
             ProbeLog.OpFailure f = o.failure();
             assertThat(f.site().function()).isEqualTo("forward");
-            assertThat(f.site().code()).isEqualTo("h = self.emb(tokens)");
-            assertThat(f.stack()).extracting(l -> l.line()).containsExactly(41, 50);
+            assertThat(f.site().code()).isEqualTo("h = self.emb(tokens)  # PROBE-FAULT: the failing operator");
+            assertThat(f.stack()).extracting(l -> l.line()).containsExactly(42, 51);
             assertThat(f.args())
                     .extracting(a -> a.name() + a.shape() + a.dtype() + "@" + a.device() + (a.index() ? " index" : ""))
                     .containsExactly("input[32, 64]int64@cuda:0 index", "weight[5000, 128]float32@cuda:0");
@@ -66,7 +66,7 @@ class ProbeEvidenceTest {
         assertThat(p.operators())
                 .extracting(ProbeFindings.OperatorEvidence::summary)
                 .containsExactly(
-                        "aten::scatter_ at scatter_ddp.py:31: index max 64, input has 64 entries along dim 1 (rank 1)");
+                        "aten::scatter_ at scatter_ddp.py:19: index max 64, input has 64 entries along dim 1 (rank 1)");
         assertThat(p.phases().get(0).processes()).isEqualTo(3); // the agent and two ranks
         assertThat(p.phases().get(0).watchedCalls()).isEqualTo(12);
     }
@@ -80,24 +80,24 @@ class ProbeEvidenceTest {
         ProbeFindings.AllocationGrowth a = p.allocations();
         assertThat(a.growing()).isTrue();
         assertThat(a.summary())
-                .isEqualTo("GPU memory grows because tensors allocated at logits_leak.py:19 (forward) pile up: "
+                .isEqualTo("GPU memory grows because tensors allocated at logits_leak.py:23 (forward) pile up: "
                         + "1,180 live blocks, 23.0 MiB at the end against 3.5 MiB after warm-up (4.3 s).");
         assertThat(a.endAt()).isEqualTo("periodic");
         assertThat(a.warmupSeconds()).isEqualTo(4.3);
         assertThat(a.samples()).isEqualTo(12);
         // the top sites by live bytes at the end: the model's parameters hold more, the logits grew
-        assertThat(a.sites()).extracting(s -> s.site().line()).containsExactly(27, 19, 36);
+        assertThat(a.sites()).extracting(s -> s.site().line()).containsExactly(32, 23, 41);
         assertThat(a.sites().get(0).growthBytes()).isZero();
         assertThat(a.sites().get(1)).satisfies(s -> {
             assertThat(s.site().function()).isEqualTo("forward");
-            assertThat(s.stack()).extracting(l -> l.line()).containsExactly(33, 44);
+            assertThat(s.stack()).extracting(l -> l.line()).containsExactly(38, 50);
             assertThat(s.blocksAtWarmup()).isEqualTo(179);
             assertThat(s.blocksAtEnd()).isEqualTo(1180);
             assertThat(s.growthBytes()).isEqualTo((1180 - 179) * 20480L);
         });
         assertThat(a.series())
                 .extracting(ProbeFindings.SiteSeries::label)
-                .containsExactly("logits_leak.py:27 (main)", "logits_leak.py:19 (forward)", "logits_leak.py:36 (main)");
+                .containsExactly("logits_leak.py:32 (main)", "logits_leak.py:23 (forward)", "logits_leak.py:41 (main)");
         assertThat(a.series().get(1).points()).hasSize(12);
         assertThat(a.series().get(1).points().get(11)).containsExactly(14.3, 23.05);
         assertThat(p.notes()).isEmpty();
@@ -111,14 +111,14 @@ class ProbeEvidenceTest {
         ProbeFindings.AllocationGrowth a = p.allocations();
         assertThat(a.endAt()).isEqualTo("oom");
         assertThat(a.oom().summary())
-                .isEqualTo("Out of memory at cache_oom.py:23 (workspace) allocating 6.0 GiB with 3.5 GiB free; "
-                        + "what filled the card: cache_oom.py:18 (remember), 130 live blocks, 130.0 GiB; "
+                .isEqualTo("Out of memory at cache_oom.py:21 (workspace) allocating 6.0 GiB with 3.5 GiB free; "
+                        + "what filled the card: cache_oom.py:17 (remember), 130 live blocks, 130.0 GiB; "
                         + "allocator snapshot: regression/probe-oom-snapshot-7100.pickle.");
-        assertThat(a.oom().site().line()).isEqualTo(23);
+        assertThat(a.oom().site().line()).isEqualTo(21);
         assertThat(a.oom().snapshotBytes()).isEqualTo(1843200);
         assertThat(a.summary())
                 .startsWith(
-                        "GPU memory grows because tensors allocated at cache_oom.py:18 (remember) pile up: 130 live blocks, "
+                        "GPU memory grows because tensors allocated at cache_oom.py:17 (remember) pile up: 130 live blocks, "
                                 + "130.0 GiB at the out-of-memory");
     }
 

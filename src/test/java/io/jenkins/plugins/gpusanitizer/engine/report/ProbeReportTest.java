@@ -47,18 +47,18 @@ class ProbeReportTest {
         assertThat(json)
                 .contains("\"operatorEvidence\" : [ {")
                 .contains(
-                        "\"summary\" : \"aten::embedding at embedding_oov.py:23: index max 5000, weight has 5000 rows\"")
+                        "\"summary\" : \"aten::embedding at embedding_oov.py:24: index max 5000, weight has 5000 rows\"")
                 .contains("\"allocationSites\" : {")
                 .contains("\"probe\" : {");
         assertThat(r.memory().get(0).allocationSites().growing()).isTrue();
         assertThat(r.memory().get(0).allocationSites().series()).hasSize(3);
         assertThat(r.diagnosis().summary())
                 .isEqualTo(
-                        "Failing operator: aten::embedding at embedding_oov.py:23: index max 5000, weight has 5000 rows.");
+                        "Failing operator: aten::embedding at embedding_oov.py:24: index max 5000, weight has 5000 rows.");
         assertThat(Evidence.lines(r))
                 .containsExactly(
-                        "failing operator: aten::embedding at embedding_oov.py:23: index max 5000, weight has 5000 rows",
-                        "GPU memory grows because tensors allocated at logits_leak.py:19 (forward) pile up: "
+                        "failing operator: aten::embedding at embedding_oov.py:24: index max 5000, weight has 5000 rows",
+                        "GPU memory grows because tensors allocated at logits_leak.py:23 (forward) pile up: "
                                 + "1,180 live blocks, 23.0 MiB at the end against 3.5 MiB after warm-up (4.3 s).");
         Path out = dir.resolve("report.json");
         ReportJson.write(r, out);
@@ -68,7 +68,7 @@ class ProbeReportTest {
         assertThat(html)
                 .contains("<div class=\"gs-charts\"><svg class=\"gs-chart\"")
                 .contains("gs-site-chart")
-                .contains("logits_leak.py:19 (forward) (peak 23.1 MiB)")
+                .contains("logits_leak.py:23 (forward) (peak 23.1 MiB)")
                 .contains("Live memory by allocation site")
                 .contains("<span class=\"gs-out-of-range\">min 0, max 5000</span>")
                 .contains("valid 0..4999 (weight has 5000 rows)");
@@ -78,9 +78,9 @@ class ProbeReportTest {
     void allocationSitesWithoutACurveStayInTheProbeSection() throws IOException {
         Report r = report(Map.of(), Map.of("regression", fixture("oom-regression.jsonl")), null);
         assertThat(r.memory()).isEmpty();
-        assertThat(r.probe().allocationSites().oom().summary()).startsWith("Out of memory at cache_oom.py:23");
+        assertThat(r.probe().allocationSites().oom().summary()).startsWith("Out of memory at cache_oom.py:21");
         assertThat(Evidence.allocationSites(r)).isSameAs(r.probe().allocationSites());
-        assertThat(new HtmlReport().page(r)).contains("gs-site-chart").contains("cache_oom.py:23");
+        assertThat(new HtmlReport().page(r)).contains("gs-site-chart").contains("cache_oom.py:21");
     }
 
     @Test

@@ -26,13 +26,13 @@ class ProbeRunnerTest {
     private static final String EMBEDDING_BLOCKING = String.join(
             "\n",
             "Traceback (most recent call last):",
-            "  File \"/tmp/h200-runs/repo/examples/probe/embedding_oov.py\", line 50, in <module>",
+            "  File \"/tmp/h200-runs/repo/examples/probe/embedding_oov.py\", line 51, in <module>",
             "    main()",
-            "  File \"/tmp/h200-runs/repo/examples/probe/embedding_oov.py\", line 41, in main",
-            "    logits = model(tokens)",
+            "  File \"/tmp/h200-runs/repo/examples/probe/embedding_oov.py\", line 42, in main",
+            "    loss = F.cross_entropy(model(tokens), labels)",
             "  File \"/opt/torch/.venv/lib/python3.12/site-packages/torch/nn/modules/module.py\", line 1775, in _wrapped_call_impl",
             "    return self._call_impl(*args, **kwargs)",
-            "  File \"/tmp/h200-runs/repo/examples/probe/embedding_oov.py\", line 23, in forward",
+            "  File \"/tmp/h200-runs/repo/examples/probe/embedding_oov.py\", line 24, in forward",
             "    h = self.emb(tokens)",
             "  File \"/opt/torch/.venv/lib/python3.12/site-packages/torch/nn/functional.py\", line 2567, in embedding",
             "    return torch.embedding(weight, input, padding_idx, scale_grad_by_freq, sparse)",
@@ -95,15 +95,15 @@ class ProbeRunnerTest {
 
         Report.OperatorEvidenceJson o = r.diagnosis().operatorEvidence().get(0);
         assertThat(o.summary())
-                .isEqualTo("aten::embedding at embedding_oov.py:23: index max 5000, weight has 5000 rows");
+                .isEqualTo("aten::embedding at embedding_oov.py:24: index max 5000, weight has 5000 rows");
         assertThat(o.operator()).isEqualTo("aten::embedding");
         assertThat(o.index().max()).isEqualTo(5000);
         assertThat(o.index().size()).isEqualTo(5000);
         assertThat(o.args()).extracting(Report.TensorArgJson::name).containsExactly("input", "weight");
-        assertThat(r.diagnosis().faultAt().line()).isEqualTo(23); // the blocking traceback, not the probe's frame
+        assertThat(r.diagnosis().faultAt().line()).isEqualTo(24); // the blocking traceback, not the probe's frame
         assertThat(r.diagnosis().summary())
                 .endsWith(
-                        "Failing operator: aten::embedding at embedding_oov.py:23: index max 5000, weight has 5000 rows.");
+                        "Failing operator: aten::embedding at embedding_oov.py:24: index max 5000, weight has 5000 rows.");
         assertThat(r.probe().phases())
                 .extracting(p -> p.phase() + " " + p.status())
                 .containsExactly("blocking recorded", "regression no-output");
@@ -119,7 +119,7 @@ class ProbeRunnerTest {
         assertThat(back.probe()).isEqualTo(r.probe());
         assertThat(Files.readString(run.resolve("report.html")))
                 .contains("class=\"gs-evidence\"")
-                .contains("aten::embedding at embedding_oov.py:23: index max 5000, weight has 5000 rows")
+                .contains("aten::embedding at embedding_oov.py:24: index max 5000, weight has 5000 rows")
                 .contains("In-process probe");
 
         // analyze --run-dir reads the same evidence from the run directory
@@ -164,15 +164,15 @@ class ProbeRunnerTest {
         assertThat(a.endAt()).isEqualTo("oom");
         assertThat(a.oom().snapshotFile()).isEqualTo("regression/probe-oom-snapshot-7100.pickle");
         assertThat(run.resolve(a.oom().snapshotFile())).isRegularFile();
-        assertThat(a.oom().site().line()).isEqualTo(23);
-        assertThat(a.sites().get(0).site().line()).isEqualTo(18);
+        assertThat(a.oom().site().line()).isEqualTo(21);
+        assertThat(a.sites().get(0).site().line()).isEqualTo(17);
         assertThat(r.probe().allocationSites()).isNull(); // attached to the curve instead
         assertThat(r.diagnosis().notes())
-                .anyMatch(n -> n.startsWith("Out of memory at cache_oom.py:23 (workspace) allocating 6.0 GiB"))
-                .anyMatch(n -> n.startsWith("GPU memory grows because tensors allocated at cache_oom.py:18"));
+                .anyMatch(n -> n.startsWith("Out of memory at cache_oom.py:21 (workspace) allocating 6.0 GiB"))
+                .anyMatch(n -> n.startsWith("GPU memory grows because tensors allocated at cache_oom.py:17"));
         assertThat(Files.readString(run.resolve("report.html")))
                 .contains("gs-site-chart")
-                .contains("cache_oom.py:18 (remember)")
+                .contains("cache_oom.py:17 (remember)")
                 .contains("pytorch.org/memory_viz");
         assertThat(r.failures()).anyMatch(f -> f.errorClass().equals("out-of-memory"));
     }
