@@ -157,7 +157,17 @@ class ProbeTest(unittest.TestCase):
         self.assertEqual(88 << 20, end["allocated"])
         self.assertIn(13, [sites[s[0]]["line"] for s in end["sites"]])
         self.assertNotIn(17, [sites[s[0]]["line"] for s in end["sites"]])
-        self.assertEqual(len(samples), self.of(records, "exit")[0]["samples"])
+        [exit_] = self.of(records, "exit")
+        self.assertEqual(len(samples), exit_["samples"])
+        self.assertTrue(exit_["stateSnapshots"], "snapshots without the history where torch has them")
+
+    def test_an_older_torch_gets_full_snapshots(self):
+        rc, out, err, records = self.same_with_and_without("leak.py", "regression",
+                                                           env={"FAKE_TORCH_OLD_SNAPSHOT": "1"})
+        [exit_] = self.of(records, "exit")
+        self.assertFalse(exit_["stateSnapshots"])
+        self.assertGreaterEqual(exit_["samples"], 3)
+        self.assertEqual([], self.of(records, "probe-error"))
 
     def test_out_of_memory_names_where_it_failed_and_what_filled_the_card(self):
         rc, out, err, records = self.same_with_and_without("oom.py", "regression")

@@ -82,6 +82,8 @@ class _State(object):
     user_cache = {}
     compiling = None
     tls = threading.local()
+    fast_snapshot = None
+    fast_checks = 0
 
 
 _S = _State()
@@ -184,18 +186,28 @@ def _loc(filename, line, function, code=True):
     return d
 
 
+def _outside_torch(filename):
+    f = os.path.abspath(filename or "")
+    return (filename or "").endswith(".py") and os.path.dirname(f) != _HERE and not (
+        _S.torch_dir and f.startswith(_S.torch_dir))
+
+
 def _user_frames(frame, limit=5):
-    """The first user frames walking outward from `frame`: innermost first."""
-    out = []
-    f = frame
-    depth = 0
-    while f is not None and len(out) < limit and depth < 200:
-        co = f.f_code
-        if _is_user(co.co_filename):
-            out.append((co.co_filename, f.f_lineno, co.co_name))
-        f = f.f_back
-        depth += 1
-    return out
+    """The first user frames walking outward from `frame`, innermost first; when the job's own code is
+    installed as a package (no user frame), the first frames outside torch and the probe."""
+    for accept in (_is_user, _outside_torch):
+        out = []
+        f = frame
+        depth = 0
+        while f is not None and len(out) < limit and depth < 200:
+            co = f.f_code
+            if accept(co.co_filename):
+                out.append((co.co_filename, f.f_lineno, co.co_name))
+            f = f.f_back
+            depth += 1
+        if out:
+            return out
+    return []
 
 
 # ---------------------------------------------------------------------------------------------
@@ -298,17 +310,27 @@ def _precompute(extractor, args, kwargs):
     """On a CUDA index tensor: min and max into pinned host memory, no synchronisation."""
     torch = _S.torch
     _, idx, _, _, _, _ = extractor(args, kwargs)
-    if not _is_tensor(idx) or not idx.is_cuda or _dtype(idx) not in _INT_DTYPES or idx.numel() == 0:
+    # plain CUDA tensors only: never a fake, functional or batched tensor of a tracer or transform
+    if type(idx) is not torch.Tensor or not idx.is_cuda or _dtype(idx) not in _INT_DTYPES or idx.numel() == 0:
         return None
-    if torch.cuda.is_current_stream_capturing():
+    if torch.cuda.is_current_stream_capturing() or _dispatch_modes() > 0:
         return None
     buf = _S.pinned.get(idx.dtype)
     if buf is None:
-        buf = torch.empty(2, dtype=idx.dtype, pin_memory=True)
+        with torch.inference_mode(False):  # a normal tensor, writable in and out of inference mode
+            buf = torch.empty(2, dtype=idx.dtype, pin_memory=True)
         _S.pinned[idx.dtype] = buf
     mm = torch.aminmax(idx)
     buf.copy_(torch.stack((mm[0], mm[1])), non_blocking=True)
     return buf
+
+
+def _dispatch_modes():
+    """Active TorchDispatchModes (make_fx, FakeTensorMode...): an extra reduction would be traced."""
+    try:
+        return _S.torch._C._len_torch_dispatch_stack()
+    except Exception:
+        return 0
 
 
 _STICKY = ("device-side assert", "illegal memory access", "CUDA error", "unspecified launch failure")
@@ -519,6 +541,12 @@ def _site_key(frames):
     if first is None:
         for fr in frames:
             fn = fr.get("filename", "")
+            if _outside_torch(fn):
+                first = (fn, fr.get("line", 0), fr.get("name", "?"))
+                break
+    if first is None:
+        for fr in frames:
+            fn = fr.get("filename", "")
             if fn.endswith(".py") and os.path.dirname(os.path.abspath(fn)) != _HERE:
                 first = (fn, fr.get("line", 0), fr.get("name", "?"))
                 break
@@ -562,10 +590,37 @@ def _reduce(snap):
     return {"allocated": allocated, "reserved": reserved, "blocks": blocks, "sites": out}
 
 
-def _sample(at):
+def _allocated(snap):
+    return sum(b.get("size", 0) for seg in snap.get("segments", []) for b in seg.get("blocks", [])
+               if b.get("state") == "active_allocated")
+
+
+def _state_snapshot():
+    """The allocator's blocks without the history: torch._C._cuda_memorySnapshot((0, 0, False)) where this
+    torch has it (checked once against the full snapshot), else torch.cuda.memory._snapshot()."""
     torch = _S.torch
+    if _S.fast_snapshot is True:
+        return torch._C._cuda_memorySnapshot((0, 0, False))
+    full = torch.cuda.memory._snapshot()
+    if _S.fast_snapshot is None:
+        try:
+            fast = torch._C._cuda_memorySnapshot((0, 0, False))
+            a = _allocated(full)
+            if a > 0:
+                if a == _allocated(fast) and not any(fast.get("device_traces") or []):
+                    _S.fast_snapshot = True
+                else:
+                    _S.fast_checks += 1
+                    _S.fast_snapshot = None if _S.fast_checks < 5 else False
+        except Exception:
+            _S.fast_snapshot = False
+    return full
+
+
+def _sample(at, snap=None):
     t0 = time.perf_counter()
-    snap = torch.cuda.memory._snapshot()
+    if snap is None:
+        snap = _state_snapshot()
     rec = {"type": "sites", "at": at, "t": _now()}
     rec.update(_reduce(snap))
     cost = time.perf_counter() - t0
@@ -611,7 +666,8 @@ def _oom_observer(device, alloc, device_allocated, device_free):
             rec["site"] = _loc(*frames[0])
             rec["stack"] = [_loc(f, l, n, code=False) for f, l, n in frames[1:]]
         _emit(rec, force=True)
-        snap, _ = _sample("oom")
+        snap = _S.torch.cuda.memory._snapshot()  # with the history: the one pickled if the process dies of it
+        _sample("oom", snap)
         _S.oom_snapshot = snap
     except Exception as e:
         _error("oom-observer", e)
@@ -738,6 +794,7 @@ def _at_exit():
             rec["watchedCalls"] = _S.watched_calls
         else:
             rec["samples"] = _S.samples
+            rec["stateSnapshots"] = bool(_S.fast_snapshot)
         _emit(rec, force=True)
     except Exception:
         pass
