@@ -6,6 +6,7 @@ Rank 1 routes one value to slot SLOTS (one past the last) on the bad step; the p
 aten::scatter_ with the rank, index max 64, input has 64 entries along dim 1.
 """
 import argparse
+import datetime
 import os
 import time
 
@@ -25,7 +26,7 @@ def main():
     p.add_argument("--steps", type=int, default=30)
     p.add_argument("--bad-step", type=int, default=15)
     a = p.parse_args()
-    dist.init_process_group("gloo")
+    dist.init_process_group("gloo", timeout=datetime.timedelta(seconds=30))  # no rank waits forever
     rank = dist.get_rank()
     dev = torch.device("cuda", int(os.environ.get("LOCAL_RANK", "0")) % torch.cuda.device_count())
     torch.cuda.set_device(dev)

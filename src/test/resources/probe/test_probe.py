@@ -147,7 +147,7 @@ class ProbeTest(unittest.TestCase):
         self.assertEqual(("all", 10000), (h["api"], h["maxEntries"]))
         sites = {s["id"]: s for s in self.of(records, "site")}
         samples = self.of(records, "sites")
-        self.assertGreaterEqual(len(samples), 3)
+        self.assertGreaterEqual(len(samples), 2)
         end = samples[-1]
         self.assertEqual("exit", end["at"])
         top = sites[end["sites"][0][0]]
@@ -166,7 +166,7 @@ class ProbeTest(unittest.TestCase):
                                                            env={"FAKE_TORCH_OLD_SNAPSHOT": "1"})
         [exit_] = self.of(records, "exit")
         self.assertFalse(exit_["stateSnapshots"])
-        self.assertGreaterEqual(exit_["samples"], 3)
+        self.assertGreaterEqual(exit_["samples"], 2)
         self.assertEqual([], self.of(records, "probe-error"))
 
     def test_out_of_memory_names_where_it_failed_and_what_filled_the_card(self):

@@ -16,5 +16,5 @@ for i in range(40):
     outputs.append(h)  # the leak: every step's output is kept
     t = torch.cuda.memory.alloc(1 * MiB)  # line 17: freed at once
     torch.cuda.memory.free(t)
-    time.sleep(0.02)
+    time.sleep(0.05)
 print("steps done")

@@ -36,7 +36,7 @@ class ProbeConsoleTest {
         StringWriter out = new StringWriter();
         ConsoleSummary.print(r, new PrintWriter(out), false);
         assertThat(out.toString())
-                .contains("  failing operator: aten::scatter_ at scatter_ddp.py:19: index max 64, input has 64 entries "
+                .contains("  failing operator: aten::scatter_ at scatter_ddp.py:20: index max 64, input has 64 entries "
                         + "along dim 1 (rank 1)\n")
                 .contains("  Out of memory at cache_oom.py:21 (workspace) allocating 6.0 GiB with 3.5 GiB free; "
                         + "what filled the card: cache_oom.py:17 (remember), 130 live blocks, 130.0 GiB; "

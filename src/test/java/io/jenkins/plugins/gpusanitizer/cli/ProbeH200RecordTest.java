@@ -85,6 +85,25 @@ class ProbeH200RecordTest {
         probeRecorded(r, "blocking");
     }
 
+    /** The test fixtures (src/test/resources/probe/fixtures) are shaped like these jobs: same files, same lines. */
+    @Test
+    void fixturesPointAtTheMarkedLinesOfTheExamples() throws Exception {
+        String[][] expected = {
+            {"embedding-blocking.jsonl", "embedding_oov.py", "PROBE-FAULT"},
+            {"scatter-torchrun-blocking.jsonl", "scatter_ddp.py", "PROBE-FAULT"},
+            {"leak-regression.jsonl", "logits_leak.py", "PROBE-SITE"},
+            {"oom-regression.jsonl", "cache_oom.py", "PROBE-SITE"},
+            {"oom-regression.jsonl", "cache_oom.py", "PROBE-OOM"}
+        };
+        for (String[] e : expected) {
+            String fixture = Files.readString(
+                    Path.of(getClass().getResource("/probe/fixtures/" + e[0]).toURI()));
+            assertThat(fixture)
+                    .as(e[0] + " at " + e[1] + " " + e[2])
+                    .contains("/examples/probe/" + e[1] + "\",\"line\":" + marked(e[1], e[2]) + ",");
+        }
+    }
+
     @Test
     void embeddingIndexPastTheVocabulary() {
         indexCase("embedding", "embedding_oov.py", "aten::embedding", 5000, 5000, null);

@@ -66,7 +66,7 @@ class ProbeEvidenceTest {
         assertThat(p.operators())
                 .extracting(ProbeFindings.OperatorEvidence::summary)
                 .containsExactly(
-                        "aten::scatter_ at scatter_ddp.py:19: index max 64, input has 64 entries along dim 1 (rank 1)");
+                        "aten::scatter_ at scatter_ddp.py:20: index max 64, input has 64 entries along dim 1 (rank 1)");
         assertThat(p.phases().get(0).processes()).isEqualTo(3); // the agent and two ranks
         assertThat(p.phases().get(0).watchedCalls()).isEqualTo(12);
     }
