@@ -24,18 +24,23 @@ gs() { "$JAVA" -jar "$JAR" "$@"; }
   git log -1 --format='%H %s' 2>/dev/null
 } > "$out/machine.txt" 2>&1
 
-common=(--progress-interval 15 --timeout blocking=60 --timeout regression=60)
-# case NAME NEEDED_SECONDS gpu-sanitize-run-options... -- command...
+# case_run NAME NEEDED_SECONDS gpu-sanitize-run-options... -- command...
+# Skipped when the budget has not the seconds it usually needs; each phase's timeout (enforced by the
+# runner, which kills the job's whole tree) is cut to what is left, so the script never runs past BUDGET.
 case_run() {
   local name=$1 need=$2
   shift 2
-  if [ $(( $(elapsed) + need )) -gt "$BUDGET" ]; then
+  local left=$(( BUDGET - $(elapsed) ))
+  local per=$(( (left - 15) / 2 ))
+  [ "$per" -gt 60 ] && per=60
+  if [ "$need" -gt "$left" ] || [ "$per" -lt 10 ]; then
     echo "$name skipped: $(elapsed) s spent, needs about $need s of $BUDGET" | tee -a "$out/summary.txt"
-    return
+    return 1
   fi
   local start
   start=$(date +%s)
-  gs run --out "$out/$name" "${common[@]}" "$@" > "$out/$name.console.txt" 2>&1
+  gs run --out "$out/$name" --progress-interval 15 --timeout "blocking=$per" --timeout "regression=$per" "$@" \
+    > "$out/$name.console.txt" 2>&1
   echo "$name exit=$? seconds=$(( $(date +%s) - start ))" | tee -a "$out/summary.txt"
 }
 
@@ -46,11 +51,11 @@ case_run scatter-torchrun 60 --phases blocking,regression \
 case_run leak 40 --phases regression --regression-seconds 20 -- python3 examples/probe/logits_leak.py
 case_run oom 50 --phases regression --regression-seconds 50 --env GPU_SANITIZE_PROBE_SNAPSHOT_MAX_MB=4 \
   -- python3 examples/probe/cache_oom.py
-for i in 1 2 3; do
-  case_run "clean-probe-$i" 30 --phases blocking,regression --throughput-regex 'it/s ([0-9.]+)' \
-    -- python3 examples/probe/clean_job.py
-  case_run "clean-noprobe-$i" 30 --no-probe --phases blocking,regression --throughput-regex 'it/s ([0-9.]+)' \
-    -- python3 examples/probe/clean_job.py
+for i in 1 2 3; do  # alternating, a pair at a time
+  case_run "clean-probe-$i" 60 --phases blocking,regression --throughput-regex 'it/s ([0-9.]+)' \
+    -- python3 examples/probe/clean_job.py || break
+  case_run "clean-noprobe-$i" 25 --no-probe --phases blocking,regression --throughput-regex 'it/s ([0-9.]+)' \
+    -- python3 examples/probe/clean_job.py || break
 done
 "$PYTHON" examples/h200/probe-overhead.py "$out" > "$out/overhead.txt" 2>&1
 echo "total seconds=$(elapsed)" | tee -a "$out/summary.txt"

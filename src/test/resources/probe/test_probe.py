@@ -145,6 +145,7 @@ class ProbeTest(unittest.TestCase):
         self.assertEqual(0, rc)
         [h] = self.of(records, "history")
         self.assertEqual(("all", 10000), (h["api"], h["maxEntries"]))
+        self.assertEqual(("alloc", "python"), (h["context"], h["stacks"]))
         sites = {s["id"]: s for s in self.of(records, "site")}
         samples = self.of(records, "sites")
         self.assertGreaterEqual(len(samples), 2)

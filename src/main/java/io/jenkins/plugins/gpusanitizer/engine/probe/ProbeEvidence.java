@@ -146,6 +146,10 @@ public final class ProbeEvidence {
                 if (lowBad) {
                     parts.add(name + " min " + c.min());
                 }
+            } else if (c.dtype() != null
+                    && !c.dtype().startsWith("int")
+                    && !c.dtype().startsWith("uint")) {
+                parts.add(name + " " + c.dtype() + c.shape()); // class probabilities, not indices
             } else {
                 parts.add(name + " values not readable");
             }

@@ -202,6 +202,14 @@ class ProbeEvidenceTest {
                         + "(in range: it failed with RuntimeError: shape mismatch)");
     }
 
+    @Test
+    void floatTargetsAreNotCalledUnreadable() {
+        ProbeLog.OpFailure probabilities = failure(new ProbeLog.IndexCheck(
+                "target", "float32", List.of(4L, 10L), null, null, 10L, "input", "classes", -100L, null, null));
+        assertThat(ProbeEvidence.operatorSummary(probabilities))
+                .isEqualTo("aten::gather at t.py:5: target float32[4, 10], input has 10 classes");
+    }
+
     private static ProbeLog.OpFailure failure(ProbeLog.IndexCheck c) {
         return new ProbeLog.OpFailure(
                 1,

@@ -16,8 +16,8 @@ GPU_SANITIZE_PROBE_MODE:
                Python line and a summary of the tensor arguments. Wrapper frames are removed from
                the traceback sys.excepthook prints, so the job's output stays its own.
   regression - at CUDA initialisation (torch.cuda._lazy_call), the caching allocator's history is
-               recorded (torch.cuda.memory._record_memory_history, Python stacks only, a bounded
-               number of entries). A daemon thread takes allocator snapshots, reduces them to
+               recorded (torch.cuda.memory._record_memory_history, allocation stacks, Python frames
+               only, a bounded number of entries). A daemon thread takes allocator snapshots, reduces them to
                allocation sites (the innermost user frame of each live block) and writes the top
                sites by live bytes. An out-of-memory observer records where the allocation failed
                and the sites at that moment; when the process dies of it, the snapshot is pickled
@@ -585,7 +585,7 @@ def _reduce(snap):
             d = {"type": "site", "id": sid}
             d.update(_loc(key[0], key[1], key[2], code=key[1] > 0))
             d["stack"] = [_loc(f, l, n, code=False) for f, l, n in stacks[key]]
-            _emit(d, force=True)
+            _emit(d, force=sid <= 2000)
         out.append([sid, size, count])
     return {"allocated": allocated, "reserved": reserved, "blocks": blocks, "sites": out}
 
@@ -676,11 +676,11 @@ def _oom_observer(device, alloc, device_allocated, device_free):
 def _enable_history(torch):
     mem = torch.cuda.memory
     try:
-        mem._record_memory_history(enabled="all", context="all", stacks="python", max_entries=_MAX_ENTRIES)
-        return "all"
+        mem._record_memory_history(enabled="all", context="alloc", stacks="python", max_entries=_MAX_ENTRIES)
+        return {"api": "all", "context": "alloc", "stacks": "python"}
     except TypeError:
         mem._record_memory_history(True, trace_alloc_max_entries=_MAX_ENTRIES, trace_alloc_record_context=True)
-        return "legacy"
+        return {"api": "legacy"}
 
 
 def _on_cuda_init():
@@ -697,13 +697,9 @@ def _on_cuda_init():
             observer = True
         except Exception as e:
             _error("oom-observer", e)
-        _emit({
-            "type": "history",
-            "api": how,
-            "maxEntries": _MAX_ENTRIES,
-            "interval": _INTERVAL,
-            "oomObserver": bool(observer),
-        }, force=True)
+        rec = {"type": "history", "maxEntries": _MAX_ENTRIES, "interval": _INTERVAL, "oomObserver": bool(observer)}
+        rec.update(how)
+        _emit(rec, force=True)
         th = threading.Thread(target=_sampler, name="gpu-sanitize-probe", daemon=True)
         th.start()
     except Exception as e:
