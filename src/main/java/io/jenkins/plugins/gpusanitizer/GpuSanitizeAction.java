@@ -29,6 +29,9 @@ public class GpuSanitizeAction implements RunAction2 {
     private final String reportedAt;
     private final String faultAt;
     private final java.util.Map<String, Integer> defectsByTool;
+    /** The probe's evidence lines (failing operator, out-of-memory, growing allocation site); null in old builds. */
+    private final java.util.List<String> evidence;
+
     private transient Run<?, ?> owner;
     private transient SoftReference<Report> report;
 
@@ -45,6 +48,12 @@ public class GpuSanitizeAction implements RunAction2 {
         this.faultAt = s.faultAt();
         this.defectsByTool =
                 s.defectsByTool() == null ? java.util.Map.of() : new java.util.TreeMap<>(s.defectsByTool());
+        this.evidence = s.evidence() == null ? java.util.List.of() : new java.util.ArrayList<>(s.evidence());
+    }
+
+    /** The probe's evidence for the build page: "failing operator: aten::embedding at train.py:23: ...". */
+    public java.util.List<String> getEvidence() {
+        return evidence == null ? java.util.List.of() : evidence;
     }
 
     /** Open defects per tool (empty for builds recorded before it was kept). */

@@ -73,6 +73,7 @@ public class GpuSanitizeStep extends Step implements Serializable {
     private double regressionMultiple = 2.0;
     private Double referenceSeconds;
     private boolean expandableSegments;
+    private boolean probe = true;
     private String throughputRegex;
     private Double throughputBaseline;
     private String toolActions;
@@ -222,6 +223,16 @@ public class GpuSanitizeStep extends Step implements Serializable {
         expandableSegments = v;
     }
 
+    public boolean isProbe() {
+        return probe;
+    }
+
+    /** The in-process probe in the blocking and regression phases (the failing operator's arguments, allocation sites). */
+    @DataBoundSetter
+    public void setProbe(boolean v) {
+        probe = v;
+    }
+
     public String getThroughputRegex() {
         return throughputRegex;
     }
@@ -360,6 +371,7 @@ public class GpuSanitizeStep extends Step implements Serializable {
                 .regressionMultiple(regressionMultiple)
                 .referenceSeconds(referenceSeconds)
                 .expandableSegments(expandableSegments)
+                .probe(probe)
                 .throughputRegex(throughputRegex)
                 .throughputBaseline(throughputBaseline)
                 .computeSanitizer(computeSanitizer)

@@ -1,5 +1,6 @@
 package io.jenkins.plugins.gpusanitizer;
 
+import io.jenkins.plugins.gpusanitizer.engine.report.Evidence;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 
 /** Report to the small summary the build keeps in build.xml. */
@@ -28,7 +29,8 @@ final class Summaries {
                 where(r.diagnosis() == null ? null : r.diagnosis().faultAt()),
                 runDirectory,
                 byTool(r),
-                aborted);
+                aborted,
+                new java.util.ArrayList<>(Evidence.lines(r)));
     }
 
     /** The same summary with every text that came from the job's output masked (they reach build.xml and the build page). */
@@ -47,7 +49,8 @@ final class Summaries {
                 m.mask(s.faultAt()),
                 s.runDirectory(),
                 s.defectsByTool(),
-                s.aborted());
+                s.aborted(),
+                new java.util.ArrayList<>(s.evidence().stream().map(m::mask).toList()));
     }
 
     /** Open defects per tool, for the job page's trend. */

@@ -50,6 +50,37 @@ class GpuSanitizeActionTest {
         Files.copy(FAR.resolve("report.json"), dir.resolve("report.json"));
         assertThat(a.getReport().verdict()).isEqualTo("FAIL");
         assertThat(a.getReportHtml()).contains("fused_scale", "lstm_job.py").doesNotContain("<script");
+        assertThat(a.getEvidence()).as("no probe in that run").isEmpty();
+    }
+
+    @Test
+    void theProbesEvidenceReachesTheBuildPage() throws Exception {
+        var probe = new java.util.LinkedHashMap<String, Path>();
+        probe.put(
+                "blocking",
+                Path.of(getClass()
+                        .getResource("/probe/fixtures/embedding-blocking.jsonl")
+                        .toURI()));
+        probe.put(
+                "regression",
+                Path.of(getClass()
+                        .getResource("/probe/fixtures/leak-regression.jsonl")
+                        .toURI()));
+        var p = io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy.defaults();
+        var report = new io.jenkins.plugins.gpusanitizer.engine.report.ReportMapper(p.frameClassifier())
+                .toReport(new io.jenkins.plugins.gpusanitizer.engine.analysis.Analyzer()
+                        .analyze(new io.jenkins.plugins.gpusanitizer.engine.analysis.AnalysisInput(
+                                java.util.List.of(), java.util.Map.of(), null, null, null, p, true, probe)));
+        AgentSummary s = Summaries.of(report, "/tmp/run");
+        GpuSanitizeAction a = new GpuSanitizeAction("gpu-sanitizer", "GPU Sanitizer", s);
+        assertThat(a.getEvidence())
+                .containsExactly(
+                        "failing operator: aten::embedding at embedding_oov.py:24: index max 5000, weight has 5000 rows",
+                        "GPU memory grows because tensors allocated at logits_leak.py:23 (forward) pile up: "
+                                + "1,180 live blocks, 23.0 MiB at the end against 3.5 MiB after warm-up (4.3 s).");
+        // a build recorded before the probe existed (no evidence field in build.xml)
+        AgentSummary old = new AgentSummary("PASS", 0, 0, null, null, null, null, null, "/tmp/run", null, null);
+        assertThat(new GpuSanitizeAction("x", "X", old).getEvidence()).isEmpty();
     }
 
     /**

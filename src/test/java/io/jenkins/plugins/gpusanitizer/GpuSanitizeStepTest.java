@@ -33,6 +33,7 @@ class GpuSanitizeStepTest {
         assertThat(s.phases()).isEqualTo(engine.phases());
         assertThat(s.printLimit()).isEqualTo(engine.printLimit());
         assertThat(s.keepCachingAllocator()).isFalse();
+        assertThat(s.probe()).isTrue();
         assertThat(s.regressionMultiple()).isEqualTo(engine.regressionMultiple());
         for (Phase p : Phase.values()) {
             assertThat(s.timeoutSeconds(p)).isEqualTo(engine.timeoutSeconds(p));
@@ -59,6 +60,7 @@ class GpuSanitizeStepTest {
         step.setRegressionMultiple(3.0);
         step.setReferenceSeconds(12.5);
         step.setExpandableSegments(true);
+        step.setProbe(false);
         step.setThroughputRegex("it/s ([0-9.]+)");
         step.setThroughputBaseline(230.0);
         step.setToolActions("initcheck=fail");
@@ -83,6 +85,7 @@ class GpuSanitizeStepTest {
         assertThat(s.regressionMultiple()).isEqualTo(3.0);
         assertThat(s.referenceSeconds()).isEqualTo(12.5);
         assertThat(s.expandableSegments()).isTrue();
+        assertThat(s.probe()).isFalse();
         assertThat(s.throughputRegex()).isEqualTo("it/s ([0-9.]+)");
         assertThat(s.throughputBaseline()).isEqualTo(230.0);
         assertThat(s.computeSanitizer()).isEqualTo("/opt/cuda/bin/compute-sanitizer");

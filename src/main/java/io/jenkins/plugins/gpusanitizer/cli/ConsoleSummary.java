@@ -1,6 +1,7 @@
 package io.jenkins.plugins.gpusanitizer.cli;
 
 import io.jenkins.plugins.gpusanitizer.engine.report.Bidi;
+import io.jenkins.plugins.gpusanitizer.engine.report.Evidence;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import java.io.PrintWriter;
 
@@ -30,9 +31,17 @@ public final class ConsoleSummary {
             }
             out.println("  " + reason.level() + ": " + oneLine(reason.message()));
         }
+        String summary = "";
         if (r.diagnosis() != null
                 && (r.diagnosis().reportedAt() != null || r.diagnosis().faultAt() != null)) {
-            out.println("  " + oneLine(r.diagnosis().summary()));
+            summary = r.diagnosis().summary();
+            out.println("  " + oneLine(summary));
+        }
+        for (String e : Evidence.lines(r)) {
+            String text = e.startsWith("failing operator: ") ? e.substring("failing operator: ".length()) : e;
+            if (!summary.contains(text)) {
+                out.println("  " + oneLine(e));
+            }
         }
         out.flush();
     }

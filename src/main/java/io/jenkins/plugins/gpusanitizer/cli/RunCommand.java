@@ -132,6 +132,13 @@ final class RunCommand implements Callable<Integer> {
     boolean expandableSegments;
 
     @Option(
+            names = "--no-probe",
+            description =
+                    "do not put the in-process probe (a sitecustomize on PYTHONPATH) into the blocking and regression phases; "
+                            + "it records the failing operator's arguments and where GPU memory was allocated (docs/probe.md).")
+    boolean noProbe;
+
+    @Option(
             names = "--throughput-regex",
             paramLabel = "REGEX",
             description = "reads throughput from the regression output (first group), e.g. 'it/s ([0-9.]+)'.")
@@ -276,6 +283,7 @@ final class RunCommand implements Callable<Integer> {
                 .referenceSeconds(referenceSeconds)
                 .referenceReport(referenceReport == null ? null : referenceReport.toString())
                 .expandableSegments(expandableSegments)
+                .probe(!noProbe)
                 .throughputRegex(throughputRegex)
                 .throughputBaseline(throughputBaseline)
                 .throughputTolerance(throughputTolerance)

@@ -5,10 +5,16 @@ import io.jenkins.plugins.gpusanitizer.engine.diagnosis.MemoryCurve;
 import io.jenkins.plugins.gpusanitizer.engine.findings.SanitizerRun;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Gate;
 import io.jenkins.plugins.gpusanitizer.engine.parse.CudaFailure;
+import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeFindings;
 import java.util.List;
 import java.util.Map;
 
-/** The result of analysing one set of inputs: findings, diagnosis and the gate's verdict. */
+/**
+ * The result of analysing one set of inputs: findings, diagnosis and the gate's verdict.
+ *
+ * @param probe what the in-process probe recorded ({@link ProbeFindings#NONE} without one); never
+ *              part of the verdict
+ */
 public record Analysis(
         List<SanitizerRun> runs,
         Map<String, CudaFailure> failures,
@@ -17,7 +23,29 @@ public record Analysis(
         Diagnosis diagnosis,
         Gate.Result gate,
         List<String> inputs,
-        List<String> inputErrors) {
+        List<String> inputErrors,
+        ProbeFindings probe) {
+
+    public Analysis {
+        probe = probe == null ? ProbeFindings.NONE : probe;
+    }
+
+    public Analysis(
+            List<SanitizerRun> runs,
+            Map<String, CudaFailure> failures,
+            List<MemoryCurve> curves,
+            Boolean cachingAllocator,
+            Diagnosis diagnosis,
+            Gate.Result gate,
+            List<String> inputs,
+            List<String> inputErrors) {
+        this(runs, failures, curves, cachingAllocator, diagnosis, gate, inputs, inputErrors, ProbeFindings.NONE);
+    }
+
+    /** The same analysis judged by another gate (the runner adds its own reasons). */
+    public Analysis withGate(Gate.Result g) {
+        return new Analysis(runs, failures, curves, cachingAllocator, diagnosis, g, inputs, inputErrors, probe);
+    }
 
     /** ERROR SUMMARY totals summed over the runs that printed one; null when none did. */
     public Long errorsTotal() {

@@ -19,6 +19,8 @@ import java.util.Map;
  * @param lenient            false: unreadable input throws (analyze: the user gave a wrong file);
  *                           true: it becomes an ERROR reason and the rest is still analysed (run:
  *                           the tools wrote it, and nothing may be lost)
+ * @param probeLogs          the in-process probe's output per phase it was on in ({@code blocking},
+ *                           {@code regression}); a file that does not exist means it wrote nothing
  */
 public record AnalysisInput(
         List<SanitizerInput> sanitizer,
@@ -27,10 +29,23 @@ public record AnalysisInput(
         Path memoryCsvExpandable,
         Boolean cachingAllocator,
         GatePolicy policy,
-        boolean lenient) {
+        boolean lenient,
+        Map<String, Path> probeLogs) {
     public AnalysisInput {
         sanitizer = List.copyOf(sanitizer);
         jobLogs = new LinkedHashMap<>(jobLogs);
+        probeLogs = new LinkedHashMap<>(probeLogs == null ? Map.of() : probeLogs);
+    }
+
+    public AnalysisInput(
+            List<SanitizerInput> sanitizer,
+            Map<String, Path> jobLogs,
+            Path memoryCsv,
+            Path memoryCsvExpandable,
+            Boolean cachingAllocator,
+            GatePolicy policy,
+            boolean lenient) {
+        this(sanitizer, jobLogs, memoryCsv, memoryCsvExpandable, cachingAllocator, policy, lenient, Map.of());
     }
 
     public AnalysisInput(

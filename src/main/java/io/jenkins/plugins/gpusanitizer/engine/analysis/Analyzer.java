@@ -24,6 +24,10 @@ import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerOutput;
 import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerTextParser;
 import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerXmlParser;
 import io.jenkins.plugins.gpusanitizer.engine.parse.TracebackParser;
+import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeEvidence;
+import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeFindings;
+import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeLog;
+import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeParser;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunDirectory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -127,11 +131,20 @@ public final class Analyzer {
                 inputErrors.add(e.getMessage());
             }
         }
+        // the probe's evidence explains, it never judges: its problems are notes, not input errors
+        List<ProbeLog> probeLogs = new ArrayList<>();
+        in.probeLogs().forEach((phase, file) -> {
+            probeLogs.add(new ProbeParser().parse(phase, file));
+            if (java.nio.file.Files.isRegularFile(file)) {
+                inputs.add(file.toString());
+            }
+        });
+        ProbeFindings probe = ProbeEvidence.of(probeLogs);
         Diagnosis diagnosis = new Diagnoser()
-                .diagnose(runs, failures.get("async"), failures.get("blocking"), curves, in.cachingAllocator());
+                .diagnose(runs, failures.get("async"), failures.get("blocking"), curves, in.cachingAllocator(), probe);
         Gate.Result gate = new Gate(policy)
                 .evaluate(new Gate.Input(runs, failures, curves, in.cachingAllocator(), inputErrors, notes));
-        return new Analysis(runs, failures, curves, in.cachingAllocator(), diagnosis, gate, inputs, inputErrors);
+        return new Analysis(runs, failures, curves, in.cachingAllocator(), diagnosis, gate, inputs, inputErrors, probe);
     }
 
     /**

@@ -7,6 +7,7 @@ import io.jenkins.plugins.gpusanitizer.engine.model.SourceLocation;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.parse.CudaErrorClass;
 import io.jenkins.plugins.gpusanitizer.engine.parse.CudaFailure;
+import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeFindings;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -25,6 +26,17 @@ public final class Diagnoser {
             CudaFailure blocking,
             List<MemoryCurve> curves,
             Boolean cachingAllocator) {
+        return diagnose(runs, async, blocking, curves, cachingAllocator, ProbeFindings.NONE);
+    }
+
+    /** @param probe the in-process probe's evidence: the failing operator's arguments, allocation sites */
+    public Diagnosis diagnose(
+            List<SanitizerRun> runs,
+            CudaFailure async,
+            CudaFailure blocking,
+            List<MemoryCurve> curves,
+            Boolean cachingAllocator,
+            ProbeFindings probe) {
         List<String> notes = new ArrayList<>();
         SourceLocation reported = async != null && isFailure(async) ? async.userFrame() : null;
         Defect top = topDefect(runs);
@@ -146,6 +158,9 @@ public final class Diagnoser {
                             + "arguments (shapes, strides, workspace sizes) to the library.");
         }
         memoryNotes(curves, notes);
+        if (probe != null) {
+            summary = probeNotes(probe, summary, notes);
+        }
         return new Diagnosis(reported, fault, evidence, summary, notes);
     }
 
@@ -284,6 +299,33 @@ public final class Diagnoser {
 
     private static String shorten(String s) {
         return s.length() > 160 ? s.substring(0, 160) + "..." : s;
+    }
+
+    /**
+     * The probe's evidence: the failing operator joins the summary ("aten::embedding at train.py:23:
+     * index max 5000, weight has 5000 rows"), other operators, allocation sites and the probe's own
+     * problems become notes.
+     */
+    private static String probeNotes(ProbeFindings probe, String summary, List<String> notes) {
+        ProbeFindings.OperatorEvidence primary = probe.primaryOperator();
+        String s = summary;
+        if (primary != null) {
+            s = ("No fault located.".equals(summary) ? "" : summary + " ") + "Failing operator: " + primary.summary()
+                    + ".";
+            for (ProbeFindings.OperatorEvidence o : probe.operators()) {
+                if (o != primary && notes.size() < 30) {
+                    notes.add("Also failing: " + o.summary() + ".");
+                }
+            }
+        }
+        if (probe.allocations() != null) {
+            if (probe.allocations().oom() != null) {
+                notes.add(probe.allocations().oom().summary());
+            }
+            notes.add(probe.allocations().summary());
+        }
+        notes.addAll(probe.notes());
+        return s;
     }
 
     private static void memoryNotes(List<MemoryCurve> curves, List<String> notes) {

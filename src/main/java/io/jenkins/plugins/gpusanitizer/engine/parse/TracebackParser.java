@@ -107,6 +107,9 @@ public final class TracebackParser {
         if (f.contains("/site-packages/") || f.contains("/dist-packages/") || isGeneratedFile(f)) {
             return false;
         }
+        if (f.endsWith("/gpu_sanitize_probe.py")) {
+            return false; // gpu-sanitize's own probe (engine/run/probe): a wrapper frame, never the user's line
+        }
         int lib = f.indexOf("/lib/python");
         return lib < 0 || !(lib + 11 < f.length() && Character.isDigit(f.charAt(lib + 11)));
     }

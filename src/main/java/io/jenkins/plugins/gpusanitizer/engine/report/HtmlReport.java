@@ -111,7 +111,12 @@ public final class HtmlReport {
             h.append("</ul></section>\n");
         }
         failures(h, r.failures());
-        memory(h, r.memory(), r.execution() == null ? null : r.execution().regressionTargetSeconds());
+        memory(
+                h,
+                r.memory(),
+                r.execution() == null ? null : r.execution().regressionTargetSeconds(),
+                r.probe() == null ? null : r.probe().allocationSites());
+        probe(h, r.probe());
         sanitizerRuns(h, r.sanitizerRuns());
         h.append("<p class=\"gs-footer\">")
                 .append(Html.esc(r.generator()))
@@ -145,7 +150,76 @@ public final class HtmlReport {
             }
             h.append("</ul>");
         }
+        for (Report.OperatorEvidenceJson o : d.operatorEvidence()) {
+            operator(h, o);
+        }
         h.append("</section>\n");
+    }
+
+    /** The failing operator the probe caught: its line, its tensor arguments, the index against its bound. */
+    private static void operator(StringBuilder h, Report.OperatorEvidenceJson o) {
+        h.append("<div class=\"gs-evidence\"><p class=\"gs-evidence-line\">")
+                .append(Html.esc(o.summary()))
+                .append("</p>");
+        if (o.site() != null) {
+            h.append("<p><code>")
+                    .append(Html.esc(o.site().file()))
+                    .append(':')
+                    .append(o.site().line());
+            if (o.site().function() != null) {
+                h.append(" in ").append(Html.esc(o.site().function()));
+            }
+            h.append("</code>");
+            if (o.site().code() != null) {
+                h.append(": <code>").append(Html.esc(o.site().code())).append("</code>");
+            }
+            for (Report.LocationJson c : o.stack()) {
+                h.append("<br>called from <code>")
+                        .append(Html.esc(c.file()))
+                        .append(':')
+                        .append(c.line())
+                        .append(c.function() == null ? "" : " in " + Html.esc(c.function()))
+                        .append("</code>");
+            }
+            h.append("</p>");
+        }
+        h.append("<table class=\"gs-args\"><tr><th>argument</th><th>shape</th><th>dtype</th><th>device</th>"
+                + "<th>values</th></tr>");
+        Report.IndexJson ix = o.index();
+        for (Report.TensorArgJson a : o.args()) {
+            h.append("<tr><td>")
+                    .append(Html.esc(a.name()))
+                    .append("</td><td><code>")
+                    .append(Html.esc(a.shape() == null ? "" : a.shape().toString()))
+                    .append("</code></td><td>")
+                    .append(Html.esc(a.dtype()))
+                    .append("</td><td>")
+                    .append(Html.esc(a.device()))
+                    .append("</td><td>");
+            if (a.index() && ix != null) {
+                boolean bad = Boolean.TRUE.equals(ix.outOfRange());
+                h.append(bad ? "<span class=\"gs-out-of-range\">" : "<span>")
+                        .append(Html.esc(ix.min() == null ? "not readable" : "min " + ix.min() + ", max " + ix.max()))
+                        .append("</span>");
+                if (ix.size() != null) {
+                    h.append(Html.esc("; valid 0.." + (ix.size() - 1) + " (" + ix.of() + " has " + ix.size() + " "
+                            + ix.unit() + ")"));
+                }
+                if (ix.ignoreIndex() != null) {
+                    h.append(Html.esc("; ignore_index " + ix.ignoreIndex()));
+                }
+            }
+            h.append("</td></tr>");
+        }
+        h.append("</table>");
+        if (ix != null && ix.statsFrom() != null) {
+            h.append("<p class=\"gs-count\">")
+                    .append(Html.esc("Index values read " + ix.statsFrom() + " (probe, " + o.phase() + " phase"
+                            + (o.rank() == null ? "" : ", rank " + o.rank()) + "). The operator raised "
+                            + o.exceptionType() + ": " + o.message()))
+                    .append("</p>");
+        }
+        h.append("</div>");
     }
 
     private static void whereRow(StringBuilder h, String label, Report.LocationJson l, String cls) {
@@ -447,8 +521,15 @@ public final class HtmlReport {
         h.append("</section>\n");
     }
 
-    private static void memory(StringBuilder h, List<Report.MemoryJson> curves, Double target) {
-        if (curves.isEmpty()) {
+    private static void memory(
+            StringBuilder h, List<Report.MemoryJson> curves, Double target, Report.AllocationSitesJson unattached) {
+        Report.AllocationSitesJson sites = unattached;
+        for (Report.MemoryJson m : curves) {
+            if (m.allocationSites() != null) {
+                sites = m.allocationSites();
+            }
+        }
+        if (curves.isEmpty() && sites == null) {
             return;
         }
         h.append("<section class=\"gs-memory\"><h2>GPU memory</h2><ul>");
@@ -461,7 +542,126 @@ public final class HtmlReport {
                     .append(Html.esc(m.description()))
                     .append("</li>");
         }
-        h.append("</ul>").append(MemoryChart.svg(curves, target)).append("</section>\n");
+        if (sites != null) {
+            if (sites.oom() != null) {
+                h.append("<li class=\"gs-grew\">")
+                        .append(Html.esc(sites.oom().summary()))
+                        .append("</li>");
+            }
+            h.append("<li").append(sites.growing() ? " class=\"gs-grew\"" : "").append('>');
+            h.append(Html.esc(sites.summary())).append("</li>");
+        }
+        h.append("</ul><div class=\"gs-charts\">");
+        double seconds = sites == null ? 1 : SiteChart.maxSeconds(sites);
+        if (!curves.isEmpty()) {
+            h.append(MemoryChart.svg(curves, target, seconds));
+        }
+        if (sites != null && !sites.series().isEmpty()) {
+            double t = Math.max(seconds, target == null ? 0 : target);
+            for (Report.MemoryJson m : curves) {
+                for (double[] p : m.points()) {
+                    t = Math.max(t, p[0]);
+                }
+            }
+            h.append(SiteChart.svg(sites, t));
+        }
+        h.append("</div>");
+        if (sites != null) {
+            allocationSites(h, sites);
+        }
+        h.append("</section>\n");
+    }
+
+    private static void allocationSites(StringBuilder h, Report.AllocationSitesJson a) {
+        String end = "oom".equals(a.endAt()) ? "at the OOM" : "at the end";
+        h.append("<h3>")
+                .append(Html.esc(String.format(
+                        Locale.ROOT,
+                        "Live memory by allocation site (PyTorch allocator, %s%s, %d snapshots)",
+                        a.rank() == null ? "pid " + a.pid() : "rank " + a.rank(),
+                        a.warmupSeconds() == null
+                                ? ""
+                                : String.format(Locale.ROOT, "; warm-up %.1f s", a.warmupSeconds()),
+                        a.samples())))
+                .append("</h3><table class=\"gs-sites\"><tr><th>allocated at</th><th>called from</th>"
+                        + "<th>blocks after warm-up</th><th>MiB after warm-up</th><th>blocks ")
+                .append(Html.esc(end))
+                .append("</th><th>MiB ")
+                .append(Html.esc(end))
+                .append("</th><th>growth MiB</th></tr>");
+        for (Report.AllocationSiteJson s : a.sites()) {
+            h.append("<tr><td><code>")
+                    .append(Html.esc(s.site().file()))
+                    .append(':')
+                    .append(s.site().line())
+                    .append(
+                            s.site().function() == null
+                                    ? ""
+                                    : " in " + Html.esc(s.site().function()))
+                    .append("</code>");
+            if (s.site().code() != null) {
+                h.append("<br><code>").append(Html.esc(s.site().code())).append("</code>");
+            }
+            h.append("</td><td>");
+            for (Report.LocationJson c : s.stack()) {
+                h.append("<code>")
+                        .append(Html.esc(baseName(c.file())))
+                        .append(':')
+                        .append(c.line())
+                        .append("</code> ");
+            }
+            h.append(String.format(
+                    Locale.ROOT,
+                    "</td><td class=\"gs-num\">%,d</td><td class=\"gs-num\">%.1f</td><td class=\"gs-num\">%,d</td>"
+                            + "<td class=\"gs-num\">%.1f</td><td class=\"gs-num%s\">%+.1f</td></tr>",
+                    s.blocksAtWarmup(),
+                    s.bytesAtWarmup() / 1048576.0,
+                    s.blocksAtEnd(),
+                    s.bytesAtEnd() / 1048576.0,
+                    s.growthBytes() > (1L << 20) ? " gs-grew" : "",
+                    s.growthBytes() / 1048576.0));
+        }
+        h.append("</table>");
+        if (a.oom() != null && a.oom().snapshotFile() != null) {
+            h.append("<p>")
+                    .append(Html.esc("Allocator snapshot at the out-of-memory: "
+                            + a.oom().snapshotFile() + " (open it at pytorch.org/memory_viz)."))
+                    .append("</p>");
+        }
+    }
+
+    private static String baseName(String f) {
+        return f == null ? "" : f.substring(f.lastIndexOf('/') + 1);
+    }
+
+    private static void probe(StringBuilder h, Report.ProbeJson p) {
+        if (p == null) {
+            return;
+        }
+        h.append("<section class=\"gs-probe\"><h2>In-process probe</h2><table><tr><th>phase</th><th>status</th>"
+                + "<th>processes</th><th>records</th><th>probe time</th><th>watched calls / snapshots</th>"
+                + "<th>problems</th></tr>");
+        for (Report.ProbePhaseJson s : p.phases()) {
+            h.append("<tr><td>")
+                    .append(Html.esc(s.phase()))
+                    .append("</td><td>")
+                    .append(Html.esc(s.status()))
+                    .append("</td><td>")
+                    .append(s.processes())
+                    .append("</td><td>")
+                    .append(s.records())
+                    .append("</td><td>")
+                    .append(String.format(Locale.ROOT, "%.3f s", s.probeSeconds()))
+                    .append("</td><td>")
+                    .append(Html.esc(
+                            s.watchedCalls() != null
+                                    ? s.watchedCalls() + " calls"
+                                    : s.samples() != null ? s.samples() + " snapshots" : ""))
+                    .append("</td><td>")
+                    .append(Html.esc(String.join("; ", s.errors())))
+                    .append("</td></tr>");
+        }
+        h.append("</table></section>\n");
     }
 
     private static void sanitizerRuns(StringBuilder h, List<Report.SanitizerRunJson> runs) {

@@ -13,7 +13,12 @@ final class MemoryChart {
 
     /** @param target the regression target in seconds, marked with a dashed line; null for none */
     static String svg(List<Report.MemoryJson> curves, Double target) {
-        double maxT = target == null ? 1 : target;
+        return svg(curves, target, 1);
+    }
+
+    /** @param minSeconds the time axis spans at least this (to share it with the allocation-site chart) */
+    static String svg(List<Report.MemoryJson> curves, Double target, double minSeconds) {
+        double maxT = Math.max(minSeconds, target == null ? 1 : target);
         double maxY = 1;
         for (Report.MemoryJson c : curves) {
             for (double[] p : c.points()) {

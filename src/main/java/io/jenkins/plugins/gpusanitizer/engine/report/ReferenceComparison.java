@@ -97,7 +97,8 @@ public final class ReferenceComparison {
                 current.execution(),
                 current.inputs(),
                 referenceName,
-                fixed);
+                fixed,
+                current.probe());
     }
 
     static String looseKey(Report.DefectJson d) {

@@ -22,7 +22,8 @@ import java.util.List;
     "execution",
     "inputs",
     "reference",
-    "fixed"
+    "fixed",
+    "probe"
 })
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record Report(
@@ -39,9 +40,44 @@ public record Report(
         ExecutionJson execution,
         List<String> inputs,
         String reference,
-        List<DefectJson> fixed) {
+        List<DefectJson> fixed,
+        ProbeJson probe) {
 
     public static final int SCHEMA_VERSION = 1;
+
+    /** A report without the in-process probe's section (analyze, or a run with the probe off). */
+    public Report(
+            int schemaVersion,
+            String generator,
+            String verdict,
+            List<ReasonJson> reasons,
+            Long errorsTotal,
+            DiagnosisJson diagnosis,
+            List<DefectJson> defects,
+            List<SanitizerRunJson> sanitizerRuns,
+            List<FailureJson> failures,
+            List<MemoryJson> memory,
+            ExecutionJson execution,
+            List<String> inputs,
+            String reference,
+            List<DefectJson> fixed) {
+        this(
+                schemaVersion,
+                generator,
+                verdict,
+                reasons,
+                errorsTotal,
+                diagnosis,
+                defects,
+                sanitizerRuns,
+                failures,
+                memory,
+                execution,
+                inputs,
+                reference,
+                fixed,
+                null);
+    }
 
     /** The report with how the run was made; phase statuses are judged against the sanitizer runs. */
     public Report withExecution(ExecutionJson e) {
@@ -59,7 +95,8 @@ public record Report(
                 SanitizerPhaseStatus.judge(e, sanitizerRuns),
                 inputs,
                 reference,
-                fixed);
+                fixed,
+                probe);
     }
 
     /** {@code defect}: the fingerprint of the defect the reason is about, when it is about one. */
@@ -193,13 +230,117 @@ public record Report(
     /** A CUDA error message printed outside any traceback. */
     public record CudaMessageJson(String stream, long line, Integer rank, String text, String errorClass, long count) {}
 
+    /** {@code operatorEvidence}: the failing operators the probe saw in the blocking phase (empty without it). */
     public record DiagnosisJson(
             LocationJson reportedAt,
             LocationJson faultAt,
             String faultEvidence,
             String summary,
             List<String> notes,
-            Boolean cachingAllocator) {}
+            Boolean cachingAllocator,
+            List<OperatorEvidenceJson> operatorEvidence) {
+        public DiagnosisJson {
+            operatorEvidence = operatorEvidence == null ? List.of() : operatorEvidence;
+        }
+    }
+
+    /**
+     * A watched operator that raised, with its arguments (the probe, blocking phase).
+     *
+     * @param summary e.g. {@code aten::embedding at train.py:23: index max 5000, weight has 5000 rows}
+     */
+    public record OperatorEvidenceJson(
+            String phase,
+            String operator,
+            String summary,
+            LocationJson site,
+            List<LocationJson> stack,
+            String rank,
+            long pid,
+            String exceptionType,
+            String message,
+            IndexJson index,
+            List<TensorArgJson> args) {}
+
+    /** The index (or label) tensor against the size it indexes into; min/max null when not readable. */
+    public record IndexJson(
+            String name,
+            String dtype,
+            List<Long> shape,
+            Long min,
+            Long max,
+            Long size,
+            String of,
+            String unit,
+            Long ignoreIndex,
+            Boolean outOfRange,
+            String statsFrom) {}
+
+    public record TensorArgJson(String name, List<Long> shape, String dtype, String device, boolean index) {}
+
+    /**
+     * Live GPU memory by Python allocation site (the probe, regression phase): the top sites at the end
+     * (or at the out-of-memory) against the first sample after warm-up.
+     */
+    public record AllocationSitesJson(
+            String phase,
+            long pid,
+            String rank,
+            Double warmupSeconds,
+            double endSeconds,
+            String endAt,
+            long allocatedBytesAtWarmup,
+            long allocatedBytesAtEnd,
+            long reservedBytesAtEnd,
+            int samples,
+            boolean growing,
+            String summary,
+            List<AllocationSiteJson> sites,
+            List<SiteSeriesJson> series,
+            OomSitesJson oom) {}
+
+    public record AllocationSiteJson(
+            LocationJson site,
+            List<LocationJson> stack,
+            long bytesAtWarmup,
+            long blocksAtWarmup,
+            long bytesAtEnd,
+            long blocksAtEnd,
+            long growthBytes) {}
+
+    /** One site's live memory over time: [seconds since the process started, MiB]. */
+    public record SiteSeriesJson(String site, List<double[]> points) {}
+
+    /** Where the allocation that ran out of memory was made, and what held the memory then. */
+    public record OomSitesJson(
+            long pid,
+            String rank,
+            double seconds,
+            LocationJson site,
+            List<LocationJson> stack,
+            long requestedBytes,
+            long deviceFreeBytes,
+            String snapshotFile,
+            Long snapshotBytes,
+            List<AllocationSiteJson> sites,
+            String summary) {}
+
+    /**
+     * The in-process probe: its state per phase, its problems (notes, never the verdict), and the
+     * allocation sites when there was no nvidia-smi curve to attach them to.
+     */
+    public record ProbeJson(List<ProbePhaseJson> phases, List<String> notes, AllocationSitesJson allocationSites) {}
+
+    public record ProbePhaseJson(
+            String phase,
+            String file,
+            String status,
+            int processes,
+            long records,
+            double probeSeconds,
+            Long watchedCalls,
+            Long samples,
+            List<String> errors) {}
 
     public record MemoryJson(
             String source,
@@ -220,7 +361,8 @@ public record Report(
             Double memoryTotalMiB,
             Double hoursToFull,
             Double lateRiseMiB,
-            MemoryPolicyJson policy) {}
+            MemoryPolicyJson policy,
+            AllocationSitesJson allocationSites) {}
 
     /** How a memory curve was judged: growth acts when it would fill the GPU within the horizon. */
     public record MemoryPolicyJson(double minJudgedSeconds, double fillHorizonHours) {}

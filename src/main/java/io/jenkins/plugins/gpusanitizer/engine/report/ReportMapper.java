@@ -10,6 +10,8 @@ import io.jenkins.plugins.gpusanitizer.engine.model.Frame;
 import io.jenkins.plugins.gpusanitizer.engine.model.SourceLocation;
 import io.jenkins.plugins.gpusanitizer.engine.parse.CudaFailure;
 import io.jenkins.plugins.gpusanitizer.engine.parse.TracebackParser;
+import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeFindings;
+import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeLog;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -59,11 +61,22 @@ public final class ReportMapper {
         }
         List<Report.FailureJson> failures = new ArrayList<>();
         a.failures().forEach((phase, f) -> failures.add(failure(phase, f)));
-        List<Report.MemoryJson> memory =
-                a.curves().stream().map(ReportMapper::memory).toList();
+        ProbeFindings probe = a.probe();
+        Report.AllocationSitesJson sites = probe.allocations() == null ? null : allocationSites(probe.allocations());
+        List<Report.MemoryJson> memory = new ArrayList<>();
+        for (MemoryCurve c : a.curves()) {
+            // the regression run's curve (one per run: default or expandable_segments) gets the probe's sites
+            memory.add(memory(c, memory.isEmpty() ? sites : null));
+        }
         Diagnosis d = a.diagnosis();
         Report.DiagnosisJson diagnosis = new Report.DiagnosisJson(
-                loc(d.reportedAt()), loc(d.faultAt()), d.faultEvidence(), d.summary(), d.notes(), a.cachingAllocator());
+                loc(d.reportedAt()),
+                loc(d.faultAt()),
+                d.faultEvidence(),
+                d.summary(),
+                d.notes(),
+                a.cachingAllocator(),
+                probe.operators().stream().map(ReportMapper::operator).toList());
         List<Report.ReasonJson> reasons = a.gate().reasons().stream()
                 .map(r -> new Report.ReasonJson(r.level().id(), r.code(), r.message(), r.defect()))
                 .toList();
@@ -81,7 +94,104 @@ public final class ReportMapper {
                 null,
                 a.inputs(),
                 null,
-                List.of());
+                List.of(),
+                probe.isEmpty() ? null : probe(probe, memory.isEmpty() ? sites : null));
+    }
+
+    private static Report.ProbeJson probe(ProbeFindings p, Report.AllocationSitesJson unattached) {
+        return new Report.ProbeJson(
+                p.phases().stream()
+                        .map(s -> new Report.ProbePhaseJson(
+                                s.phase(),
+                                s.file(),
+                                s.status(),
+                                s.processes(),
+                                s.records(),
+                                s.probeSeconds(),
+                                s.watchedCalls(),
+                                s.samples(),
+                                s.errors()))
+                        .toList(),
+                p.notes(),
+                unattached);
+    }
+
+    private static Report.OperatorEvidenceJson operator(ProbeFindings.OperatorEvidence o) {
+        ProbeLog.OpFailure f = o.failure();
+        ProbeLog.IndexCheck c = f.check();
+        return new Report.OperatorEvidenceJson(
+                o.phase(),
+                f.op(),
+                o.summary(),
+                loc(f.site()),
+                f.stack().stream().map(ReportMapper::loc).toList(),
+                f.rank(),
+                f.pid(),
+                f.exceptionType(),
+                f.message(),
+                c == null
+                        ? null
+                        : new Report.IndexJson(
+                                c.name(),
+                                c.dtype(),
+                                c.shape(),
+                                c.min(),
+                                c.max(),
+                                c.size(),
+                                c.of(),
+                                c.unit(),
+                                c.ignoreIndex(),
+                                c.outOfRange(),
+                                c.statsFrom()),
+                f.args().stream()
+                        .map(x -> new Report.TensorArgJson(x.name(), x.shape(), x.dtype(), x.device(), x.index()))
+                        .toList());
+    }
+
+    private static Report.AllocationSitesJson allocationSites(ProbeFindings.AllocationGrowth g) {
+        ProbeFindings.OomSites o = g.oom();
+        return new Report.AllocationSitesJson(
+                g.phase(),
+                g.pid(),
+                g.rank(),
+                g.warmupSeconds(),
+                g.endSeconds(),
+                g.endAt(),
+                g.allocatedAtWarmup(),
+                g.allocatedAtEnd(),
+                g.reservedAtEnd(),
+                g.samples(),
+                g.growing(),
+                g.summary(),
+                g.sites().stream().map(ReportMapper::site).toList(),
+                g.series().stream()
+                        .map(s -> new Report.SiteSeriesJson(s.label(), s.points()))
+                        .toList(),
+                o == null
+                        ? null
+                        : new Report.OomSitesJson(
+                                o.pid(),
+                                o.rank(),
+                                o.t(),
+                                loc(o.site()),
+                                o.stack().stream().map(ReportMapper::loc).toList(),
+                                o.requestedBytes(),
+                                o.deviceFreeBytes(),
+                                o.snapshotFile(),
+                                o.snapshotBytes(),
+                                o.sites().stream().map(ReportMapper::site).toList(),
+                                o.summary()));
+    }
+
+    private static Report.AllocationSiteJson site(ProbeFindings.SiteGrowth s) {
+        return new Report.AllocationSiteJson(
+                loc(s.site()),
+                s.stack().stream().map(ReportMapper::loc).toList(),
+                s.bytesAtWarmup(),
+                s.blocksAtWarmup(),
+                s.bytesAtEnd(),
+                s.blocksAtEnd(),
+                s.growthBytes());
     }
 
     private static List<String> merge(List<String> a, List<String> b) {
@@ -196,7 +306,7 @@ public final class ReportMapper {
                 loc(f.modelLine()));
     }
 
-    private static Report.MemoryJson memory(MemoryCurve c) {
+    private static Report.MemoryJson memory(MemoryCurve c, Report.AllocationSitesJson sites) {
         return new Report.MemoryJson(
                 c.source(),
                 c.label(),
@@ -217,7 +327,8 @@ public final class ReportMapper {
                 c.hoursToFull() == null ? null : round(c.hoursToFull()),
                 round(c.lateRiseMiB()),
                 new Report.MemoryPolicyJson(
-                        c.policy().minJudgedSeconds(), c.policy().fillHorizonHours()));
+                        c.policy().minJudgedSeconds(), c.policy().fillHorizonHours()),
+                sites);
     }
 
     static Report.LocationJson loc(SourceLocation l) {

@@ -26,8 +26,10 @@ import java.util.Map;
  * run.json  report.json  report.html
  * env/                      nvidia-smi.txt, nvidia-smi-query.csv, nvcc-version.txt, python-probe.txt, compute-sanitizer-version.txt
  * sanitizer-TOOL/           command.txt, stdout.log, stderr.log, sanitizer.log (--log-file), sanitizer.xml (--xml --save)
- * blocking/                 command.txt, stdout.log, stderr.log, generated/ (torch.compile's code the output names: files.tsv, copies)
- * regression/               command.txt, stdout.log, stderr.log, nvidia-smi.csv, nvidia-smi.err
+ * blocking/                 command.txt, stdout.log, stderr.log, probe.jsonl, generated/ (torch.compile's code the output names: files.tsv, copies)
+ * regression/               command.txt, stdout.log, stderr.log, nvidia-smi.csv, nvidia-smi.err, probe.jsonl,
+ *                           probe-oom-snapshot-PID.pickle (the allocator snapshot of a process that died of an OOM)
+ * probe/                    sitecustomize.py, gpu_sanitize_probe.py (the in-process probe, docs/probe.md)
  * </pre>
  */
 public final class RunDirectory {
@@ -39,6 +41,7 @@ public final class RunDirectory {
     public static final String STDOUT = "stdout.log";
     public static final String STDERR = "stderr.log";
     public static final String MEMORY_CSV = "nvidia-smi.csv";
+    public static final String PROBE_JSONL = "probe.jsonl";
 
     private final Path root;
 
@@ -107,15 +110,7 @@ public final class RunDirectory {
         reasons.addAll(PhaseReasons.of(record, this, analysis));
         reasons.addAll(analysis.gate().reasons());
         Gate.Result gate = new Gate.Result(Gate.verdictOf(reasons), Gate.ordered(reasons));
-        return new Analysis(
-                analysis.runs(),
-                analysis.failures(),
-                analysis.curves(),
-                analysis.cachingAllocator(),
-                analysis.diagnosis(),
-                gate,
-                analysis.inputs(),
-                analysis.inputErrors());
+        return analysis.withGate(gate);
     }
 
     /** What the analyzer reads from this directory: only outputs that exist and are not empty. */
@@ -154,7 +149,27 @@ public final class RunDirectory {
                 expandable ? memory : null,
                 cachingAllocator,
                 policy,
-                lenient);
+                lenient,
+                probeLogs(record));
+    }
+
+    /** Each phase the probe was on in (its output file, or the variable in run.json when it wrote none). */
+    private Map<String, Path> probeLogs(RunRecord record) {
+        Map<String, Path> out = new LinkedHashMap<>();
+        for (Phase p : List.of(Phase.BLOCKING, Phase.REGRESSION)) {
+            Path f = dir(p.id()).resolve(PROBE_JSONL);
+            boolean on = record != null
+                    && record.execution() != null
+                    && record.execution().phases() != null
+                    && record.execution().phases().stream()
+                            .anyMatch(x -> p.id().equals(x.name())
+                                    && x.environment() != null
+                                    && x.environment().containsKey(ProbeInstaller.MODE));
+            if (on || Files.isRegularFile(f)) {
+                out.put(p.id(), f);
+            }
+        }
+        return out;
     }
 
     static boolean nonEmpty(Path p) {

@@ -69,6 +69,7 @@ public final class RunSpec implements Serializable {
     private Double growthToleranceMiBPerMin;
     private Double memoryFillHorizonHours;
     private Double memoryMinJudgedSeconds;
+    private boolean probe = true;
 
     /** The user's command as given: one element with spaces is a shell string. */
     public List<String> command() {
@@ -423,6 +424,19 @@ public final class RunSpec implements Serializable {
     /** A regression run shorter than this after warm-up gets no memory verdict; null for the default. */
     public RunSpec memoryMinJudgedSeconds(Double v) {
         memoryMinJudgedSeconds = v;
+        return this;
+    }
+
+    /**
+     * Whether the in-process probe (a sitecustomize on PYTHONPATH) runs in the blocking and regression
+     * phases; it records the failing operator's arguments and where GPU memory was allocated. Default on.
+     */
+    public boolean probe() {
+        return probe;
+    }
+
+    public RunSpec probe(boolean b) {
+        probe = b;
         return this;
     }
 

@@ -55,6 +55,7 @@ public final class Runner {
     private Report.ThroughputJson throughput;
 
     private final Secrets secrets;
+    private final ProbeInstaller probe;
 
     public Runner(RunSpec spec, Map<String, String> baseEnv, ProgressListener progress) {
         this.spec = spec;
@@ -64,6 +65,7 @@ public final class Runner {
         this.secrets = new Secrets(all);
         this.progress = line -> progress.line(secrets.mask(line));
         this.dir = new RunDirectory(Path.of(spec.outDir()).toAbsolutePath());
+        this.probe = new ProbeInstaller(dir.root());
     }
 
     public RunDirectory directory() {
@@ -378,6 +380,7 @@ public final class Runner {
         if (Boolean.TRUE.equals(environment.torchDsa())) {
             set.put("PYTORCH_USE_CUDA_DSA", "1");
         }
+        set.putAll(probeEnv(Phase.BLOCKING, d));
         List<String> removed = new ArrayList<>(DEBUG_VARIABLES);
         removed.removeAll(set.keySet());
         PhaseResult r = runPhase(
@@ -427,6 +430,7 @@ public final class Runner {
         if (spec.expandableSegments()) {
             set.put("PYTORCH_CUDA_ALLOC_CONF", "expandable_segments:True");
         }
+        set.putAll(probeEnv(Phase.REGRESSION, d));
         List<String> removed = new ArrayList<>(DEBUG_VARIABLES);
         int timeout = spec.timeoutSeconds(Phase.REGRESSION);
         if (spec.regressionSeconds() != null) {
@@ -517,6 +521,31 @@ public final class Runner {
                     List.of(d.resolve(RunDirectory.STDOUT), d.resolve(RunDirectory.STDERR)));
         }
         return r;
+    }
+
+    /**
+     * The in-process probe's variables for the blocking or regression phase (docs/probe.md): none with
+     * {@code --no-probe}, when the environment probe found no torch, or when it cannot be written (said once).
+     */
+    private Map<String, String> probeEnv(Phase phase, Path phaseDir) {
+        String off = !spec.probe()
+                ? "off (--no-probe)"
+                : environment.torchVersion() == null ? "off: no torch in the job's Python" : null;
+        try {
+            if (off == null) {
+                Map<String, String> env = new LinkedHashMap<>(baseEnv);
+                env.putAll(spec.extraEnv());
+                return probe.env(phase, phaseDir, env.get("PYTHONPATH"));
+            }
+        } catch (IOException | RuntimeException e) {
+            off = "not installed: " + e.getMessage();
+        }
+        synchronized (runReasons) {
+            if (runReasons.stream().noneMatch(r -> "probe".equals(r.code()))) {
+                runReasons.add(Reason.info("probe", "in-process probe " + off));
+            }
+        }
+        return Map.of();
     }
 
     /**

@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The in-process probe on a real GPU (issue #14): runs `gpu-sanitize run` on the jobs of examples/probe/
+# and measures the probe's cost on a clean job (3 alternating runs with and without it).
+# Usage (from the repository root, on the GPU machine, .device/ carried; about 4-5 minutes):
+#   bash examples/h200/capture-probe.sh OUTDIR
+# JAVA and JAR default to the jlink runtime and the shaded jar in .device/ (docs/h200-2026-12-02/README.md).
+# With $OUT set (the device tool), the run directories are also tarred there: probe-runs.tgz (everything
+# but the allocator snapshots) and probe-snapshots.tgz (the OOM pickles, bounded to 4 MiB each here).
+set -u
+out=${1:?usage: capture-probe.sh OUTDIR}
+JAVA=${JAVA:-.device/jre/bin/java}
+JAR=${JAR:-.device/gpu-sanitize.jar}
+PYTHON=${PYTHON:-python3}
+BUDGET=${BUDGET:-380}
+mkdir -p "$out"
+t0=$(date +%s)
+elapsed() { echo $(( $(date +%s) - t0 )); }
+gs() { "$JAVA" -jar "$JAR" "$@"; }
+{
+  date -u
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
+  "$PYTHON" -c 'import torch, sys; print(sys.version.split()[0], torch.__version__, torch.version.cuda, torch.cuda.device_count())'
+  "$JAVA" -version
+  git log -1 --format='%H %s' 2>/dev/null
+} > "$out/machine.txt" 2>&1
+
+# case_run NAME NEEDED_SECONDS gpu-sanitize-run-options... -- command...
+# Skipped when the budget has not the seconds it usually needs; each phase's timeout (enforced by the
+# runner, which kills the job's whole tree) is cut to what is left, so the script never runs past BUDGET.
+case_run() {
+  local name=$1 need=$2
+  shift 2
+  local left=$(( BUDGET - $(elapsed) ))
+  local per=$(( (left - 15) / 2 ))
+  [ "$per" -gt 60 ] && per=60
+  if [ "$need" -gt "$left" ] || [ "$per" -lt 10 ]; then
+    echo "$name skipped: $(elapsed) s spent, needs about $need s of $BUDGET" | tee -a "$out/summary.txt"
+    return 1
+  fi
+  local start
+  start=$(date +%s)
+  gs run --out "$out/$name" --progress-interval 15 --timeout "blocking=$per" --timeout "regression=$per" "$@" \
+    > "$out/$name.console.txt" 2>&1
+  echo "$name exit=$? seconds=$(( $(date +%s) - start ))" | tee -a "$out/summary.txt"
+}
+
+case_run embedding 40 --phases blocking,regression -- python3 examples/probe/embedding_oov.py
+case_run label 40 --phases blocking,regression -- python3 examples/probe/label_oob.py
+case_run scatter-torchrun 60 --phases blocking,regression \
+  -- python3 -m torch.distributed.run --standalone --nproc_per_node=2 examples/probe/scatter_ddp.py
+case_run leak 40 --phases regression --regression-seconds 20 -- python3 examples/probe/logits_leak.py
+case_run oom 50 --phases regression --regression-seconds 50 --env GPU_SANITIZE_PROBE_SNAPSHOT_MAX_MB=4 \
+  -- python3 examples/probe/cache_oom.py
+for i in 1 2 3; do  # alternating, a pair at a time
+  case_run "clean-probe-$i" 60 --phases blocking,regression --throughput-regex 'it/s ([0-9.]+)' \
+    -- python3 examples/probe/clean_job.py || break
+  case_run "clean-noprobe-$i" 25 --no-probe --phases blocking,regression --throughput-regex 'it/s ([0-9.]+)' \
+    -- python3 examples/probe/clean_job.py || break
+done
+"$PYTHON" examples/h200/probe-overhead.py "$out" > "$out/overhead.txt" 2>&1
+echo "total seconds=$(elapsed)" | tee -a "$out/summary.txt"
+
+if [ -n "${OUT:-}" ] && [ -d "${OUT:-}" ]; then
+  parent=$(cd "$(dirname "$out")" && pwd)
+  base=$(basename "$out")
+  tar czf "$OUT/probe-runs.tgz" --exclude='*.pickle' --exclude='__pycache__' -C "$parent" "$base"
+  (cd "$parent" && find "$base" -name '*.pickle' -print0 | tar czf "$OUT/probe-snapshots.tgz" --null -T -)
+  ls -l "$OUT"
+fi
+cat "$out/summary.txt" "$out/overhead.txt"

@@ -1,0 +1,113 @@
+package io.jenkins.plugins.gpusanitizer.engine.probe;
+
+import io.jenkins.plugins.gpusanitizer.engine.model.SourceLocation;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One phase's {@code probe.jsonl}, as written: every process of the job that imported torch appends
+ * to it (torchrun ranks, the agent, forks), each line carries its pid.
+ *
+ * @param phase     {@code blocking} or {@code regression}
+ * @param file      the file (as given)
+ * @param present   false when the probe was on but wrote nothing (the job never imported torch)
+ * @param records   JSON lines read
+ * @param badLines  lines that were not JSON objects (a stray write), not counting a last line cut short
+ * @param cutLastLine the last line was cut short (a process killed while writing): tolerated
+ * @param truncated the file was longer than the bound and its end was not read
+ */
+public record ProbeLog(
+        String phase,
+        String file,
+        boolean present,
+        List<Process> processes,
+        List<OpFailure> failures,
+        List<Oom> ooms,
+        List<OomSnapshot> snapshots,
+        Map<Long, Allocations> allocations,
+        List<Exit> exits,
+        List<String> errors,
+        long records,
+        long badLines,
+        boolean cutLastLine,
+        boolean truncated) {
+
+    /** A process that imported torch: the probe's first line. */
+    public record Process(long pid, String rank, String mode, String torch, String python, double t) {}
+
+    /** A watched operator that raised, with its arguments (blocking mode). */
+    public record OpFailure(
+            long pid,
+            String rank,
+            double t,
+            String op,
+            SourceLocation site,
+            List<SourceLocation> stack,
+            String exceptionType,
+            String message,
+            List<TensorArg> args,
+            IndexCheck check,
+            String probeError) {}
+
+    /** shape, dtype, device of one tensor argument; {@code index} marks the index/label tensor. */
+    public record TensorArg(String name, List<Long> shape, String dtype, String device, boolean index) {}
+
+    /**
+     * The index tensor against the size it indexes into.
+     *
+     * @param name       the argument ({@code input} of embedding, {@code target}, {@code index})
+     * @param min        its smallest value, or null when it could not be read
+     * @param max        its largest value, or null
+     * @param size       the size it indexes into (rows, classes, entries along the dimension), or null
+     * @param of         the tensor that size belongs to ({@code weight}, {@code input})
+     * @param unit       {@code rows}, {@code classes}, {@code entries along dim 1}, {@code elements}
+     * @param ignoreIndex the loss's ignore_index (loss operators only)
+     * @param outOfRange whether min/max fall outside [0, size); null when unknown
+     * @param statsFrom  {@code before the call} (read back from pinned memory) or {@code after the failure}
+     */
+    public record IndexCheck(
+            String name,
+            String dtype,
+            List<Long> shape,
+            Long min,
+            Long max,
+            Long size,
+            String of,
+            String unit,
+            Long ignoreIndex,
+            Boolean outOfRange,
+            String statsFrom) {}
+
+    /** The allocator's out-of-memory observer: where the allocation failed. */
+    public record Oom(
+            long pid,
+            String rank,
+            double t,
+            long requested,
+            long deviceFree,
+            long deviceAllocated,
+            SourceLocation site,
+            List<SourceLocation> stack) {}
+
+    /** The pickled allocator snapshot written beside probe.jsonl when the process died of an OOM. */
+    public record OomSnapshot(long pid, String file, long bytes, double seconds, Long traceEntriesKept) {}
+
+    /** One process's allocation sites and snapshots reduced to them, in time order. */
+    public record Allocations(long pid, String rank, Map<Integer, Site> sites, List<Sample> samples) {}
+
+    /** An allocation site: the innermost user frame of the blocks, and its user callers. */
+    public record Site(int id, SourceLocation location, List<SourceLocation> stack) {}
+
+    /**
+     * One allocator snapshot reduced to its top sites by live bytes.
+     *
+     * @param at {@code periodic}, {@code oom} (at the out-of-memory) or {@code exit}
+     */
+    public record Sample(
+            double t, String at, long allocated, long reserved, long blocks, List<SiteBytes> sites, double cost) {}
+
+    public record SiteBytes(int id, long bytes, long blocks) {}
+
+    /** The probe's own cost in a process, written at its normal exit. */
+    public record Exit(long pid, double probeSeconds, Long watchedCalls, Long samples) {}
+}

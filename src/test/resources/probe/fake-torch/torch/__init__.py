@@ -1,0 +1,146 @@
+"""A tiny stand-in for torch (tests only): just what the probe touches, on plain Python lists.
+
+"cuda" tensors behave like CUDA ones where the probe depends on it: an out-of-range index on them
+raises PyTorch's device-side-assert RuntimeError and poisons the context (every later "cuda"
+operation fails with the same error), so their min/max can only come from before the failing call.
+"""
+import os
+
+__version__ = "0.0+fake"
+
+
+class dtype(object):
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return "torch." + self.name
+
+
+int64 = dtype("int64")
+int32 = dtype("int32")
+float32 = dtype("float32")
+
+STATE = {"poisoned": False, "calls": []}
+ASSERT_MSG = ("CUDA error: device-side assert triggered\n"
+              "Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.")
+
+
+def _check_cuda(device):
+    if device.startswith("cuda") and STATE["poisoned"]:
+        raise RuntimeError(ASSERT_MSG)
+
+
+def _poison():
+    STATE["poisoned"] = True
+    raise RuntimeError(ASSERT_MSG)
+
+
+class device(object):
+    def __init__(self, s):
+        self.type = s.split(":")[0]
+        self.s = s
+
+    def __str__(self):
+        return self.s
+
+
+class Tensor(object):
+    def __init__(self, data, shape=None, dtype=None, device="cpu", pinned=False):
+        self.data = list(data)
+        self.shape = tuple(shape) if shape is not None else (len(self.data),)
+        self.dtype = dtype or (int64 if all(isinstance(x, int) for x in self.data) else float32)
+        self._device = device if ":" in device or device == "cpu" else device + ":0"
+        self.pinned = pinned
+
+    @property
+    def device(self):
+        return device(self._device)
+
+    @property
+    def is_cuda(self):
+        return self._device.startswith("cuda")
+
+    def numel(self):
+        n = 1
+        for s in self.shape:
+            n *= s
+        return n
+
+    def dim(self):
+        return len(self.shape)
+
+    def size(self, d):
+        return self.shape[d]
+
+    def tolist(self):
+        _check_cuda(self._device)
+        return list(self.data)
+
+    def item(self):
+        _check_cuda(self._device)
+        return self.data[0]
+
+    def copy_(self, src, non_blocking=False):
+        _check_cuda(src._device)
+        STATE["calls"].append(("copy_", non_blocking, self.pinned))
+        self.data = list(src.data)
+        return self
+
+    def gather(self, dim, index):
+        return gather(self, dim, index)
+
+
+def tensor(data, shape=None, dtype=None, device="cpu"):
+    return Tensor(data, shape, dtype, device)
+
+
+def empty(n, dtype=None, pin_memory=False):
+    if pin_memory:
+        _check_cuda("cuda")
+    return Tensor([0] * n, (n,), dtype, "cpu", pin_memory)
+
+
+def aminmax(t):
+    _check_cuda(t._device)
+    STATE["calls"].append(("aminmax", t._device))
+    return (Tensor([min(t.data)], (), t.dtype, t._device), Tensor([max(t.data)], (), t.dtype, t._device))
+
+
+def stack(ts):
+    _check_cuda(ts[0]._device)
+    return Tensor([x.data[0] for x in ts], (len(ts),), ts[0].dtype, ts[0]._device)
+
+
+def gather(input, dim, index):
+    _check_cuda(input._device)
+    if any(i < 0 or i >= input.shape[dim] for i in index.data):
+        if input.is_cuda:
+            _poison()
+        raise RuntimeError("index %d is out of bounds for dimension %d with size %d"
+                           % (max(index.data), dim, input.shape[dim]))
+    return Tensor(index.data, index.shape, input.dtype, input._device)
+
+
+class OutOfMemoryError(RuntimeError):
+    pass
+
+
+class inference_mode(object):
+    def __init__(self, mode=True):
+        self.mode = mode
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+from . import _C  # noqa: E402
+from . import compiler  # noqa: E402
+from . import cuda  # noqa: E402
+from . import nn  # noqa: E402
+
+if os.environ.get("FAKE_TORCH_BREAK_CUDA"):
+    del cuda.memory._snapshot  # a torch without the API the probe uses: the probe must say so, not fail

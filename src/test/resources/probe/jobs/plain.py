@@ -1,0 +1,4 @@
+import sys
+
+print("a job without torch")
+sys.exit(3)

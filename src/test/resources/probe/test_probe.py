@@ -1,0 +1,204 @@
+"""Tests of the probe (gpu_sanitize_probe.py + sitecustomize.py) through real Python processes, with the
+stand-in torch in fake-torch/. Run by ProbeScriptTest: PROBE_DIR is the folder the runner would write
+(probe/ in a run directory), this file's folder holds fake-torch/ and jobs/.
+
+Every job is run twice, without and with the probe: its exit code, stdout and stderr must be the same.
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+PROBE_DIR = os.environ["PROBE_DIR"]
+FAKE_TORCH = os.path.join(HERE, "fake-torch")
+JOBS = os.path.join(HERE, "jobs")
+
+
+class ProbeTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="probe-test-")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def run_job(self, job, mode=None, extra_path=(), env=None, torch=True):
+        out = os.path.join(self.tmp, "probe-%s.jsonl" % (mode or "off"))
+        path = list(extra_path) + ([FAKE_TORCH] if torch else [])
+        e = {k: v for k, v in os.environ.items() if not k.startswith("GPU_SANITIZE_PROBE")}
+        e.pop("PYTHONPATH", None)
+        e["PYTHONDONTWRITEBYTECODE"] = "1"
+        if mode is not None:
+            path = [PROBE_DIR] + path
+            e["GPU_SANITIZE_PROBE_OUT"] = out
+            e["GPU_SANITIZE_PROBE_MODE"] = mode
+            e["GPU_SANITIZE_PROBE_INTERVAL"] = "0.1"
+        if path:
+            e["PYTHONPATH"] = os.pathsep.join(path)
+        e.update(env or {})
+        p = subprocess.run([sys.executable, os.path.join(JOBS, job)], cwd=self.tmp, env=e,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
+        records = []
+        if os.path.exists(out):
+            with open(out) as f:
+                records = [json.loads(line) for line in f]
+        return p.returncode, p.stdout.decode(), p.stderr.decode(), records
+
+    def same_with_and_without(self, job, mode, **kw):
+        off = self.run_job(job, None, **kw)
+        on = self.run_job(job, mode, **kw)
+        self.assertEqual(off[0], on[0], "exit code")
+        self.assertEqual(off[1], on[1], "stdout")
+        self.assertEqual(off[2], on[2], "stderr")
+        return on
+
+    @staticmethod
+    def of(records, kind):
+        return [r for r in records if r["type"] == kind]
+
+    def test_a_job_without_torch_gets_no_probe_output(self):
+        for mode in ("blocking", "regression"):
+            rc, out, err, records = self.same_with_and_without("plain.py", mode, torch=False)
+            self.assertEqual(3, rc)
+            self.assertEqual([], records)
+            # torch on the path but never imported: still nothing
+            rc, out, err, records = self.same_with_and_without("plain.py", mode)
+            self.assertEqual([], records)
+            self.assertNotIn("torch", sys.modules)
+
+    def test_an_existing_sitecustomize_still_runs(self):
+        other = os.path.join(self.tmp, "other")
+        os.mkdir(other)
+        with open(os.path.join(other, "sitecustomize.py"), "w") as f:
+            f.write("import sys\nprint('the job own sitecustomize', __name__)\n")
+        rc, out, err, records = self.same_with_and_without("plain.py", "blocking", extra_path=[other])
+        self.assertIn("the job own sitecustomize sitecustomize", out)
+
+    def test_a_failing_sitecustomize_fails_as_it_did(self):
+        other = os.path.join(self.tmp, "other")
+        os.mkdir(other)
+        with open(os.path.join(other, "sitecustomize.py"), "w") as f:
+            f.write("raise ValueError('broken site')\n")
+        rc, out, err, records = self.same_with_and_without("embedding.py", "blocking", extra_path=[other])
+        self.assertIn("Error in sitecustomize", err)
+        self.assertIn("ValueError: broken site", err)
+        self.assertEqual(1, len(self.of(records, "op-failure")), "the probe still works")
+
+    def test_embedding_index_past_the_table(self):
+        rc, out, err, records = self.same_with_and_without("embedding.py", "blocking")
+        self.assertEqual(1, rc)
+        self.assertIn("device-side assert triggered", err)
+        self.assertNotIn("gpu_sanitize_probe", err)
+        hello = self.of(records, "probe")[0]
+        self.assertEqual("blocking", hello["mode"])
+        self.assertIn("torch.nn.functional.embedding", hello["watched"])
+        [f] = self.of(records, "op-failure")
+        self.assertEqual("aten::embedding", f["op"])
+        self.assertEqual(9, f["site"]["line"])
+        self.assertEqual("forward", f["site"]["function"])
+        self.assertTrue(f["site"]["file"].endswith("embedding.py"))
+        self.assertIn("F.embedding(tokens, weight)", f["site"]["code"])
+        self.assertEqual(15, f["stack"][0]["line"])
+        c = f["check"]
+        self.assertEqual((0, 5000, 5000, "weight", "rows", "index"),
+                         (c["min"], c["max"], c["size"], c["of"], c["unit"], c["name"]))
+        self.assertTrue(c["outOfRange"])
+        self.assertEqual("before the call", c["statsFrom"])
+        self.assertIn({"name": "weight", "shape": [5000, 4], "dtype": "float32", "device": "cuda:0", "index": False},
+                      f["args"])
+        self.assertEqual("RuntimeError", f["exception"]["type"])
+        self.assertEqual(2, self.of(records, "exit")[0]["watchedCalls"])
+
+    def test_label_equal_to_the_class_count(self):
+        rc, out, err, records = self.same_with_and_without("label.py", "blocking")
+        [f] = self.of(records, "op-failure")
+        self.assertEqual("aten::cross_entropy_loss", f["op"])
+        self.assertEqual(7, f["site"]["line"])
+        c = f["check"]
+        self.assertEqual(("target", 0, 10, 10, "classes", -100), (c["name"], c["min"], c["max"], c["size"], c["unit"],
+                                                                  c["ignoreIndex"]))
+        self.assertTrue(c["outOfRange"])
+
+    def test_a_caught_cpu_failure_is_recorded_after_the_fact(self):
+        rc, out, err, records = self.same_with_and_without("gather_cpu.py", "blocking")
+        self.assertEqual(0, rc)
+        self.assertIn("done", out)
+        [f] = self.of(records, "op-failure")
+        self.assertEqual("aten::gather", f["op"])
+        self.assertEqual(6, f["site"]["line"])
+        c = f["check"]
+        self.assertEqual((2, 2, "entries along dim 1", "after the failure"), (c["max"], c["size"], c["unit"],
+                                                                             c["statsFrom"]))
+
+    def test_a_clean_job_is_left_alone(self):
+        rc, out, err, records = self.same_with_and_without("clean.py", "blocking")
+        self.assertEqual(0, rc)
+        self.assertEqual([], self.of(records, "op-failure"))
+        self.assertEqual([], self.of(records, "probe-error"))
+        self.assertEqual(100, self.of(records, "exit")[0]["watchedCalls"])
+
+    def test_growing_memory_is_attributed_to_its_allocation_site(self):
+        rc, out, err, records = self.same_with_and_without("leak.py", "regression")
+        self.assertEqual(0, rc)
+        [h] = self.of(records, "history")
+        self.assertEqual(("all", 10000), (h["api"], h["maxEntries"]))
+        self.assertEqual(("alloc", "python"), (h["context"], h["stacks"]))
+        sites = {s["id"]: s for s in self.of(records, "site")}
+        samples = self.of(records, "sites")
+        self.assertGreaterEqual(len(samples), 2)
+        end = samples[-1]
+        self.assertEqual("exit", end["at"])
+        top = sites[end["sites"][0][0]]
+        self.assertEqual((10, "step"), (top["line"], top["function"]))
+        self.assertEqual(15, top["stack"][0]["line"])
+        self.assertEqual((80 << 20, 40), tuple(end["sites"][0][1:]))
+        self.assertEqual(88 << 20, end["allocated"])
+        self.assertIn(13, [sites[s[0]]["line"] for s in end["sites"]])
+        self.assertNotIn(17, [sites[s[0]]["line"] for s in end["sites"]])
+        [exit_] = self.of(records, "exit")
+        self.assertEqual(len(samples), exit_["samples"])
+        self.assertTrue(exit_["stateSnapshots"], "snapshots without the history where torch has them")
+
+    def test_an_older_torch_gets_full_snapshots(self):
+        rc, out, err, records = self.same_with_and_without("leak.py", "regression",
+                                                           env={"FAKE_TORCH_OLD_SNAPSHOT": "1"})
+        [exit_] = self.of(records, "exit")
+        self.assertFalse(exit_["stateSnapshots"])
+        self.assertGreaterEqual(exit_["samples"], 2)
+        self.assertEqual([], self.of(records, "probe-error"))
+
+    def test_out_of_memory_names_where_it_failed_and_what_filled_the_card(self):
+        rc, out, err, records = self.same_with_and_without("oom.py", "regression")
+        self.assertEqual(1, rc)
+        self.assertIn("OutOfMemoryError", err)
+        [oom] = self.of(records, "oom")
+        self.assertEqual(12, oom["site"]["line"])
+        self.assertEqual(300 << 20, oom["requested"])
+        sites = {s["id"]: s for s in self.of(records, "site")}
+        at_oom = [s for s in self.of(records, "sites") if s["at"] == "oom"][0]
+        self.assertEqual(8, sites[at_oom["sites"][0][0]]["line"])
+        [snap] = self.of(records, "oom-snapshot")
+        self.assertTrue(os.path.isfile(os.path.join(self.tmp, snap["file"])))
+        self.assertGreater(snap["bytes"], 0)
+
+    def test_a_probe_that_breaks_is_a_note_not_a_failure(self):
+        rc, out, err, records = self.same_with_and_without("leak.py", "regression",
+                                                           env={"FAKE_TORCH_BREAK_CUDA": "1"})
+        self.assertEqual(0, rc)
+        errors = self.of(records, "probe-error")
+        self.assertTrue(errors)
+        self.assertIn("_snapshot", errors[0]["error"])
+        self.assertEqual([], self.of(records, "sites"))
+
+    def test_no_output_variable_means_no_probe(self):
+        e = {"GPU_SANITIZE_PROBE_OUT": ""}
+        rc, out, err, records = self.run_job("embedding.py", "blocking", env=e)
+        self.assertEqual(1, rc)
+        self.assertEqual([], records)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
