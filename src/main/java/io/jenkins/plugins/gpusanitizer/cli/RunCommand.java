@@ -139,6 +139,12 @@ final class RunCommand implements Callable<Integer> {
     boolean noProbe;
 
     @Option(
+            names = "--probe-memory",
+            description = "also put the probe into the regression phase, to attribute GPU memory to allocation sites "
+                    + "(off by default: with torch 2.11 it broke jobs that build an optimizer; docs/probe.md).")
+    boolean probeMemory;
+
+    @Option(
             names = "--throughput-regex",
             paramLabel = "REGEX",
             description = "reads throughput from the regression output (first group), e.g. 'it/s ([0-9.]+)'.")
@@ -284,6 +290,7 @@ final class RunCommand implements Callable<Integer> {
                 .referenceReport(referenceReport == null ? null : referenceReport.toString())
                 .expandableSegments(expandableSegments)
                 .probe(!noProbe)
+                .probeMemory(probeMemory)
                 .throughputRegex(throughputRegex)
                 .throughputBaseline(throughputBaseline)
                 .throughputTolerance(throughputTolerance)

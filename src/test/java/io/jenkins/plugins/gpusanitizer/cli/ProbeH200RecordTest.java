@@ -120,24 +120,6 @@ class ProbeH200RecordTest {
     }
 
     @Test
-    void aListKeepingEachStepsOutputsGrowsAtItsAllocationSite() {
-        JsonNode r = analyze("leak");
-        JsonNode a = r.get("memory").get(0).get("allocationSites");
-        assertThat(a.isObject()).as("allocation sites").isTrue();
-        assertThat(a.get("growing").asBoolean()).isTrue();
-        JsonNode grew = null;
-        for (JsonNode s : a.get("sites")) {
-            if (grew == null
-                    || s.get("growthBytes").asLong() > grew.get("growthBytes").asLong()) {
-                grew = s;
-            }
-        }
-        assertThat(grew.get("site").get("line").asInt()).isEqualTo(marked("logits_leak.py", "PROBE-SITE"));
-        assertThat(r.get("memory").get(0).get("shape").asText()).isEqualTo("growing");
-        probeRecorded(r, "regression");
-    }
-
-    @Test
     void outOfMemoryLineIsWhereAllocationFailedNotWhatFilledTheCard() {
         JsonNode r = analyze("oom");
         JsonNode a = r.get("memory").size() > 0
@@ -154,15 +136,27 @@ class ProbeH200RecordTest {
         assertThat(r.get("failures").toString()).contains("out-of-memory");
     }
 
+    /**
+     * What the H200 showed, and why the regression-phase probe is opt-in (--probe-memory): with torch 2.11
+     * it broke every job that builds an optimizer (a circular import of torch._inductor while the optimizer
+     * loads torch._dynamo), while the same job without the probe passed. The blocking-phase probe (on by
+     * default) changed nothing but time: the clean job passed its blocking phase with it in all three pairs.
+     */
     @Test
-    void cleanJobHasNoEvidenceAndTheOverheadIsRecorded() {
-        JsonNode r = analyze("clean-probe-1");
-        assertThat(r.get("diagnosis").get("operatorEvidence").size()).isZero();
-        probeRecorded(r, "blocking");
-        probeRecorded(r, "regression");
-        assertThat(RECORD.resolve("overhead.txt")).isRegularFile();
-        JsonNode off = analyze("clean-noprobe-1");
-        assertThat(off.get("probe").isNull()).isTrue();
-        assertThat(off.get("verdict").asText()).isEqualTo(r.get("verdict").asText());
+    void theRegressionProbeBrokeJobsOnTorch211SoItIsOptIn() throws Exception {
+        for (int i = 1; i <= 3; i++) {
+            Path with = RECORD.resolve("clean-probe-" + i);
+            Assumptions.assumeTrue(Files.isDirectory(with), "not recorded yet: " + with);
+            assertThat(with.resolve("regression/stderr.log"))
+                    .content()
+                    .contains("ImportError: cannot import name 'IndentedBuffer'");
+            assertThat(with.resolve("blocking/stderr.log")).content().doesNotContain("Error");
+            Path json = dir.resolve("off" + i + ".json");
+            CliRunner off = CliRunner.run(
+                    "analyze", "--run-dir", RECORD.resolve("clean-noprobe-" + i).toString(), "--json", json.toString());
+            assertThat(off.exit()).as(off.out()).isZero();
+        }
+        assertThat(RECORD.resolve("leak/regression/stderr.log")).content().contains("circular import");
+        assertThat(RECORD.resolve("overhead.txt")).content().contains("throughputCostPercent");
     }
 }

@@ -70,6 +70,12 @@ public final class RunSpec implements Serializable {
     private Double memoryFillHorizonHours;
     private Double memoryMinJudgedSeconds;
     private boolean probe = true;
+    /**
+     * The probe in the regression phase too (allocation sites). Off by default: on the H200 with torch 2.11
+     * it broke jobs that build an optimizer (a circular import of torch._inductor while torch._dynamo
+     * loads, docs/h200-probe/README.md), and the probe must never change the job's outcome.
+     */
+    private boolean probeMemory = false;
 
     /** The user's command as given: one element with spaces is a shell string. */
     public List<String> command() {
@@ -433,6 +439,15 @@ public final class RunSpec implements Serializable {
      */
     public boolean probe() {
         return probe;
+    }
+
+    public boolean probeMemory() {
+        return probeMemory;
+    }
+
+    public RunSpec probeMemory(boolean b) {
+        probeMemory = b;
+        return this;
     }
 
     public RunSpec probe(boolean b) {

@@ -528,6 +528,9 @@ public final class Runner {
      * {@code --no-probe}, when the environment probe found no torch, or when it cannot be written (said once).
      */
     private Map<String, String> probeEnv(Phase phase, Path phaseDir) {
+        if (phase == Phase.REGRESSION && spec.probe() && !spec.probeMemory()) {
+            return Map.of(); // opt-in: see RunSpec.probeMemory
+        }
         String off = !spec.probe()
                 ? "off (--no-probe)"
                 : environment.torchVersion() == null ? "off: no torch in the job's Python" : null;

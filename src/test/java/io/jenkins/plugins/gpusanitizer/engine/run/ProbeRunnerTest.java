@@ -47,6 +47,7 @@ class ProbeRunnerTest {
 
     private RunSpec spec(String out) {
         return new RunSpec()
+                .probeMemory(true)
                 .command(List.of("python3", "examples/probe/embedding_oov.py"))
                 .outDir(dir.resolve(out).toString())
                 .killGraceSeconds(1)
@@ -189,5 +190,13 @@ class ProbeRunnerTest {
         assertThat(r.probe()).isNull();
         assertThat(r.reasons())
                 .anyMatch(x -> x.code().equals("probe") && x.message().contains("no torch in the job's Python"));
+    }
+
+    @Test
+    void theRegressionPhaseGetsNoProbeUnlessAskedFor() throws Exception {
+        FakeGpu gpu = new FakeGpu(dir.resolve("g")).clean();
+        new Runner(spec("plain").probeMemory(false), gpu.env(), console::add).run();
+        assertThat(dir.resolve("g/log/env-async.txt")).content().doesNotContain("GPU_SANITIZE_PROBE_MODE");
+        assertThat(dir.resolve("g/log/env-blocking.txt")).content().contains("GPU_SANITIZE_PROBE_MODE=blocking");
     }
 }
