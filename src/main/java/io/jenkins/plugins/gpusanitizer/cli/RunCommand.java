@@ -237,10 +237,15 @@ final class RunCommand implements Callable<Integer> {
                 console.println(line);
                 console.flush();
             });
-            Report report = runner.run();
-            output.write(report, console);
-            console.println("run directory: " + runner.directory().root());
-            return ReportOutput.exitCode(report);
+            StopSignal stop = StopSignal.install(Thread.currentThread(), run, console);
+            try {
+                Report report = runner.run();
+                output.write(report, console);
+                console.println("run directory: " + runner.directory().root());
+                return ReportOutput.exitCode(report);
+            } finally {
+                stop.done();
+            }
         } catch (RunException | InputException e) {
             err.println("gpu-sanitize: " + e.getMessage());
             return ExitCodes.ERROR;

@@ -82,7 +82,7 @@ public final class FakeGpu {
         }
     }
 
-    String logged(String name) {
+    public String logged(String name) {
         try {
             return Files.readString(log.resolve(name), StandardCharsets.UTF_8);
         } catch (IOException e) {
