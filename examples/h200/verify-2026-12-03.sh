@@ -2,9 +2,13 @@
 # Reruns, with the current CLI, the example jobs the gate got wrong in docs/h200-2026-12-03, one at a
 # time (the device has 2 CPUs and one GPU: nothing runs beside a case, so every memory curve is its
 # own), and times a plain run of the clean jobs next to the gate's phases (GPU minutes per merge).
-# Usage (repository root, on the GPU machine, .device/ carried): bash examples/h200/verify-2026-12-03.sh OUTDIR
+# Usage (repository root, on the GPU machine, .device/ carried): bash examples/h200/verify-2026-12-03.sh OUTDIR [CASE...]
+# (cases: ddp-clean cudagraph cudnn-bench triton-stride ddp-scatter hang-driver compile-oob racecheck; default the first six)
 set -u
-out=${1:?usage: verify-2026-12-03.sh OUTDIR}
+out=${1:?usage: verify-2026-12-03.sh OUTDIR [CASE...]}
+shift
+cases=" ${*:-ddp-clean cudagraph cudnn-bench triton-stride ddp-scatter hang-driver} "
+want() { case "$cases" in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 case "$out" in /*) ;; *) out="$PWD/$out" ;; esac
 mkdir -p "$out/raw"
 JAVA=${JAVA:-.device/jre/bin/java}
@@ -21,6 +25,7 @@ TRS="${TR[*]}"
 common=(--print-limit 200 --progress-interval 15 --throughput-regex 'it/s ([0-9.]+)')
 gscase() {
   local name=$1 limit=$2; shift 2
+  want "$name" || return 0
   if [ "$(now)" -ge $(( DEADLINE - 20 )) ]; then echo "$name skipped: deadline" >> "$out/summary.txt"; return; fi
   local start; start=$(now)
   timeout -k 10 "$(left "$limit")" "$JAVA" -XX:+UseSerialGC -Xmx512m -jar "$JAR" run --out "$out/$name" "$@" > "$out/$name.console.txt" 2>&1
@@ -28,6 +33,7 @@ gscase() {
 }
 plain() {
   local name=$1; shift
+  want "$name" || return 0
   if [ "$(now)" -ge $(( DEADLINE - 30 )) ]; then echo "$name skipped: deadline" >> "$out/plain-times.txt"; return; fi
   local a b; a=$(date +%s.%N)
   timeout -k 5 "$(left 90)" "$@" > "$out/raw/plain-$name.log" 2>&1
@@ -54,4 +60,10 @@ gscase ddp-scatter 110 "${common[@]}" --timeout sanitizer=60 --timeout blocking=
   -- "${TR[@]}" --standalone --nproc_per_node=1 examples/ddp_train.py --bug scatter
 gscase hang-driver 40 "${common[@]}" --phases blocking --timeout blocking=20 \
   -- python3 examples/hang_after_error.py --print-driver
+gscase compile-oob 150 "${common[@]}" --timeout sanitizer=70 --timeout blocking=40 --timeout regression=40 \
+  --sanitizer-command "python3 examples/compile_job.py --bug oob --steps 8" \
+  -- python3 examples/compile_job.py --bug oob
+gscase racecheck 90 "${common[@]}" --tool racecheck --phases sanitizer --timeout sanitizer=80 \
+  --sanitizer-command "python3 examples/racecheck_job.py --bug nosync --steps 3" \
+  -- python3 examples/racecheck_job.py --bug nosync
 echo "done at +$(now)s" | tee -a "$out/summary.txt"
