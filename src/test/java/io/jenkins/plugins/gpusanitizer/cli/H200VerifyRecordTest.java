@@ -85,4 +85,28 @@ class H200VerifyRecordTest {
                 .contains("an illegal memory access was encountered")
                 .contains("the hang followed a GPU fault");
     }
+
+    @Test
+    void aCompiledModelsAssertIsLaunchedFromTheUsersCallAndItsGeneratedKernelIsKept() {
+        JsonNode r = analyze("compile-oob", 1);
+        assertThat(r.get("diagnosis").get("faultAt").get("file").asText()).endsWith("compile_job.py");
+        assertThat(r.get("diagnosis").get("faultAt").get("line").asInt()).isEqualTo(84);
+        assertThat(r.get("reasons").toString()).contains("launched from compile_job.py:84");
+        assertThat(RECORD.resolve("compile-oob/blocking/generated/files.tsv"))
+                .content()
+                .contains("cen25zllbh6kms5g4lrm6gwivlrceprhzvbthb2aw5lbo2kypdyh.py");
+        assertThat(RECORD.resolve(
+                        "compile-oob/blocking/generated/cen25zllbh6kms5g4lrm6gwivlrceprhzvbthb2aw5lbo2kypdyh.py"))
+                .content()
+                .contains("index out of bounds");
+    }
+
+    @Test
+    void aSharedMemoryRaceIsNamedByItsKernelFromTheRunnersXml() {
+        JsonNode r = analyze("racecheck", 1);
+        assertThat(r.get("defects")).singleElement().satisfies(d -> {
+            assertThat(d.get("kernel").asText()).isEqualTo("row_sumsq");
+            assertThat(d.get("detail").asText()).contains("Write at row_sumsq+0x200 -> Read at row_sumsq+0x270");
+        });
+    }
 }
