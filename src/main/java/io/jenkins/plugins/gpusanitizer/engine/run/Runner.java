@@ -478,20 +478,7 @@ public final class Runner {
         }
         if (samplerNote != null) {
             runReasons.add(Reason.warning("memory-sampler", samplerNote));
-            r = new PhaseResult(
-                    r.name(),
-                    r.phase(),
-                    r.command(),
-                    r.env(),
-                    r.gpu(),
-                    r.status(),
-                    r.exitCode(),
-                    r.signal(),
-                    r.wallSeconds(),
-                    r.timeToFailure(),
-                    r.directory(),
-                    r.files(),
-                    r.note() == null ? samplerNote : r.note() + "; " + samplerNote);
+            r = r.withNote(samplerNote);
         }
         if (regressionTarget == null && PhaseResult.STOPPED_AT_TARGET.equals(r.status())) {
             r = new PhaseResult(
