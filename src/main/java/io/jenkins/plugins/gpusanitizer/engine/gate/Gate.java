@@ -481,10 +481,6 @@ public final class Gate {
                 .orElse(null);
     }
 
-    static String describe(Defect d) {
-        return describe(d, null);
-    }
-
     /** One line per defect; a device assert stopped in {@code __assertfail} gets the assertion the job printed. */
     static String describe(Defect d, CudaFailure.DeviceAssertion assertion) {
         StringBuilder sb = new StringBuilder(d.tool().id()).append(": ").append(d.message());
