@@ -12,7 +12,7 @@ import hudson.model.Run;
 import hudson.model.TaskListener;
 import hudson.util.FormValidation;
 import io.jenkins.plugins.gpusanitizer.engine.findings.PatternSuppression;
-import io.jenkins.plugins.gpusanitizer.engine.gate.Action;
+import io.jenkins.plugins.gpusanitizer.engine.gate.GateAction;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.run.Phase;
@@ -400,7 +400,7 @@ public class GpuSanitizeStep extends Step implements Serializable {
         if (toolActions != null) {
             for (String ta : split(toolActions)) {
                 try {
-                    var e = Action.parseToolAction(ta);
+                    var e = GateAction.parseToolAction(ta);
                     s.toolAction(e.getKey(), e.getValue());
                 } catch (IllegalArgumentException e) {
                     throw new IllegalArgumentException("toolActions: " + e.getMessage());
@@ -435,9 +435,9 @@ public class GpuSanitizeStep extends Step implements Serializable {
         return s;
     }
 
-    private static Action action(String field, String v) {
+    private static GateAction action(String field, String v) {
         try {
-            return Action.parse(v);
+            return GateAction.parse(v);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(field + ": " + e.getMessage());
         }

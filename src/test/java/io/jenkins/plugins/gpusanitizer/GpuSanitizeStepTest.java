@@ -96,9 +96,10 @@ class GpuSanitizeStepTest {
             assertThat(r.reason()).isEqualTo("BUG-1");
         });
         assertThat(policy.actionFor(Tool.INITCHECK, true))
-                .isEqualTo(io.jenkins.plugins.gpusanitizer.engine.gate.Action.FAIL);
-        assertThat(policy.oomAction()).isEqualTo(io.jenkins.plugins.gpusanitizer.engine.gate.Action.FAIL);
-        assertThat(policy.memoryGrowthAction()).isEqualTo(io.jenkins.plugins.gpusanitizer.engine.gate.Action.IGNORE);
+                .isEqualTo(io.jenkins.plugins.gpusanitizer.engine.gate.GateAction.FAIL);
+        assertThat(policy.oomAction()).isEqualTo(io.jenkins.plugins.gpusanitizer.engine.gate.GateAction.FAIL);
+        assertThat(policy.memoryGrowthAction())
+                .isEqualTo(io.jenkins.plugins.gpusanitizer.engine.gate.GateAction.IGNORE);
         assertThat(policy.memoryPolicy().fillHorizonHours()).isEqualTo(48);
     }
 

@@ -1,7 +1,7 @@
 package io.jenkins.plugins.gpusanitizer.cli;
 
 import io.jenkins.plugins.gpusanitizer.engine.findings.PatternSuppression;
-import io.jenkins.plugins.gpusanitizer.engine.gate.Action;
+import io.jenkins.plugins.gpusanitizer.engine.gate.GateAction;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import java.util.ArrayList;
@@ -129,17 +129,17 @@ final class PolicyOptions {
         }
     }
 
-    java.util.List<java.util.Map.Entry<Tool, Action>> toolActions(CommandLine cl) {
+    java.util.List<java.util.Map.Entry<Tool, GateAction>> toolActions(CommandLine cl) {
         try {
-            return toolActions.stream().map(Action::parseToolAction).toList();
+            return toolActions.stream().map(GateAction::parseToolAction).toList();
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cl, "--tool-action: " + e.getMessage());
         }
     }
 
-    static Action action(CommandLine cl, String option, String value) {
+    static GateAction action(CommandLine cl, String option, String value) {
         try {
-            return Action.parse(value);
+            return GateAction.parse(value);
         } catch (IllegalArgumentException e) {
             throw new CommandLine.ParameterException(cl, option + ": " + e.getMessage());
         }

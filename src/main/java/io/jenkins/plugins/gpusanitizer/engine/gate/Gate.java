@@ -79,22 +79,24 @@ public final class Gate {
         reasons.addAll(in.inputNotes());
         int defectReasons = 0;
         int moreDefects = 0;
-        Action moreAction = Action.IGNORE;
+        GateAction moreAction = GateAction.IGNORE;
         for (SanitizerRun run : in.runs()) {
             toolStatus(run, reasons);
             for (Defect d : run.unsuppressed()) {
-                Action a = policy.actionFor(d.tool(), d.error());
-                if (a == Action.IGNORE) {
+                GateAction a = policy.actionFor(d.tool(), d.error());
+                if (a == GateAction.IGNORE) {
                     continue;
                 }
                 if (defectReasons++ >= MAX_DEFECT_REASONS) {
                     // not listed one by one, but still judged: the worst of them decides like the listed ones
                     moreDefects++;
-                    moreAction = a == Action.FAIL || moreAction == Action.FAIL ? Action.FAIL : Action.UNSTABLE;
+                    moreAction = a == GateAction.FAIL || moreAction == GateAction.FAIL
+                            ? GateAction.FAIL
+                            : GateAction.UNSTABLE;
                     continue;
                 }
                 String text = describe(d, firstAssertion(in)) + raceContext(d, in.runs());
-                reasons.add((a == Action.FAIL ? Reason.fail("defect", text) : Reason.unstable("defect", text))
+                reasons.add((a == GateAction.FAIL ? Reason.fail("defect", text) : Reason.unstable("defect", text))
                         .about(d.id()));
             }
             long suppressed = run.defects().stream().filter(Defect::suppressed).count();
@@ -108,7 +110,7 @@ public final class Gate {
         if (moreDefects > 0) {
             String text = moreDefects + " more unsuppressed defect(s), see the report";
             reasons.add(
-                    moreAction == Action.FAIL
+                    moreAction == GateAction.FAIL
                             ? Reason.fail("more-defects", text)
                             : Reason.unstable("more-defects", text));
         }
@@ -135,7 +137,7 @@ public final class Gate {
         double horizon = policy.memoryPolicy().fillHorizonHours();
         if (c.shape() != MemoryCurve.Shape.GROWING
                 || c.growthMiBPerMin() < policy.growthToleranceMiBPerMin()
-                || policy.memoryGrowthAction() == Action.IGNORE) {
+                || policy.memoryGrowthAction() == GateAction.IGNORE) {
             return;
         }
         String rate = String.format(
@@ -164,7 +166,7 @@ public final class Gate {
                                 MemoryCurve.duration(c.hoursToFull()),
                                 MemoryCurve.duration(horizon)));
         reasons.add(
-                policy.memoryGrowthAction() == Action.FAIL
+                policy.memoryGrowthAction() == GateAction.FAIL
                         ? Reason.fail("memory-growth", text)
                         : Reason.unstable("memory-growth", text));
     }
@@ -315,7 +317,7 @@ public final class Gate {
                     + (unprinted > 0 ? "raise --print-limit or narrow the run" : "see the unrecognised lines below")
                     + ")";
             reasons.add(
-                    policy.actionFor(run.tool(), true) == Action.FAIL
+                    policy.actionFor(run.tool(), true) == GateAction.FAIL
                             ? Reason.unstable("unprinted-unchecked", text)
                             : Reason.warning("unprinted-unchecked", text));
         } else if (unjudged > 0 && defects) {
@@ -326,13 +328,13 @@ public final class Gate {
         }
         long suppressedOverflow = run.overflowRecords() - run.overflowUnsuppressedRecords();
         if (run.overflowUnsuppressedRecords() > 0) {
-            Action a = policy.actionFor(run.tool(), true);
+            GateAction a = policy.actionFor(run.tool(), true);
             String text = tool + ": more distinct defects than the report keeps (" + DefectGrouper.MAX_DEFECTS
                     + "): " + run.overflowUnsuppressedRecords()
                     + " record(s) of further unsuppressed defects are counted, not listed, and decide the verdict";
-            if (a == Action.FAIL) {
+            if (a == GateAction.FAIL) {
                 reasons.add(Reason.fail("defect-cap", text));
-            } else if (a == Action.UNSTABLE) {
+            } else if (a == GateAction.UNSTABLE) {
                 reasons.add(Reason.unstable("defect-cap", text));
             }
         }
@@ -409,10 +411,10 @@ public final class Gate {
         }
     }
 
-    private static void add(List<Reason> reasons, Action a, String code, String text) {
-        if (a == Action.FAIL) {
+    private static void add(List<Reason> reasons, GateAction a, String code, String text) {
+        if (a == GateAction.FAIL) {
             reasons.add(Reason.fail(code, text));
-        } else if (a == Action.UNSTABLE) {
+        } else if (a == GateAction.UNSTABLE) {
             reasons.add(Reason.unstable(code, text));
         }
     }

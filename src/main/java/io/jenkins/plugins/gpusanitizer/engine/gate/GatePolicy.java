@@ -31,12 +31,12 @@ import java.util.Map;
  * @param vendorModules      regexes of vendor library file names
  */
 public record GatePolicy(
-        Map<Tool, Action> toolActions,
-        Action warningAction,
-        Action crashAction,
-        Action oomAction,
-        Action ncclAction,
-        Action memoryGrowthAction,
+        Map<Tool, GateAction> toolActions,
+        GateAction warningAction,
+        GateAction crashAction,
+        GateAction oomAction,
+        GateAction ncclAction,
+        GateAction memoryGrowthAction,
         double growthToleranceMiBPerMin,
         MemoryCurve.Policy memoryPolicy,
         List<SuppressionRule> suppressions,
@@ -56,8 +56,8 @@ public record GatePolicy(
         return builder().build();
     }
 
-    public Action actionFor(Tool tool, boolean error) {
-        return error ? toolActions.getOrDefault(tool, Action.FAIL) : warningAction;
+    public GateAction actionFor(Tool tool, boolean error) {
+        return error ? toolActions.getOrDefault(tool, GateAction.FAIL) : warningAction;
     }
 
     /**
@@ -95,20 +95,20 @@ public record GatePolicy(
 
     /** Mutable builder: the CLI and the Jenkins step map their options onto it one by one. */
     public static final class Builder {
-        private final Map<Tool, Action> toolActions = new EnumMap<>(Map.of(
+        private final Map<Tool, GateAction> toolActions = new EnumMap<>(Map.of(
                 Tool.MEMCHECK,
-                Action.FAIL,
+                GateAction.FAIL,
                 Tool.RACECHECK,
-                Action.FAIL,
+                GateAction.FAIL,
                 Tool.INITCHECK,
-                Action.UNSTABLE,
+                GateAction.UNSTABLE,
                 Tool.SYNCCHECK,
-                Action.UNSTABLE));
-        private Action warningAction = Action.UNSTABLE;
-        private Action crashAction = Action.FAIL;
-        private Action oomAction = Action.UNSTABLE;
-        private Action ncclAction = Action.UNSTABLE;
-        private Action memoryGrowthAction = Action.UNSTABLE;
+                GateAction.UNSTABLE));
+        private GateAction warningAction = GateAction.UNSTABLE;
+        private GateAction crashAction = GateAction.FAIL;
+        private GateAction oomAction = GateAction.UNSTABLE;
+        private GateAction ncclAction = GateAction.UNSTABLE;
+        private GateAction memoryGrowthAction = GateAction.UNSTABLE;
         private double growthTolerance = 1.0;
         private double memoryMinJudgedSeconds = MemoryCurve.Policy.DEFAULT.minJudgedSeconds();
         private double memoryFillHorizonHours = MemoryCurve.Policy.DEFAULT.fillHorizonHours();
@@ -116,32 +116,32 @@ public record GatePolicy(
         private final List<SuppressionRule> userSuppressions = new ArrayList<>();
         private List<String> vendorModules = FrameClassifier.DEFAULT_VENDOR_MODULES;
 
-        public Builder toolAction(Tool tool, Action action) {
+        public Builder toolAction(Tool tool, GateAction action) {
             toolActions.put(tool, action);
             return this;
         }
 
-        public Builder warningAction(Action a) {
+        public Builder warningAction(GateAction a) {
             warningAction = a;
             return this;
         }
 
-        public Builder crashAction(Action a) {
+        public Builder crashAction(GateAction a) {
             crashAction = a;
             return this;
         }
 
-        public Builder oomAction(Action a) {
+        public Builder oomAction(GateAction a) {
             oomAction = a;
             return this;
         }
 
-        public Builder ncclAction(Action a) {
+        public Builder ncclAction(GateAction a) {
             ncclAction = a;
             return this;
         }
 
-        public Builder memoryGrowthAction(Action a) {
+        public Builder memoryGrowthAction(GateAction a) {
             memoryGrowthAction = a;
             return this;
         }

@@ -1,7 +1,7 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import io.jenkins.plugins.gpusanitizer.engine.findings.PatternSuppression;
-import io.jenkins.plugins.gpusanitizer.engine.gate.Action;
+import io.jenkins.plugins.gpusanitizer.engine.gate.GateAction;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import java.io.Serializable;
@@ -63,9 +63,9 @@ public final class RunSpec implements Serializable {
     private Map<String, String> extraEnv = new LinkedHashMap<>();
     private List<String> suppressions = new ArrayList<>();
     private boolean defaultSuppressions = true;
-    private Map<Tool, Action> toolActions = new EnumMap<>(Tool.class);
-    private Action oomAction;
-    private Action memoryGrowthAction;
+    private Map<Tool, GateAction> toolActions = new EnumMap<>(Tool.class);
+    private GateAction oomAction;
+    private GateAction memoryGrowthAction;
     private Double growthToleranceMiBPerMin;
     private Double memoryFillHorizonHours;
     private Double memoryMinJudgedSeconds;
@@ -400,17 +400,17 @@ public final class RunSpec implements Serializable {
         return this;
     }
 
-    public RunSpec toolAction(Tool t, Action a) {
+    public RunSpec toolAction(Tool t, GateAction a) {
         toolActions.put(t, a);
         return this;
     }
 
-    public RunSpec oomAction(Action a) {
+    public RunSpec oomAction(GateAction a) {
         oomAction = a;
         return this;
     }
 
-    public RunSpec memoryGrowthAction(Action a) {
+    public RunSpec memoryGrowthAction(GateAction a) {
         memoryGrowthAction = a;
         return this;
     }

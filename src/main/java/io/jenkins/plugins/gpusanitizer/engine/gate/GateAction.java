@@ -1,15 +1,18 @@
 package io.jenkins.plugins.gpusanitizer.engine.gate;
 
+import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
 
 /** What a kind of finding does to the verdict. */
-public enum Action {
+public enum GateAction {
     FAIL,
     UNSTABLE,
     IGNORE;
 
     /** @throws IllegalArgumentException "expected fail, unstable or ignore, got 'x'" */
-    public static Action parse(String s) {
+    public static GateAction parse(String s) {
         try {
             return valueOf(s.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
@@ -22,17 +25,14 @@ public enum Action {
      *
      * @throws IllegalArgumentException with a one-line message
      */
-    public static java.util.Map.Entry<io.jenkins.plugins.gpusanitizer.engine.model.Tool, Action> parseToolAction(
-            String spec) {
+    public static Map.Entry<Tool, GateAction> parseToolAction(String spec) {
         int eq = spec.indexOf('=');
-        var tool = eq > 0
-                ? io.jenkins.plugins.gpusanitizer.engine.model.Tool.fromId(spec.substring(0, eq))
-                : java.util.Optional.<io.jenkins.plugins.gpusanitizer.engine.model.Tool>empty();
+        Optional<Tool> tool = eq > 0 ? Tool.fromId(spec.substring(0, eq)) : Optional.empty();
         if (tool.isEmpty()) {
             throw new IllegalArgumentException(
                     "expected TOOL=fail|unstable|ignore with TOOL memcheck, racecheck, initcheck or synccheck, got '"
                             + spec + "'");
         }
-        return java.util.Map.entry(tool.get(), parse(spec.substring(eq + 1)));
+        return Map.entry(tool.get(), parse(spec.substring(eq + 1)));
     }
 }
