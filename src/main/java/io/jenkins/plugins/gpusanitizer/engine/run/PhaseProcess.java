@@ -119,7 +119,9 @@ final class PhaseProcess {
                             PhaseResult.STOPPED_AT_TARGET,
                             exit(p),
                             (System.nanoTime() - start) / 1e9,
-                            join("stopped cleanly at the target of " + fmt(stopAtSeconds) + " s", note));
+                            join(
+                                    "stopped cleanly at the target of " + ProgressLog.seconds(stopAtSeconds) + " s",
+                                    note));
                 }
                 if (elapsed >= timeoutSeconds) {
                     String note = kill(p);
@@ -127,7 +129,7 @@ final class PhaseProcess {
                             PhaseResult.TIMED_OUT,
                             exit(p),
                             (System.nanoTime() - start) / 1e9,
-                            join("killed after the timeout of " + fmt(timeoutSeconds) + " s", note));
+                            join("killed after the timeout of " + ProgressLog.seconds(timeoutSeconds) + " s", note));
                 }
                 if (System.nanoTime() - start >= nextProgress) {
                     progress.accept(elapsed);
@@ -238,9 +240,5 @@ final class PhaseProcess {
 
     private static String join(String a, String b) {
         return b == null ? a : a + "; " + b;
-    }
-
-    static String fmt(double s) {
-        return String.format(java.util.Locale.ROOT, "%.1f", s);
     }
 }

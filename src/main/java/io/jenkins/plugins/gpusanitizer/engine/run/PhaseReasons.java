@@ -67,7 +67,7 @@ public final class PhaseReasons {
             case PhaseResult.TIMED_OUT ->
                 reasons.add(Reason.error(
                         "timeout",
-                        name + " timed out after " + PhaseProcess.fmt(p.wallSeconds())
+                        name + " timed out after " + ProgressLog.seconds(p.wallSeconds())
                                 + " s and was killed; its output is partial"
                                 + (phase == null || phase == Phase.SANITIZER
                                         ? ""
@@ -76,14 +76,14 @@ public final class PhaseReasons {
             case PhaseResult.ABORTED ->
                 reasons.add(Reason.error(
                         "aborted",
-                        name + " was aborted after " + PhaseProcess.fmt(p.wallSeconds())
+                        name + " was aborted after " + ProgressLog.seconds(p.wallSeconds())
                                 + " s; later phases did not run"));
             case PhaseResult.NOT_STARTED ->
                 reasons.add(Reason.error("not-started", name + " could not start: " + p.note()));
             case PhaseResult.STOPPED_EARLY ->
                 reasons.add(Reason.info(
                         "stopped-early",
-                        name + " " + p.note() + " after " + PhaseProcess.fmt(p.wallSeconds())
+                        name + " " + p.note() + " after " + ProgressLog.seconds(p.wallSeconds())
                                 + " s: the defects found are complete records, the run was not"));
             case PhaseResult.PASSED, PhaseResult.FAILED, PhaseResult.STOPPED_AT_TARGET -> {}
             default ->

@@ -1,0 +1,118 @@
+package io.jenkins.plugins.gpusanitizer.engine.run;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Starts a planned phase with the run's environment, waits for it and turns how it ended into a
+ * {@link PhaseResult}: the command line and the variables changed are kept beside the outputs
+ * ({@code command.txt}), with the job's secrets masked everywhere.
+ */
+final class PhaseLauncher {
+    private final RunSpec spec;
+    private final Map<String, String> baseEnv;
+    private final Secrets secrets;
+    private final RunDirectory dir;
+    private final ProgressLog progress;
+    private final String runId;
+
+    PhaseLauncher(
+            RunSpec spec,
+            Map<String, String> baseEnv,
+            Secrets secrets,
+            RunDirectory dir,
+            ProgressLog progress,
+            String runId) {
+        this.spec = spec;
+        this.baseEnv = Map.copyOf(baseEnv);
+        this.secrets = secrets;
+        this.dir = dir;
+        this.progress = progress;
+        this.runId = runId;
+    }
+
+    PhaseResult launch(PhaseCommand command) throws IOException {
+        Map<String, String> env = new LinkedHashMap<>(baseEnv);
+        env.putAll(spec.extraEnv());
+        command.removed().forEach(env::remove);
+        env.putAll(command.set());
+        Path phaseDir = command.directory();
+        Files.writeString(
+                phaseDir.resolve("command.txt"),
+                secrets.mask(String.join(" ", command.argv()) + "\n" + describeEnv(command)) + "\n",
+                StandardCharsets.UTF_8);
+        progress.say(command.name() + " started on GPU " + command.gpu() + ": "
+                + ProgressLog.abbreviate(String.join(" ", command.argv())));
+        PhaseProcess process = new PhaseProcess(
+                command.argv(),
+                env,
+                spec.workDir() == null ? null : Path.of(spec.workDir()),
+                phaseDir.resolve(RunDirectory.STDOUT),
+                phaseDir.resolve(RunDirectory.STDERR),
+                command.toolWrapsTarget(),
+                spec.killGraceSeconds(),
+                spec.toolWriteGraceSeconds(),
+                runId + "-" + command.name());
+        PhaseProcess.Outcome outcome = process.run(
+                command.timeoutSeconds(),
+                command.stopAtSeconds(),
+                Math.max(1, spec.progressIntervalSeconds()),
+                command.onProgress(),
+                command.stopEarly());
+        return result(command, outcome);
+    }
+
+    private PhaseResult result(PhaseCommand command, PhaseProcess.Outcome outcome) throws IOException {
+        Integer exitCode = outcome.exitCode();
+        Integer signal = exitCode != null && exitCode > 128 && exitCode <= 128 + 64 ? exitCode - 128 : null;
+        Double timeToFailure = PhaseResult.FAILED.equals(outcome.status()) ? round(outcome.wallSeconds()) : null;
+        Path phaseDir = command.directory();
+        List<String> files = new ArrayList<>();
+        try (var listing = Files.list(phaseDir)) {
+            listing.sorted()
+                    .forEach(file -> files.add(dir.root().relativize(file).toString()));
+        }
+        String note = outcome.note();
+        if (command.toolWrapsTarget() && !RunDirectory.nonEmpty(phaseDir.resolve(RunDirectory.SANITIZER_XML))) {
+            note = (note == null ? "" : note + "; ") + "no --save XML written: records come from the text log";
+        }
+        Map<String, String> shown = new LinkedHashMap<>(command.set());
+        command.removed().stream().filter(baseEnv::containsKey).forEach(name -> shown.put(name, "(removed)"));
+        shown.replaceAll((name, value) -> secrets.mask(value));
+        return new PhaseResult(
+                command.name(),
+                command.phase(),
+                secrets.mask(command.argv()),
+                shown,
+                command.gpu(),
+                outcome.status(),
+                exitCode,
+                signal,
+                round(outcome.wallSeconds()),
+                timeToFailure,
+                dir.root().relativize(phaseDir).toString(),
+                files,
+                secrets.mask(note));
+    }
+
+    private String describeEnv(PhaseCommand command) {
+        StringBuilder text = new StringBuilder();
+        command.set()
+                .forEach((name, value) ->
+                        text.append(name).append('=').append(value).append('\n'));
+        command.removed().stream()
+                .filter(baseEnv::containsKey)
+                .forEach(name -> text.append("unset ").append(name).append('\n'));
+        return text.toString();
+    }
+
+    private static double round(double value) {
+        return Math.round(value * 100) / 100.0;
+    }
+}

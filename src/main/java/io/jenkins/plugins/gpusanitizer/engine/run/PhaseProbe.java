@@ -1,0 +1,46 @@
+package io.jenkins.plugins.gpusanitizer.engine.run;
+
+import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Whether a phase gets the in-process probe (docs/probe.md), and its variables: none with
+ * {@code --no-probe}, when the environment probe found no torch, or when it cannot be written (said
+ * once in the report); the regression phase's memory probe only with {@code --probe-memory}.
+ */
+final class PhaseProbe {
+    private final RunSpec spec;
+    private final Map<String, String> baseEnv;
+    private final ProbeInstaller installer;
+    private final RunReasons reasons;
+
+    PhaseProbe(RunSpec spec, Map<String, String> baseEnv, ProbeInstaller installer, RunReasons reasons) {
+        this.spec = spec;
+        this.baseEnv = baseEnv;
+        this.installer = installer;
+        this.reasons = reasons;
+    }
+
+    Map<String, String> env(Phase phase, Path phaseDir, Environment environment) {
+        if (phase == Phase.REGRESSION && spec.probe() && !spec.probeMemory()) {
+            return Map.of(); // opt-in: see RunSpec.probeMemory
+        }
+        String off = !spec.probe()
+                ? "off (--no-probe)"
+                : environment.torchVersion() == null ? "off: no torch in the job's Python" : null;
+        try {
+            if (off == null) {
+                Map<String, String> env = new LinkedHashMap<>(baseEnv);
+                env.putAll(spec.extraEnv());
+                return installer.env(phase, phaseDir, env.get("PYTHONPATH"));
+            }
+        } catch (IOException | RuntimeException e) {
+            off = "not installed: " + e.getMessage();
+        }
+        reasons.addOnce(Reason.info("probe", "in-process probe " + off));
+        return Map.of();
+    }
+}

@@ -1,0 +1,100 @@
+package io.jenkins.plugins.gpusanitizer.engine.run;
+
+import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
+import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * The phases' results as they finish, and {@code run.json} rewritten after each one, so a crash or an
+ * abort still leaves what happened; {@code analyze --run-dir} reads it back.
+ */
+final class RunJournal {
+    private final RunSpec spec;
+    private final RunDirectory dir;
+    private final ReferenceTime reference;
+    private final List<PhaseResult> results = new ArrayList<>();
+    private Environment environment;
+    private Supplier<Report.ThroughputJson> throughput = () -> null;
+
+    RunJournal(RunSpec spec, RunDirectory dir, ReferenceTime reference) {
+        this.spec = spec;
+        this.dir = dir;
+        this.reference = reference;
+    }
+
+    synchronized void environment(Environment probed) {
+        this.environment = probed;
+    }
+
+    synchronized void throughput(Supplier<Report.ThroughputJson> source) {
+        this.throughput = source;
+    }
+
+    synchronized void add(PhaseResult result) throws IOException {
+        results.add(result);
+        write(false);
+    }
+
+    synchronized void write(boolean finished) throws IOException {
+        dir.writeRecord(record(finished));
+    }
+
+    synchronized RunRecord record(boolean finished) {
+        List<Report.PhaseJson> phases = new ArrayList<>();
+        for (PhaseResult result : results) {
+            phases.add(new Report.PhaseJson(
+                    result.name(),
+                    result.phase() == Phase.SANITIZER ? RunDirectory.toolOf(result.name()) : null,
+                    result.command(),
+                    result.env(),
+                    result.gpu(),
+                    result.status(),
+                    result.exitCode(),
+                    result.signal(),
+                    result.wallSeconds(),
+                    result.timeToFailure(),
+                    PhaseResult.TIMED_OUT.equals(result.status()),
+                    PhaseResult.STOPPED_AT_TARGET.equals(result.status()),
+                    result.files(),
+                    result.note()));
+        }
+        Report.ExecutionJson execution = new Report.ExecutionJson(
+                environmentJson(),
+                phases,
+                dir.root().toString(),
+                reference.failureSeconds(),
+                reference.source(),
+                reference.regressionTarget(),
+                throughput.get());
+        return new RunRecord(
+                1,
+                spec.phases().contains(Phase.SANITIZER) ? spec.keepCachingAllocator() : null,
+                spec.expandableSegments(),
+                spec.tools().stream().map(Tool::id).toList(),
+                finished,
+                execution);
+    }
+
+    private Report.EnvironmentJson environmentJson() {
+        if (environment == null) {
+            return null;
+        }
+        return new Report.EnvironmentJson(
+                environment.driverVersion(),
+                environment.driverCudaVersion(),
+                environment.gpus().stream()
+                        .map(gpu -> new Report.GpuJson(gpu.index(), gpu.name(), gpu.uuid(), gpu.memoryTotalMiB()))
+                        .toList(),
+                environment.nvccVersion(),
+                environment.torchVersion(),
+                environment.torchCuda(),
+                environment.cudnnVersion(),
+                environment.torchDsa(),
+                environment.computeSanitizerVersion(),
+                environment.compatibility(),
+                environment.messages());
+    }
+}

@@ -1,0 +1,75 @@
+package io.jenkins.plugins.gpusanitizer.engine.run;
+
+import io.jenkins.plugins.gpusanitizer.engine.analysis.Analysis;
+import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
+import io.jenkins.plugins.gpusanitizer.engine.report.HtmlReport;
+import io.jenkins.plugins.gpusanitizer.engine.report.ReferenceComparison;
+import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
+import io.jenkins.plugins.gpusanitizer.engine.report.ReportMapper;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The run's report: the same analysis as {@code analyze --run-dir} with what only the runner saw
+ * added, compared with a reference report when asked, written as report.json and report.html.
+ */
+final class RunReport {
+    private final RunSpec spec;
+    private final RunDirectory dir;
+    private final ProgressLog progress;
+
+    RunReport(RunSpec spec, RunDirectory dir, ProgressLog progress) {
+        this.spec = spec;
+        this.dir = dir;
+        this.progress = progress;
+    }
+
+    Report write(RunRecord record, RunReasons reasons, GatePolicy policy) {
+        Analysis merged = dir.analyze(record, policy, reasons.list());
+        Report report =
+                new ReportMapper(policy.frameClassifier()).toReport(merged).withExecution(record.execution());
+        if (spec.compareWith() != null) {
+            report = compared(report);
+        }
+        try {
+            ReportJson.write(report, dir.root().resolve(RunDirectory.REPORT_JSON));
+            new HtmlReport().writePage(report, dir.root().resolve(RunDirectory.REPORT_HTML));
+        } catch (IOException e) {
+            progress.say("cannot write the report into " + dir.root() + ": " + e.getMessage());
+        }
+        return report;
+    }
+
+    private Report compared(Report report) {
+        try {
+            return ReferenceComparison.apply(
+                    report, ReportJson.read(Path.of(spec.compareWith())), spec.compareWith(), spec.failOnNewOnly());
+        } catch (RuntimeException e) {
+            // still a report: the comparison is an extra, the verdict stands without it
+            progress.say("reference report unusable, not compared: " + e.getMessage());
+            List<Report.ReasonJson> reasons = new ArrayList<>(report.reasons());
+            reasons.add(new Report.ReasonJson(
+                    "warning",
+                    "reference",
+                    "reference report " + spec.compareWith() + " unusable, not compared: " + e.getMessage()));
+            return new Report(
+                    report.schemaVersion(),
+                    report.generator(),
+                    report.verdict(),
+                    reasons,
+                    report.errorsTotal(),
+                    report.diagnosis(),
+                    report.defects(),
+                    report.sanitizerRuns(),
+                    report.failures(),
+                    report.memory(),
+                    report.execution(),
+                    report.inputs(),
+                    report.reference(),
+                    report.fixed());
+        }
+    }
+}

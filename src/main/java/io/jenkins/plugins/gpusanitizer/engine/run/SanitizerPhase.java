@@ -1,0 +1,146 @@
+package io.jenkins.plugins.gpusanitizer.engine.run;
+
+import io.jenkins.plugins.gpusanitizer.engine.analysis.Analyzer;
+import io.jenkins.plugins.gpusanitizer.engine.findings.DefectGrouper;
+import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
+import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
+import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
+import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerTextParser;
+import io.jenkins.plugins.gpusanitizer.engine.report.SanitizerPhaseStatus;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+/**
+ * The sanitizer phase for one tool: the job under {@code compute-sanitizer}, with PyTorch's caching
+ * allocator off unless asked (it hides small out-of-bounds writes), and the early stop.
+ */
+final class SanitizerPhase {
+    /** compute-sanitizer's exit code when it found errors; distinct from the job's own codes. */
+    static final int ERROR_EXIT = SanitizerPhaseStatus.ERROR_EXITCODE;
+
+    private final PhaseContext context;
+    private final Tool tool;
+
+    SanitizerPhase(PhaseContext context, Tool tool) {
+        this.context = context;
+        this.tool = tool;
+    }
+
+    /**
+     * The tool's run; when the uncached allocator broke the job's CUDA graph capture (see
+     * {@link CaptureConflict}), memcheck runs again with the caching allocator kept, so the job is still
+     * checked: less finely (small out-of-bounds accesses inside cached blocks are invisible) but not at all
+     * is worse. The first run stays in the run directory as the evidence.
+     */
+    List<PhaseResult> run(String gpu) throws IOException {
+        RunSpec spec = context.spec();
+        PhaseResult first = once(gpu, false);
+        boolean conflict = !spec.keepCachingAllocator()
+                && !PhaseResult.ABORTED.equals(first.status())
+                && !PhaseResult.NOT_STARTED.equals(first.status())
+                && CaptureConflict.seenIn(context.dir().dir(first.directory()));
+        if (!conflict || Thread.currentThread().isInterrupted()) {
+            return List.of(first);
+        }
+        String rerun = RunDirectory.cachedSanitizerDir(tool);
+        PhaseResult noted = first.withNote("PYTORCH_NO_CUDA_MEMORY_CACHING=1 broke the job's CUDA graph capture "
+                + "(cudaMalloc inside the capture: cudaErrorStreamCaptureUnsupported); rerun with the caching allocator kept as "
+                + rerun);
+        context.progress()
+                .say(first.name() + ": the uncached allocator broke the job's CUDA graph capture; running " + tool.id()
+                        + " again with the caching allocator kept");
+        return List.of(noted, once(gpu, true));
+    }
+
+    private PhaseResult once(String gpu, boolean keepCaching) throws IOException {
+        RunSpec spec = context.spec();
+        String name = keepCaching ? RunDirectory.cachedSanitizerDir(tool) : RunDirectory.sanitizerDir(tool);
+        Path phaseDir = Files.createDirectories(context.dir().dir(name));
+        Path log = phaseDir.resolve(RunDirectory.SANITIZER_LOG);
+        Map<String, String> set = new LinkedHashMap<>();
+        set.put("CUDA_VISIBLE_DEVICES", gpu);
+        List<String> removed = new ArrayList<>(List.of("CUDA_LAUNCH_BLOCKING"));
+        if (!spec.keepCachingAllocator() && !keepCaching) {
+            set.put("PYTORCH_NO_CUDA_MEMORY_CACHING", "1");
+        } else if (keepCaching) {
+            removed.add("PYTORCH_NO_CUDA_MEMORY_CACHING");
+        }
+        // expandable_segments makes memcheck report false out-of-bounds writes (pytorch #196209)
+        for (String variable : List.of("PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_ALLOC_CONF")) {
+            String value = context.baseEnv().get(variable);
+            if (value != null && value.contains("expandable_segments")) {
+                removed.add(variable);
+            }
+        }
+        Supplier<String> stopEarly = spec.stopAfterDefects() <= 0 ? () -> null : () -> enoughDefects(log);
+        return context.launcher()
+                .launch(new PhaseCommand(
+                        name,
+                        Phase.SANITIZER,
+                        argv(phaseDir, log),
+                        set,
+                        removed,
+                        gpu,
+                        phaseDir,
+                        spec.timeoutSeconds(Phase.SANITIZER),
+                        null,
+                        true,
+                        elapsed -> context.progress()
+                                .say(name + " running " + Math.round(elapsed) + " s, " + ProgressLog.recordsSoFar(log)
+                                        + " error record(s) so far"),
+                        stopEarly));
+    }
+
+    private List<String> argv(Path phaseDir, Path log) {
+        RunSpec spec = context.spec();
+        List<String> argv = new ArrayList<>(List.of(
+                context.environment().computeSanitizerPath(),
+                "--tool",
+                tool.id(),
+                "--xml",
+                "--save",
+                phaseDir.resolve(RunDirectory.SANITIZER_XML).toString(),
+                "--log-file",
+                log.toString(),
+                "--print-limit",
+                Integer.toString(spec.printLimit()),
+                "--error-exitcode",
+                Integer.toString(ERROR_EXIT)));
+        if (tool == Tool.MEMCHECK && spec.padding() > 0) {
+            argv.addAll(List.of("--padding", Integer.toString(spec.padding())));
+        }
+        argv.addAll(spec.extraSanitizerArgs());
+        argv.addAll(RunSpec.argv(spec.sanitizerCommand()));
+        return argv;
+    }
+
+    /**
+     * The early stop: parses the log written so far (small: the print limit bounds it) and says why
+     * to stop once it holds the asked number of distinct unsuppressed defects.
+     */
+    private String enoughDefects(Path log) {
+        int wanted = context.spec().stopAfterDefects();
+        if (!RunDirectory.nonEmpty(log)) {
+            return null;
+        }
+        try {
+            GatePolicy policy = context.spec().policy();
+            DefectGrouper grouper = new DefectGrouper(policy.frameClassifier());
+            new SanitizerTextParser().parse(log, tool, grouper);
+            long open = Analyzer.suppress(grouper.defects(), policy.suppressions()).stream()
+                    .filter(defect -> !defect.suppressed())
+                    .count();
+            return open >= wanted
+                    ? "stopped early: " + open + " distinct defect(s) seen (--stop-after-defects " + wanted + ")"
+                    : null;
+        } catch (InputException | IllegalArgumentException e) {
+            return null;
+        }
+    }
+}
