@@ -3,6 +3,7 @@ package io.jenkins.plugins.gpusanitizer.results;
 import hudson.init.InitMilestone;
 import hudson.init.Initializer;
 import hudson.model.Run;
+import hudson.util.XStream2;
 import java.util.Map;
 
 /**
@@ -22,6 +23,10 @@ public final class CompatibilityAliases {
 
     @Initializer(before = InitMilestone.PLUGINS_STARTED)
     public static void addAliases() {
-        OLD_NAMES.forEach(Run.XSTREAM2::addCompatibilityAlias);
+        addAliases(Run.XSTREAM2);
+    }
+
+    static void addAliases(XStream2 xstream) {
+        OLD_NAMES.forEach(xstream::addCompatibilityAlias);
     }
 }
