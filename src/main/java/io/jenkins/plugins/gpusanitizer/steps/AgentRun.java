@@ -44,19 +44,19 @@ final class AgentRun extends MasterToSlaveFileCallable<AgentSummary> {
             spec.workDir(workspace.getAbsolutePath());
         }
         String key = spec.outDir();
-        Thread me = Thread.currentThread();
-        if (RUNNING.putIfAbsent(key, me) != null) {
+        Thread current = Thread.currentThread();
+        if (RUNNING.putIfAbsent(key, current) != null) {
             throw new AbortException("GPU Sanitizer: a run in " + key + " is already going on");
         }
         try {
-            Report r = new Runner(spec, env, line -> listener.getLogger().println(line)).run();
+            Report report = new Runner(spec, env, line -> listener.getLogger().println(line)).run();
             // the runner re-sets the interrupt flag when it was aborted; its report is complete all the same
             boolean aborted = Thread.interrupted();
-            return Summaries.of(r, spec.outDir(), aborted);
+            return Summaries.of(report, spec.outDir(), aborted);
         } catch (RunException e) {
             throw new AbortException("GPU Sanitizer: " + e.getMessage());
         } finally {
-            RUNNING.remove(key, me);
+            RUNNING.remove(key, current);
         }
     }
 
@@ -81,11 +81,11 @@ final class AgentRun extends MasterToSlaveFileCallable<AgentSummary> {
 
         @Override
         public Boolean invoke(File workspace, VirtualChannel channel) {
-            Thread t = RUNNING.get(runDirectory);
-            if (t == null) {
+            Thread running = RUNNING.get(runDirectory);
+            if (running == null) {
                 return false;
             }
-            t.interrupt();
+            running.interrupt();
             return true;
         }
     }

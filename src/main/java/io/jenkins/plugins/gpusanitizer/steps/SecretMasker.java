@@ -45,28 +45,29 @@ final class SecretMasker {
 
     SecretMasker(Collection<String> secrets) {
         Set<String> forms = new LinkedHashSet<>();
-        for (String s : secrets) {
-            if (s == null || s.isEmpty()) {
+        for (String secret : secrets) {
+            if (secret == null || secret.isEmpty()) {
                 continue;
             }
-            forms.add(s);
-            forms.add(Html.esc(s));
-            forms.add(jsonEscaped(s));
+            forms.add(secret);
+            forms.add(Html.esc(secret));
+            forms.add(jsonEscaped(secret));
         }
-        List<byte[]> p = new ArrayList<>();
-        for (String f : forms) {
-            if (f.length() >= MIN_LENGTH) {
-                p.add(f.getBytes(StandardCharsets.UTF_8));
+        List<byte[]> encoded = new ArrayList<>();
+        for (String form : forms) {
+            if (form.length() >= MIN_LENGTH) {
+                encoded.add(form.getBytes(StandardCharsets.UTF_8));
             }
         }
-        p.sort(Comparator.comparingInt((byte[] b) -> b.length).reversed()); // longest first: no partial leftovers
-        patterns = p.toArray(new byte[0][]);
-        int max = 0;
-        for (byte[] b : patterns) {
-            firstBytes[b[0] & 0xff] = true;
-            max = Math.max(max, b.length);
+        // longest first: no partial leftovers
+        encoded.sort(Comparator.comparingInt((byte[] pattern) -> pattern.length).reversed());
+        patterns = encoded.toArray(new byte[0][]);
+        int longest = 0;
+        for (byte[] pattern : patterns) {
+            firstBytes[pattern[0] & 0xff] = true;
+            longest = Math.max(longest, pattern.length);
         }
-        maxLength = max;
+        maxLength = longest;
     }
 
     /** The secrets of a build: its sensitive variables and the variables whose names look secret. */
@@ -85,9 +86,9 @@ final class SecretMasker {
         }
         ParametersAction parameters = run == null ? null : run.getAction(ParametersAction.class);
         if (parameters != null) {
-            for (ParameterValue p : parameters.getParameters()) {
-                if (p.isSensitive()) {
-                    names.add(p.getName());
+            for (ParameterValue parameter : parameters.getParameters()) {
+                if (parameter.isSensitive()) {
+                    names.add(parameter.getName());
                 }
             }
         }
@@ -99,13 +100,13 @@ final class SecretMasker {
     }
 
     /** A text with every secret replaced by {@code ****}; null stays null. */
-    String mask(String s) {
-        if (s == null || isEmpty()) {
-            return s;
+    String mask(String text) {
+        if (text == null || isEmpty()) {
+            return text;
         }
-        ByteArrayOutputStream out = new ByteArrayOutputStream(s.length());
+        ByteArrayOutputStream out = new ByteArrayOutputStream(text.length());
         try {
-            copy(new ByteArrayInputStream(s.getBytes(StandardCharsets.UTF_8)), out);
+            copy(new ByteArrayInputStream(text.getBytes(StandardCharsets.UTF_8)), out);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -122,25 +123,25 @@ final class SecretMasker {
         int len = 0;
         boolean eof = false;
         while (!eof) {
-            int n = in.read(buf, len, buf.length - len);
-            if (n < 0) {
+            int read = in.read(buf, len, buf.length - len);
+            if (read < 0) {
                 eof = true;
             } else {
-                len += n;
+                len += read;
             }
             // a match may start only where it fits entirely in what was read; the rest waits for more input
             int safe = eof ? len : len - (maxLength - 1);
             int i = 0;
             int flushed = 0;
             while (i < safe) {
-                int m = firstBytes[buf[i] & 0xff] ? matchAt(buf, i, len) : -1;
-                if (m < 0) {
+                int match = firstBytes[buf[i] & 0xff] ? matchAt(buf, i, len) : -1;
+                if (match < 0) {
                     i++;
                     continue;
                 }
                 out.write(buf, flushed, i - flushed);
                 out.write(MASK);
-                i += patterns[m].length;
+                i += patterns[match].length;
                 flushed = i;
             }
             int keep = Math.max(i, flushed);
@@ -169,26 +170,26 @@ final class SecretMasker {
     }
 
     /** How a string appears inside a JSON string literal (Jackson's default escaping). */
-    static String jsonEscaped(String s) {
-        StringBuilder b = new StringBuilder(s.length() + 8);
-        for (char c : s.toCharArray()) {
+    static String jsonEscaped(String text) {
+        StringBuilder escaped = new StringBuilder(text.length() + 8);
+        for (char c : text.toCharArray()) {
             switch (c) {
-                case '"' -> b.append("\\\"");
-                case '\\' -> b.append("\\\\");
-                case '\n' -> b.append("\\n");
-                case '\r' -> b.append("\\r");
-                case '\t' -> b.append("\\t");
-                case '\b' -> b.append("\\b");
-                case '\f' -> b.append("\\f");
+                case '"' -> escaped.append("\\\"");
+                case '\\' -> escaped.append("\\\\");
+                case '\n' -> escaped.append("\\n");
+                case '\r' -> escaped.append("\\r");
+                case '\t' -> escaped.append("\\t");
+                case '\b' -> escaped.append("\\b");
+                case '\f' -> escaped.append("\\f");
                 default -> {
                     if (c < 0x20) {
-                        b.append(String.format("\\u%04X", (int) c));
+                        escaped.append(String.format("\\u%04X", (int) c));
                     } else {
-                        b.append(c);
+                        escaped.append(c);
                     }
                 }
             }
         }
-        return b.toString();
+        return escaped.toString();
     }
 }

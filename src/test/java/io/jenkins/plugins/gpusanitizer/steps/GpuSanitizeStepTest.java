@@ -10,6 +10,7 @@ import hudson.FilePath;
 import hudson.Launcher;
 import hudson.model.Run;
 import hudson.model.TaskListener;
+import io.jenkins.plugins.gpusanitizer.engine.gate.GateAction;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.run.Phase;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunSpec;
@@ -96,11 +97,9 @@ class GpuSanitizeStepTest {
             assertThat(r.id()).isEqualTo("bug-1");
             assertThat(r.reason()).isEqualTo("BUG-1");
         });
-        assertThat(policy.actionFor(Tool.INITCHECK, true))
-                .isEqualTo(io.jenkins.plugins.gpusanitizer.engine.gate.GateAction.FAIL);
-        assertThat(policy.oomAction()).isEqualTo(io.jenkins.plugins.gpusanitizer.engine.gate.GateAction.FAIL);
-        assertThat(policy.memoryGrowthAction())
-                .isEqualTo(io.jenkins.plugins.gpusanitizer.engine.gate.GateAction.IGNORE);
+        assertThat(policy.actionFor(Tool.INITCHECK, true)).isEqualTo(GateAction.FAIL);
+        assertThat(policy.oomAction()).isEqualTo(GateAction.FAIL);
+        assertThat(policy.memoryGrowthAction()).isEqualTo(GateAction.IGNORE);
         assertThat(policy.memoryPolicy().fillHorizonHours()).isEqualTo(48);
     }
 
