@@ -2,6 +2,9 @@ package io.jenkins.plugins.gpusanitizer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jenkins.plugins.gpusanitizer.steps.GpuSanitizeStep;
+import io.jenkins.plugins.gpusanitizer.steps.SanitizerTool;
+import io.jenkins.plugins.gpusanitizer.steps.Suppression;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.Method;
@@ -113,35 +116,77 @@ class JellyViewsTest {
         }
     }
 
-    @Test
-    void theFormCoversEveryParameterAndEachHasHelp() throws IOException {
-        String config = Files.readString(RES.resolve("GpuSanitizeStep/config.jelly"), StandardCharsets.UTF_8);
-        Matcher m = Pattern.compile("field=\"(\\w+)\"").matcher(config);
-        Set<String> fields = new TreeSet<>();
-        while (m.find()) {
-            fields.add(m.group(1));
-        }
+    /**
+     * The parameters of a describable: its {@code @DataBoundConstructor}'s and its {@code
+     * @DataBoundSetter}s, the deprecated ones (kept for old snippets, not in the form) apart.
+     */
+    private static Set<String> parameters(Class<?> type, boolean deprecated) {
         Set<String> parameters = new TreeSet<>();
-        parameters.add("command");
-        for (Method method : GpuSanitizeStep.class.getMethods()) {
-            if (method.isAnnotationPresent(DataBoundSetter.class)) {
+        for (Method method : type.getMethods()) {
+            if (method.isAnnotationPresent(DataBoundSetter.class)
+                    && method.isAnnotationPresent(Deprecated.class) == deprecated) {
                 String n = method.getName().substring(3);
                 parameters.add(Character.toLowerCase(n.charAt(0)) + n.substring(1));
             }
         }
+        return parameters;
+    }
+
+    private static Set<String> formFields(String config) throws IOException {
+        Matcher m = Pattern.compile("field=\"(\\w+)\"")
+                .matcher(Files.readString(RES.resolve(config), StandardCharsets.UTF_8));
+        Set<String> fields = new TreeSet<>();
+        while (m.find()) {
+            fields.add(m.group(1));
+        }
+        return fields;
+    }
+
+    @Test
+    void theFormCoversEveryParameterAndEachHasHelp() throws IOException {
+        Set<String> fields = formFields("steps/GpuSanitizeStep/config.jelly");
+        Set<String> parameters = parameters(GpuSanitizeStep.class, false);
+        parameters.add("command");
         assertThat(fields).isEqualTo(parameters);
+        // the deprecated string forms stay out of the form, documented beside their list forms
+        assertThat(parameters(GpuSanitizeStep.class, true)).containsExactly("suppressions", "toolActions", "tools");
         List<String> missingHelp = new ArrayList<>();
         for (String field : fields) {
-            if (!Files.isRegularFile(RES.resolve("GpuSanitizeStep/help-" + field + ".html"))) {
+            if (!Files.isRegularFile(RES.resolve("steps/GpuSanitizeStep/help-" + field + ".html"))) {
+                missingHelp.add(field);
+            }
+        }
+        for (String field : parameters(GpuSanitizeStep.class, true)) {
+            if (!Files.isRegularFile(RES.resolve("steps/GpuSanitizeStep/help-" + field + ".html"))) {
                 missingHelp.add(field);
             }
         }
         assertThat(missingHelp).isEmpty();
-        assertThat(RES.resolve("GpuSanitizeStep/help.html")).isRegularFile();
+        assertThat(RES.resolve("steps/GpuSanitizeStep/help.html")).isRegularFile();
         assertThat(Arrays.stream(GpuSanitizeStep.class.getConstructors())
                         .anyMatch(c -> c.isAnnotationPresent(org.kohsuke.stapler.DataBoundConstructor.class)
                                 && c.getParameterCount() == 1))
                 .isTrue();
+    }
+
+    /** #16: each option describable has its own form, one field per parameter, each with help. */
+    @Test
+    void theOptionFormsCoverTheirParameters() throws IOException {
+        Map<Class<?>, Set<String>> expected = Map.of(
+                SanitizerTool.class, Set.of("tool", "action"),
+                Suppression.class, Set.of("id", "tool", "kind", "kernel", "message", "frame", "reason"));
+        for (Map.Entry<Class<?>, Set<String>> option : expected.entrySet()) {
+            String folder = "steps/" + option.getKey().getSimpleName() + "/";
+            Set<String> parameters = parameters(option.getKey(), false);
+            if (option.getKey() == SanitizerTool.class) {
+                parameters.add("tool"); // the constructor's
+            }
+            assertThat(parameters).as(folder).isEqualTo(option.getValue());
+            assertThat(formFields(folder + "config.jelly")).as(folder).isEqualTo(option.getValue());
+            for (String field : option.getValue()) {
+                assertThat(RES.resolve(folder + "help-" + field + ".html")).isRegularFile();
+            }
+        }
     }
 
     /** The widgets of config.jelly by field: element (f:number, f:checkbox, ...) inside its f:entry. */
@@ -150,7 +195,7 @@ class JellyViewsTest {
         f.setNamespaceAware(true);
         f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
         Document d;
-        try (InputStream in = Files.newInputStream(RES.resolve("GpuSanitizeStep/config.jelly"))) {
+        try (InputStream in = Files.newInputStream(RES.resolve("steps/GpuSanitizeStep/config.jelly"))) {
             d = f.newDocumentBuilder().parse(in);
         }
         Map<String, Element> byField = new TreeMap<>();
@@ -193,6 +238,9 @@ class JellyViewsTest {
         String dflt = widget.hasAttribute("default") ? widget.getAttribute("default") : null;
         if (widget.getLocalName().equals("checkbox")) {
             return dflt != null && !dflt.isEmpty(); // checkbox.jelly: ${attrs.default ?: false}
+        }
+        if (widget.getLocalName().equals("repeatableProperty")) {
+            return List.of(); // no item added
         }
         String v = dflt == null ? "" : dflt;
         if (type == int.class) {
@@ -258,6 +306,7 @@ class JellyViewsTest {
                                     && e.getAttribute("default").equals("true"))
                             .as(field)
                             .isEqualTo(dflt);
+                case "repeatableProperty" -> assertThat(dflt).as(field).isNull();
                 case "textbox", "textarea" -> {
                     if (dflt == null) {
                         assertThat(e.hasAttribute("default")).as(field).isFalse();

@@ -5,7 +5,9 @@ package org.jenkinsci.plugins.workflow.steps;
 // commit the snapshot lacks),
 // src/main/java/org/jenkinsci/plugins/workflow/steps/StepExecution.java.
 // Only what the plugin uses, with the real modifiers, generics, checked exceptions and nullability;
-// bodies throw, except: the constructor and onResume(), which do nothing here. Never packaged (see ../README.md).
+// bodies throw, except: the constructor and getContext(), which keep and give the context as the real ones do (the
+// unit tests run an execution against a mocked context), and onResume(), which does nothing here. Never packaged
+// (see ../README.md).
 
 import edu.umd.cs.findbugs.annotations.CheckForNull;
 import edu.umd.cs.findbugs.annotations.NonNull;
@@ -14,10 +16,14 @@ import java.io.Serializable;
 public abstract class StepExecution implements Serializable {
     private static final long serialVersionUID = 1L;
 
-    protected StepExecution(@NonNull StepContext context) {}
+    private StepContext context;
+
+    protected StepExecution(@NonNull StepContext context) {
+        this.context = context;
+    }
 
     public @NonNull StepContext getContext() {
-        throw new UnsupportedOperationException();
+        return context;
     }
 
     public abstract boolean start() throws Exception;

@@ -1,0 +1,81 @@
+package io.jenkins.plugins.gpusanitizer.results;
+
+import io.jenkins.plugins.gpusanitizer.engine.report.Evidence;
+import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import java.util.ArrayList;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.UnaryOperator;
+
+/** Report to the small summary the build keeps in build.xml. */
+public final class Summaries {
+    private Summaries() {}
+
+    public static AgentSummary of(Report report, String runDirectory) {
+        return of(report, runDirectory, false);
+    }
+
+    public static AgentSummary of(Report report, String runDirectory, boolean aborted) {
+        int open = (int)
+                report.defects().stream().filter(defect -> !defect.suppressed()).count();
+        String first = report.reasons().stream()
+                .filter(reason ->
+                        !reason.level().equals("info") && !reason.level().equals("warning"))
+                .map(Report.ReasonJson::message)
+                .findFirst()
+                .orElse(null);
+        Report.DiagnosisJson diagnosis = report.diagnosis();
+        return new AgentSummary(
+                report.verdict(),
+                open,
+                report.defects().size() - open,
+                report.errorsTotal(),
+                first,
+                diagnosis == null ? null : diagnosis.summary(),
+                where(diagnosis == null ? null : diagnosis.reportedAt()),
+                where(diagnosis == null ? null : diagnosis.faultAt()),
+                runDirectory,
+                byTool(report),
+                aborted,
+                new ArrayList<>(Evidence.lines(report)));
+    }
+
+    /**
+     * The same summary with every text that came from the job's output passed through {@code mask}
+     * (they reach build.xml and the build page).
+     */
+    public static AgentSummary masked(AgentSummary summary, UnaryOperator<String> mask) {
+        return new AgentSummary(
+                summary.verdict(),
+                summary.defects(),
+                summary.suppressed(),
+                summary.errorsTotal(),
+                mask.apply(summary.firstReason()),
+                mask.apply(summary.diagnosis()),
+                mask.apply(summary.reportedAt()),
+                mask.apply(summary.faultAt()),
+                summary.runDirectory(),
+                summary.defectsByTool(),
+                summary.aborted(),
+                new ArrayList<>(summary.evidence().stream().map(mask).toList()));
+    }
+
+    /** Open defects per tool, for the job page's trend. */
+    static Map<String, Integer> byTool(Report report) {
+        Map<String, Integer> byTool = new TreeMap<>();
+        report.defects().stream()
+                .filter(defect -> !defect.suppressed())
+                .forEach(defect -> byTool.merge(defect.tool(), 1, Integer::sum));
+        return byTool;
+    }
+
+    private static String where(Report.LocationJson location) {
+        if (location == null) {
+            return null;
+        }
+        String file = location.file();
+        int slash = file.lastIndexOf('/');
+        return (slash < 0 ? file : file.substring(slash + 1)) + ":" + location.line()
+                + (location.function() == null ? "" : " (" + location.function() + ")");
+    }
+}

@@ -1,0 +1,208 @@
+package io.jenkins.plugins.gpusanitizer.architecture;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.plantuml.rules.PlantUmlArchCondition.Configuration.consideringOnlyDependenciesInDiagram;
+import static com.tngtech.archunit.library.plantuml.rules.PlantUmlArchCondition.adhereToPlantUmlDiagram;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.tngtech.archunit.core.domain.JavaClass;
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.domain.JavaMethod;
+import com.tngtech.archunit.core.domain.JavaMethodCall;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.core.importer.Location;
+import com.tngtech.archunit.lang.ArchCondition;
+import com.tngtech.archunit.lang.ArchRule;
+import com.tngtech.archunit.lang.ConditionEvents;
+import com.tngtech.archunit.lang.SimpleConditionEvent;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Set;
+import jenkins.model.Jenkins;
+import org.junit.jupiter.api.Test;
+import org.kohsuke.stapler.verb.POST;
+
+/**
+ * The shape of the whole plugin (issue #16), after warnings-ng's PackageArchitectureTest and
+ * PluginArchitectureTest: the package diagram of {@code design.puml}, the direction steps → results →
+ * engine, Jenkins APIs only in steps and results, and how web methods are written.
+ *
+ * <p>In the standalone build the Jenkins layer is compiled into test-classes (against the API stubs),
+ * so the import takes every class whose source is under src/main/java, wherever it was compiled to.
+ */
+class PackageArchitectureTest {
+    static final String ROOT_PACKAGE = "io.jenkins.plugins.gpusanitizer";
+    static final Path MAIN_SOURCES = Path.of(System.getProperty("gs.projectRoot", "."), "src/main/java");
+
+    /** The plugin's own classes: those with a source under src/main/java (tests and test helpers left out). */
+    static final class MainSources implements ImportOption {
+        @Override
+        public boolean includes(Location location) {
+            String uri = location.asURI().toString();
+            int start = uri.indexOf(ROOT_PACKAGE.replace('.', '/') + "/");
+            if (start < 0 || !uri.endsWith(".class")) {
+                return false;
+            }
+            String topLevel =
+                    uri.substring(start, uri.length() - ".class".length()).replaceAll("\\$.*", "");
+            return Files.isRegularFile(MAIN_SOURCES.resolve(topLevel + ".java"))
+                    // stands in for the class localizer generates from steps/Messages.properties
+                    || topLevel.endsWith("/steps/Messages");
+        }
+    }
+
+    static final JavaClasses CLASSES =
+            new ClassFileImporter().withImportOption(new MainSources()).importPackages(ROOT_PACKAGE);
+
+    static final ArchRule DESIGN_DIAGRAM = classes()
+            .should(adhereToPlantUmlDiagram(diagram(), consideringOnlyDependenciesInDiagram()))
+            .as("the packages depend on each other as architecture/design.puml draws them");
+
+    static final ArchRule LAYERS = layeredArchitecture()
+            .consideringOnlyDependenciesInLayers()
+            .layer("steps")
+            .definedBy("..gpusanitizer.steps..")
+            .layer("results")
+            .definedBy("..gpusanitizer.results..")
+            .layer("engine")
+            .definedBy("..gpusanitizer.engine..")
+            .layer("cli")
+            .definedBy("..gpusanitizer.cli..")
+            .whereLayer("steps")
+            .mayNotBeAccessedByAnyLayer()
+            .whereLayer("results")
+            .mayOnlyBeAccessedByLayers("steps")
+            .whereLayer("engine")
+            .mayOnlyBeAccessedByLayers("steps", "results", "cli")
+            .whereLayer("cli")
+            .mayNotBeAccessedByAnyLayer();
+
+    static final ArchRule JENKINS_ONLY_IN_STEPS_AND_RESULTS = noClasses()
+            .that()
+            .resideOutsideOfPackages("..gpusanitizer.steps..", "..gpusanitizer.results..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAnyPackage(
+                    "hudson..", "jenkins..", "org.kohsuke..", "org.jenkinsci..", "io.jenkins.plugins.checks..")
+            .as("only steps and results use Jenkins, Stapler and Pipeline APIs");
+
+    static final ArchRule NO_JENKINS_GET_OUTSIDE_STEPS_AND_RESULTS = noClasses()
+            .that()
+            .resideOutsideOfPackages("..gpusanitizer.steps..", "..gpusanitizer.results..")
+            .should()
+            .callMethod(Jenkins.class, "get")
+            .as("Jenkins.get() only in steps and results");
+
+    static final ArchRule WEB_METHODS_ARE_POST_AND_CHECK_A_PERMISSION = methods()
+            .that()
+            .arePublic()
+            .and()
+            .haveNameMatching("do(Check|Fill).+")
+            .should()
+            .beAnnotatedWith(POST.class)
+            .andShould(checkAPermission())
+            .as("every public doCheck…/doFill… is @POST and checks a permission");
+
+    static final ArchRule NO_PUBLISHER_THAT_IS_NOT_ONE = classes()
+            .that()
+            .haveSimpleNameEndingWith("Publisher")
+            .should()
+            .beAssignableTo("hudson.tasks.Publisher")
+            .allowEmptyShould(true)
+            .as("a class named …Publisher is a hudson.tasks.Publisher");
+
+    private static URL diagram() {
+        URL url = PackageArchitectureTest.class.getResource("/architecture/design.puml");
+        if (url == null) {
+            throw new IllegalStateException("architecture/design.puml is not on the test classpath");
+        }
+        return url;
+    }
+
+    /** Calls hasPermission or checkPermission, itself or through the plugin's own helpers (three calls deep). */
+    static ArchCondition<JavaMethod> checkAPermission() {
+        return new ArchCondition<>("call hasPermission or checkPermission (directly or through a helper)") {
+            @Override
+            public void check(JavaMethod method, ConditionEvents events) {
+                boolean checks = checksPermission(method, 3, new HashSet<>());
+                events.add(new SimpleConditionEvent(
+                        method,
+                        checks,
+                        method.getFullName() + (checks ? " checks" : " does not check") + " a permission"));
+            }
+        };
+    }
+
+    private static boolean checksPermission(JavaMethod method, int depth, Set<JavaMethod> seen) {
+        if (depth == 0 || !seen.add(method)) {
+            return false;
+        }
+        for (JavaMethodCall call : method.getMethodCallsFromSelf()) {
+            String name = call.getTarget().getName();
+            if (name.equals("hasPermission") || name.equals("checkPermission")) {
+                return true;
+            }
+            if (call.getTargetOwner().getPackageName().startsWith(ROOT_PACKAGE)
+                    && call.getTarget()
+                            .resolveMember()
+                            .map(target -> checksPermission(target, depth - 1, seen))
+                            .orElse(false)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The rules below see the Jenkins layer and its web methods, not only the Jenkins-free packages. */
+    @Test
+    void theImportHoldsTheWholePluginAndNoTests() {
+        Set<String> names = new HashSet<>();
+        for (JavaClass javaClass : CLASSES) {
+            names.add(javaClass.getName());
+        }
+        assertThat(names)
+                .contains(
+                        ROOT_PACKAGE + ".steps.GpuSanitizeStep",
+                        ROOT_PACKAGE + ".steps.GpuSanitizeStep$DescriptorImpl",
+                        ROOT_PACKAGE + ".results.GpuSanitizeReporter",
+                        ROOT_PACKAGE + ".engine.run.RunSpec",
+                        ROOT_PACKAGE + ".cli.GpuSanitizeCli");
+        assertThat(names).noneMatch(name -> name.endsWith("Test"));
+    }
+
+    @Test
+    void thePackagesFollowTheDesignDiagram() {
+        DESIGN_DIAGRAM.check(CLASSES);
+    }
+
+    @Test
+    void stepsUseResultsAndResultsUseTheEngineNeverBack() {
+        LAYERS.check(CLASSES);
+    }
+
+    @Test
+    void onlyStepsAndResultsUseJenkins() {
+        JENKINS_ONLY_IN_STEPS_AND_RESULTS.check(CLASSES);
+    }
+
+    @Test
+    void noJenkinsGetOutsideStepsAndResults() {
+        NO_JENKINS_GET_OUTSIDE_STEPS_AND_RESULTS.check(CLASSES);
+    }
+
+    @Test
+    void webMethodsArePostAndCheckAPermission() {
+        WEB_METHODS_ARE_POST_AND_CHECK_A_PERMISSION.check(CLASSES);
+    }
+
+    @Test
+    void noClassIsNamedPublisherUnlessItIsOne() {
+        NO_PUBLISHER_THAT_IS_NOT_ONE.check(CLASSES);
+    }
+}

@@ -1,0 +1,111 @@
+package io.jenkins.plugins.gpusanitizer.results;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.when;
+
+import hudson.model.DirectoryBrowserSupport;
+import hudson.model.Run;
+import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The build action over a real report written by `gpu-sanitize run` on the H200 (docs record). The
+ * build is a Mockito mock: core's {@code Run} has no constructor a unit test can call (issue #12, 9).
+ */
+class GpuSanitizeBuildActionTest {
+    static final Path FAR = Path.of(System.getProperty("gs.projectRoot", "."), "docs", "h200-2026-12-02", "far");
+
+    static Run<?, ?> build(Path root) {
+        Run<?, ?> run = mock(Run.class);
+        when(run.getRootDir()).thenReturn(root.toFile());
+        return run;
+    }
+
+    @Test
+    void smallFieldsFromTheAgentAndTheFullReportFromTheBuildFolder(@TempDir Path build) throws IOException {
+        var report = ReportJson.read(FAR.resolve("report.json"));
+        AgentSummary s = Summaries.of(report, "/tmp/h200-runs/far");
+        assertThat(s.verdict()).isEqualTo("FAIL");
+        assertThat(s.defects()).isEqualTo(1);
+        assertThat(s.errorsTotal()).isEqualTo(2050L);
+        assertThat(s.faultAt()).isEqualTo("lstm_job.py:43 (fused_scale)");
+        assertThat(s.reportedAt()).isEqualTo("lstm_job.py:88 (main)");
+        assertThat(s.aborted()).isFalse();
+
+        GpuSanitizeBuildAction a = new GpuSanitizeBuildAction("gpu-sanitizer", "GPU Sanitizer", s);
+        a.onAttached(build(build));
+        assertThat(a.getUrlName()).isEqualTo("gpu-sanitizer-gpu-sanitizer");
+        assertThat(a.getWhereLine())
+                .isEqualTo("reported at lstm_job.py:88 (main), really at lstm_job.py:43 (fused_scale)");
+        assertThat(a.getReport()).as("no report file yet").isNull();
+
+        Path dir = BuildFolder.of(build.toFile(), "gpu-sanitizer").directory().toPath();
+        Files.createDirectories(dir);
+        Files.copy(FAR.resolve("report.json"), dir.resolve("report.json"));
+        assertThat(a.getReport().verdict()).isEqualTo("FAIL");
+        assertThat(a.getReportHtml()).contains("fused_scale", "lstm_job.py").doesNotContain("<script");
+        assertThat(a.getEvidence()).as("no probe in that run").isEmpty();
+    }
+
+    @Test
+    void theProbesEvidenceReachesTheBuildPage() throws Exception {
+        var probe = new java.util.LinkedHashMap<String, Path>();
+        probe.put(
+                "blocking",
+                Path.of(getClass()
+                        .getResource("/probe/fixtures/embedding-blocking.jsonl")
+                        .toURI()));
+        probe.put(
+                "regression",
+                Path.of(getClass()
+                        .getResource("/probe/fixtures/leak-regression.jsonl")
+                        .toURI()));
+        var p = io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy.defaults();
+        var report = new io.jenkins.plugins.gpusanitizer.engine.report.ReportMapper(p.frameClassifier())
+                .toReport(new io.jenkins.plugins.gpusanitizer.engine.analysis.Analyzer()
+                        .analyze(new io.jenkins.plugins.gpusanitizer.engine.analysis.AnalysisInput(
+                                java.util.List.of(), java.util.Map.of(), null, null, null, p, true, probe)));
+        AgentSummary s = Summaries.of(report, "/tmp/run");
+        GpuSanitizeBuildAction a = new GpuSanitizeBuildAction("gpu-sanitizer", "GPU Sanitizer", s);
+        assertThat(a.getEvidence())
+                .containsExactly(
+                        "failing operator: aten::embedding at embedding_oov.py:24: index max 5000, weight has 5000 rows",
+                        "GPU memory grows because tensors allocated at logits_leak.py:23 (forward) pile up: "
+                                + "1,180 live blocks, 23.0 MiB at the end against 3.5 MiB after warm-up (4.3 s).");
+        // a build recorded before the probe existed (no evidence field in build.xml)
+        AgentSummary old = new AgentSummary("PASS", 0, 0, null, null, null, null, null, "/tmp/run", null, null);
+        assertThat(new GpuSanitizeBuildAction("x", "X", old).getEvidence()).isEmpty();
+    }
+
+    /**
+     * Issue #12, 2: core's directory browser ({@code dir.jelly}) includes {@code sidepanel.jelly} of its
+     * owner; the action has none (HTTP 500), the build has one, as for core's file parameters.
+     */
+    @Test
+    void rawOutputsAreBrowsedUnderTheBuild(@TempDir Path build) {
+        Run<?, ?> run = build(build);
+        GpuSanitizeBuildAction a = new GpuSanitizeBuildAction(
+                "memcheck", "GPU Sanitizer", Summaries.of(ReportJson.read(FAR.resolve("report.json")), "/r"));
+        a.onAttached(run);
+        DirectoryBrowserSupport raw = a.doRaw();
+        assertThat(raw.owner).isSameAs(run);
+        assertThat(raw.title).isEqualTo("GPU Sanitizer: raw outputs");
+    }
+
+    @Test
+    void aReportCutShortGivesNoPageRatherThanAnError(@TempDir Path build) throws IOException {
+        GpuSanitizeBuildAction a = new GpuSanitizeBuildAction(
+                "gpu-sanitizer", "GPU Sanitizer", Summaries.of(ReportJson.read(FAR.resolve("report.json")), "/r"));
+        a.onAttached(build(build));
+        Path dir = BuildFolder.of(build.toFile(), "gpu-sanitizer").directory().toPath();
+        Files.createDirectories(dir);
+        Files.writeString(dir.resolve("report.json"), "{\"schema\": 1, \"verdict\": \"FA");
+        assertThat(a.getReport()).isNull();
+        assertThat(a.getReportHtml()).isNull();
+    }
+}

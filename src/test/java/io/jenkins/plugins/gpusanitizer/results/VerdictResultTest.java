@@ -1,0 +1,57 @@
+package io.jenkins.plugins.gpusanitizer.results;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import hudson.model.Result;
+import org.junit.jupiter.api.Test;
+
+class VerdictResultTest {
+    private static AgentSummary summary(String verdict, String reason) {
+        return new AgentSummary(
+                verdict,
+                "FAIL".equals(verdict) ? 1 : 0,
+                0,
+                1603L,
+                reason,
+                "s",
+                "train_lstm.py:99",
+                "train_lstm.py:32 (buggy_scale)",
+                "/r",
+                java.util.Map.of("memcheck", 1),
+                false);
+    }
+
+    @Test
+    void passLeavesTheBuildAlone() {
+        VerdictResult v = VerdictResult.of(summary("PASS", null), "GPU Sanitizer");
+        assertThat(v.result()).isSameAs(Result.SUCCESS);
+        assertThat(v.abort()).isFalse();
+    }
+
+    @Test
+    void unstableMarksWithoutAborting() {
+        VerdictResult v = VerdictResult.of(summary("UNSTABLE", "GPU 0 memory grows 70000 MiB/min"), "GPU Sanitizer");
+        assertThat(v.result()).isSameAs(Result.UNSTABLE);
+        assertThat(v.abort()).isFalse();
+        assertThat(v.message()).isEqualTo("GPU Sanitizer: UNSTABLE: GPU 0 memory grows 70000 MiB/min");
+    }
+
+    @Test
+    void failAbortsWithTheRealLineAndTheBlamedOne() {
+        VerdictResult v = VerdictResult.of(summary("FAIL", "memcheck: Invalid __global__ write"), "GPU Sanitizer");
+        assertThat(v.result()).isSameAs(Result.FAILURE);
+        assertThat(v.abort()).isTrue();
+        assertThat(v.message())
+                .isEqualTo("GPU Sanitizer: FAIL: 1 GPU defect(s) at train_lstm.py:32 (buggy_scale) "
+                        + "(reported at train_lstm.py:99); memcheck: Invalid __global__ write")
+                .doesNotContain("\n");
+    }
+
+    @Test
+    void errorIsAFailureThatNamesTheToolProblem() {
+        VerdictResult v = VerdictResult.of(summary("ERROR", "no GPU: nvidia-smi failed"), "GPU Sanitizer");
+        assertThat(v.result()).isSameAs(Result.FAILURE);
+        assertThat(v.abort()).isTrue();
+        assertThat(v.message()).contains("ERROR", "no GPU: nvidia-smi failed");
+    }
+}
