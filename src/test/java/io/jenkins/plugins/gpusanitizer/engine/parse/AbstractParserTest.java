@@ -319,6 +319,7 @@ abstract class AbstractParserTest<T> {
             softly.assertThat(recordCount(result)).as("records").isEqualTo(recordCount(whole));
             softly.assertThat(statedTotal(result)).as("total").isEqualTo(statedTotal(whole));
             softly.assertThat(readsAsFinished(result)).as("finished").isEqualTo(readsAsFinished(whole));
+            softly.assertThat(problems(result)).as("problems").isEqualTo(problems(whole));
         });
     }
 
