@@ -47,6 +47,8 @@ public final class SanitizerTextParser {
             Pattern.compile("^(\\w+) Thread \\(([^)]*)\\) at (.+?)\\+(0x[0-9a-fA-F]+)(?: in (.+):(\\d+))?$");
     private static final Pattern RACE_AND = Pattern.compile("^and (\\w+) access at .*?(?:\\[([\\d,]+) hazards?\\])?$");
     private static final Pattern ERROR_SUMMARY = Pattern.compile("^ERROR SUMMARY: ([\\d,]+) errors?(.*)$");
+    private static final String NOT_PRINTED =
+            " were not printed. Use --print-limit option to adjust the number of printed errors";
     private static final Pattern RACECHECK_SUMMARY = Pattern.compile(
             "^RACECHECK SUMMARY: ([\\d,]+) hazards? displayed \\(([\\d,]+) errors?, ([\\d,]+) warnings?\\)");
     /** Messages the tool prints about itself when it could not run the target properly. */
@@ -593,8 +595,11 @@ public final class SanitizerTextParser {
 
         void summary(String text) {
             Matcher m = ERROR_SUMMARY.matcher(text);
-            boolean notPrintedLine = text.contains("not printed");
             long n = m.matches() ? FrameParser.parseLong(m.group(1)) : -1;
+            // "N errors were not printed. Use --print-limit ..." cut off in the middle (a killed tool) is
+            // not a second run's summary: its count is not added to the run's total
+            boolean notPrintedLine = text.contains("not printed")
+                    || (n >= 0 && !m.group(2).isEmpty() && NOT_PRINTED.startsWith(m.group(2)));
             if (notPrintedLine) {
                 if (n < 0) {
                     // the gap between the count and the records judged still shows them as unchecked

@@ -9,56 +9,119 @@ import io.jenkins.plugins.gpusanitizer.engine.model.Kind;
 import io.jenkins.plugins.gpusanitizer.engine.model.SanitizerRecord;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
+import org.assertj.core.api.SoftAssertions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-class SanitizerTextParserTest {
+/** compute-sanitizer text logs; the contract cases run on far-oob/memcheck.log (a torch job on the H200). */
+class SanitizerTextParserTest extends AbstractParserTest<ParsedOutput> {
     private final SanitizerTextParser parser = new SanitizerTextParser();
     private final List<SanitizerRecord> records = new ArrayList<>();
 
-    private SanitizerOutput parse(String corpusFile) {
-        return parser.parse(Corpus.file(corpusFile), null, records::add);
+    SanitizerTextParserTest() {
+        super(Corpus.file("far-oob/memcheck.log"));
     }
 
-    private SanitizerOutput parseRun(String run) throws IOException {
-        return parser.parse(Corpus.stream(Corpus.textRun(run)), Path.of(run), null, records::add);
+    @Override
+    protected ParsedOutput parse(Path file) {
+        List<SanitizerRecord> parsed = new ArrayList<>();
+        return new ParsedOutput(new SanitizerTextParser().parse(file, null, parsed::add), parsed);
     }
 
-    @Test
-    void farOutOfBoundsWriteFromTorchJob() {
-        SanitizerOutput out = parse("far-oob/memcheck.log");
-        assertThat(out.tool()).isEqualTo(Tool.MEMCHECK);
-        assertThat(out.banner()).isTrue();
-        assertThat(out.errorsTotal()).isEqualTo(1603L);
-        assertThat(out.errorsNotPrinted()).isEqualTo(1503L);
-        assertThat(out.recordsParsed()).isEqualTo(100);
-        assertThat(out.targetReturnedError()).isTrue();
-        assertThat(out.appCrashed()).isFalse();
-        assertThat(out.complete()).isTrue();
-        assertThat(out.problems()).isEmpty();
-        assertThat(records).hasSize(100).allSatisfy(r -> {
+    @Override
+    protected long recordCount(ParsedOutput result) {
+        assertThat(result.output().recordsParsed()).isEqualTo(result.records().size());
+        return result.records().size();
+    }
+
+    @Override
+    protected boolean readsAsFinished(ParsedOutput result) {
+        return result.output().complete();
+    }
+
+    @Override
+    protected Long statedTotal(ParsedOutput result) {
+        return result.output().errorsTotal();
+    }
+
+    @Override
+    protected List<String> problems(ParsedOutput result) {
+        return result.output().problems();
+    }
+
+    @Override
+    protected Pattern recordStart() {
+        return Pattern.compile("(?m)^========= Invalid ");
+    }
+
+    @Override
+    protected String emptyFileProblem() {
+        return "empty file, expected compute-sanitizer text output";
+    }
+
+    @Override
+    protected String foreignOutput() {
+        return "==1234== Memcheck, a memory error detector\n==1234== Invalid write of size 4\n"
+                + "==1234==    at 0x4005: main (a.c:5)\n==1234== ERROR SUMMARY: 1 errors from 1 contexts\n";
+    }
+
+    @Override
+    protected String foreignProblem() {
+        return "not compute-sanitizer text output";
+    }
+
+    /**
+     * "ERROR SUMMARY: 1503 errors were not printed..." cut right after "errors" reads as the summary
+     * of a second run that printed nothing else: its total is added, but "2 tool runs in one file"
+     * is flagged.
+     */
+    @Override
+    protected boolean cutLooksWhole(String prefix) {
+        return Pattern.compile("\n========= ERROR SUMMARY: [\\d,]+ errors?\\s*$")
+                .matcher(prefix)
+                .find();
+    }
+
+    /** The far out-of-bounds write of a torch job: 100 printed of 1603, each with its 30 host frames. */
+    @Override
+    protected void assertThatRecordsArePresent(ParsedOutput result, SoftAssertions softly) {
+        SanitizerOutput out = result.output();
+        softly.assertThat(out.tool()).isEqualTo(Tool.MEMCHECK);
+        softly.assertThat(out.banner()).isTrue();
+        softly.assertThat(out.errorsTotal()).isEqualTo(1603L);
+        softly.assertThat(out.errorsNotPrinted()).isEqualTo(1503L);
+        softly.assertThat(out.recordsParsed()).isEqualTo(100);
+        softly.assertThat(out.targetReturnedError()).isTrue();
+        softly.assertThat(out.appCrashed()).isFalse();
+        softly.assertThat(out.complete()).isTrue();
+        softly.assertThat(out.problems()).isEmpty();
+        softly.assertThat(result.records()).hasSize(100).allSatisfy(r -> {
             assertThat(r.kind()).isEqualTo(Kind.OUT_OF_BOUNDS);
             assertThat(r.message()).isEqualTo("Invalid __global__ write of size 4 bytes");
             assertThat(r.kernel()).isEqualTo("scale_shift");
             assertThat(r.pc()).isEqualTo("0x160");
             assertThat(r.deviceLocation()).isNull();
         });
-        SanitizerRecord first = records.get(0);
-        assertThat(first.thread()).isEqualTo("(0,0,0)");
-        assertThat(first.block()).isEqualTo("(3,0,0)");
-        assertThat(first.detail()).contains("274,739,537,409 bytes after the nearest allocation", "of size 512 bytes");
-        assertThat(first.hostFrames()).hasSize(30);
+        SanitizerRecord first = result.get(0);
+        softly.assertThat(first.thread()).isEqualTo("(0,0,0)");
+        softly.assertThat(first.block()).isEqualTo("(3,0,0)");
+        softly.assertThat(first.detail())
+                .contains("274,739,537,409 bytes after the nearest allocation", "of size 512 bytes");
+        softly.assertThat(first.hostFrames()).hasSize(30);
         Frame cupy = first.hostFrames().get(0);
-        assertThat(cupy.function()).startsWith("__pyx_f_13cupy_backends_4cuda_3api_6driver_launchKernel(long");
-        assertThat(cupy.file()).isEqualTo("driver.cpp");
-        assertThat(cupy.line()).isEqualTo(8369);
-        assertThat(cupy.module()).isEqualTo("driver.cpython-312-x86_64-linux-gnu.so");
-        assertThat(first.hostFrames().get(1).function()).endsWith("[clone .constprop.124]");
-        assertThat(first.hostFrames().get(7).function()).isNull();
-        assertThat(first.hostFrames().stream()
+        softly.assertThat(cupy.function()).startsWith("__pyx_f_13cupy_backends_4cuda_3api_6driver_launchKernel(long");
+        softly.assertThat(cupy.file()).isEqualTo("driver.cpp");
+        softly.assertThat(cupy.line()).isEqualTo(8369);
+        softly.assertThat(cupy.module()).isEqualTo("driver.cpython-312-x86_64-linux-gnu.so");
+        softly.assertThat(first.hostFrames().get(1).function()).endsWith("[clone .constprop.124]");
+        softly.assertThat(first.hostFrames().get(7).function()).isNull();
+        softly.assertThat(first.hostFrames().stream()
                         .filter(Frame::python)
                         .map(f -> f.function() + "@" + f.file() + ":" + f.line()))
                 .containsExactly(
@@ -67,6 +130,14 @@ class SanitizerTextParserTest {
                         "_call_impl@module.py:1790",
                         "_wrapped_call_impl@module.py:1779",
                         "<module>@train_lstm.py:91");
+    }
+
+    private SanitizerOutput parse(String corpusFile) {
+        return parser.parse(Corpus.file(corpusFile), null, records::add);
+    }
+
+    private SanitizerOutput parseRun(String run) throws IOException {
+        return parser.parse(Corpus.stream(Corpus.textRun(run)), Path.of(run), null, records::add);
     }
 
     @Test
@@ -237,18 +308,37 @@ class SanitizerTextParserTest {
     }
 
     @Test
-    void badInputGetsOneLineErrors(@TempDir Path dir) {
-        assertThatThrownBy(() -> parser.parse(Corpus.write(dir, "empty.log", ""), null, records::add))
-                .isInstanceOf(InputException.class)
-                .hasMessageEndingWith("empty.log: empty file, expected compute-sanitizer text output");
+    void notSanitizerTextGetsOneLineErrors(@TempDir Path dir) {
+        // empty and missing files: the contract cases of AbstractParserTest
         assertThatThrownBy(() -> parser.parse(Corpus.file("MANIFEST.md"), null, records::add))
                 .isInstanceOf(InputException.class)
                 .hasMessageContaining("not compute-sanitizer text output");
         assertThatThrownBy(() -> parser.parse(Corpus.write(dir, "bin.log", "\0\0\u0001ELF\0\0"), null, records::add))
                 .isInstanceOf(InputException.class)
                 .hasMessageContaining("binary data");
-        assertThatThrownBy(() -> parser.parse(dir.resolve("missing.log"), null, records::add))
-                .isInstanceOf(InputException.class)
-                .hasMessageEndingWith("missing.log: no such file");
+    }
+
+    @Test
+    void nulBytesInvalidUtf8AndATenMegabyteLine(@TempDir Path dir) throws IOException {
+        byte[] head = Corpus.textRun("mc-apierr").getBytes(StandardCharsets.UTF_8);
+        byte[] junk = {(byte) 0xFF, (byte) 0xFE, 0, 0, 'x', '\n'};
+        Path f = dir.resolve("mixed.log");
+        try (var out = Files.newOutputStream(f)) {
+            out.write(junk);
+            out.write(("A".repeat(10 * 1024 * 1024) + "\n").getBytes(StandardCharsets.US_ASCII));
+            out.write(head);
+        }
+        SanitizerOutput out = parser.parse(f, null, records::add);
+        assertThat(out.errorsTotal()).isEqualTo(1L);
+        assertThat(records).hasSize(1);
+        assertThat(out.problems()).anyMatch(p -> p.contains("over-long line"));
+    }
+
+    @Test
+    void unterminatedLogOfAKilledTool() {
+        SanitizerOutput out = parse("cpp-probe/kill/tool-term.log");
+        assertThat(out.complete()).isFalse();
+        assertThat(out.errorsTotal()).isNull();
+        assertThat(records).isNotEmpty();
     }
 }

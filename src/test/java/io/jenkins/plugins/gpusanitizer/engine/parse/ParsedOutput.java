@@ -1,0 +1,11 @@
+package io.jenkins.plugins.gpusanitizer.engine.parse;
+
+import io.jenkins.plugins.gpusanitizer.engine.model.SanitizerRecord;
+import java.util.List;
+
+/** What a compute-sanitizer parser gives for one file: its output and the records it sent to the sink. */
+record ParsedOutput(SanitizerOutput output, List<SanitizerRecord> records) {
+    SanitizerRecord get(int i) {
+        return records.get(i);
+    }
+}
