@@ -99,6 +99,7 @@ class _State(object):
     sampler = None  # the sampler thread
     reduce_lock = threading.Lock()
     source = {}
+    source_bytes = 0
     refused = set()
     pickle = None
     exiting = False
@@ -203,11 +204,15 @@ def _code_line(filename, line):
     try:
         lines = _S.source.get(filename)
         if lines is None:
-            if len(_S.source) >= 256 or not os.path.isfile(filename) or os.path.getsize(filename) > (4 << 20):
+            if not os.path.isfile(filename):
                 return None
+            size = os.path.getsize(filename)
+            if size > (2 << 20) or _S.source_bytes + size > (16 << 20):
+                return None  # the cache stays small: user files, read once
             with open(filename, "rb") as f:
                 lines = f.read().split(b"\n")
             _S.source[filename] = lines
+            _S.source_bytes += size
         if not 1 <= line <= len(lines):
             return None
         s = lines[line - 1].decode("utf-8", "replace").strip()
