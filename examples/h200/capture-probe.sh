@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # The in-process probe on a real GPU (issue #14): runs `gpu-sanitize run` on the jobs of examples/probe/
-# and measures the probe's cost on a clean job (3 alternating runs with and without it).
-# Usage (from the repository root, on the GPU machine, .device/ carried; about 4-5 minutes):
+# and measures the probe's cost on a clean job (3 alternating pairs with and without it).
+# The blocking-phase cases (embedding, label, scatter-torchrun) run as they always did (the regression
+# phase without the memory probe, its default); leak, oom and the clean-probe-N runs add --probe-memory,
+# the regression-phase probe that broke optimizer jobs on torch 2.11 before it stopped importing
+# torch._inductor from its snapshots. clean-probe-N (blocking probe + memory probe) against
+# clean-noprobe-N (--no-probe), both timing 10 s of steps per phase: overhead.txt has both phases.
+# Usage (from the repository root, on the GPU machine, .device/ carried; about 6 minutes, 470 s at most):
 #   bash examples/h200/capture-probe.sh OUTDIR
 # JAVA and JAR default to the jlink runtime and the shaded jar in .device/ (docs/h200-2026-12-02/README.md).
 # With $OUT set (the device tool), the run directories are also tarred there: probe-runs.tgz (everything
@@ -11,7 +16,7 @@ out=${1:?usage: capture-probe.sh OUTDIR}
 JAVA=${JAVA:-.device/jre/bin/java}
 JAR=${JAR:-.device/gpu-sanitize.jar}
 PYTHON=${PYTHON:-python3}
-BUDGET=${BUDGET:-380}
+BUDGET=${BUDGET:-470}
 mkdir -p "$out"
 t0=$(date +%s)
 elapsed() { echo $(( $(date +%s) - t0 )); }
@@ -48,16 +53,19 @@ case_run embedding 40 --phases blocking,regression -- python3 examples/probe/emb
 case_run label 40 --phases blocking,regression -- python3 examples/probe/label_oob.py
 case_run scatter-torchrun 60 --phases blocking,regression \
   -- python3 -m torch.distributed.run --standalone --nproc_per_node=2 examples/probe/scatter_ddp.py
-case_run leak 40 --phases regression --regression-seconds 20 -- python3 examples/probe/logits_leak.py
-case_run oom 50 --phases regression --regression-seconds 50 --env GPU_SANITIZE_PROBE_SNAPSHOT_MAX_MB=4 \
+case_run leak 40 --probe-memory --phases regression --regression-seconds 20 -- python3 examples/probe/logits_leak.py
+case_run oom 50 --probe-memory --phases regression --regression-seconds 50 --env GPU_SANITIZE_PROBE_SNAPSHOT_MAX_MB=4 \
   -- python3 examples/probe/cache_oom.py
 for i in 1 2 3; do  # alternating, a pair at a time
-  case_run "clean-probe-$i" 60 --phases blocking,regression --throughput-regex 'it/s ([0-9.]+)' \
-    -- python3 examples/probe/clean_job.py || break
-  case_run "clean-noprobe-$i" 25 --no-probe --phases blocking,regression --throughput-regex 'it/s ([0-9.]+)' \
-    -- python3 examples/probe/clean_job.py || break
+  case_run "clean-probe-$i" 45 --probe-memory --phases blocking,regression --throughput-regex 'it/s ([0-9.]+)' \
+    -- python3 examples/probe/clean_job.py --seconds 10 || break
+  case_run "clean-noprobe-$i" 45 --no-probe --phases blocking,regression --throughput-regex 'it/s ([0-9.]+)' \
+    -- python3 examples/probe/clean_job.py --seconds 10 || break
 done
 "$PYTHON" examples/h200/probe-overhead.py "$out" > "$out/overhead.txt" 2>&1
+# the failure the memory probe used to cause (torch 2.11: ImportError, partially initialized torch._inductor.utils)
+broken=$(grep -l -e 'partially initialized' -e 'circular import' "$out"/*/regression/stderr.log 2>/dev/null)
+echo "regression import failures: ${broken:-none}" | tee -a "$out/summary.txt"
 echo "total seconds=$(elapsed)" | tee -a "$out/summary.txt"
 
 if [ -n "${OUT:-}" ] && [ -d "${OUT:-}" ]; then

@@ -3,7 +3,9 @@
   python3 examples/h200/probe-overhead.py RUNS_DIR     # writes RUNS_DIR/overhead.json, prints a table
 
 For each pair clean-probe-N / clean-noprobe-N: each phase's wall time (run.json), the job's own
-throughput after warm-up (`it/s` in the phase's stdout) and what the probe says it spent itself.
+throughput after warm-up (`it/s` in the phase's stdout) and what the probe says it spent itself. In the
+regression phase (the memory probe, --probe-memory): samples taken, the first periodic sample's cost (it
+was ~3 s when snapshots imported torch._inductor) and the probe's own problems (probe-error lines).
 """
 import json
 import os
@@ -33,6 +35,7 @@ def phase_data(run, phase):
     probe = os.path.join(run, phase, "probe.jsonl")
     if os.path.exists(probe):
         cost = 0.0
+        errors = 0
         with open(probe) as f:
             for line in f:
                 try:
@@ -43,9 +46,18 @@ def phase_data(run, phase):
                     d["probeSeconds"] = r.get("probeSeconds")
                     d["watchedCalls"] = r.get("watchedCalls")
                     d["samples"] = r.get("samples")
+                    if "stateSnapshots" in r:
+                        d["stateSnapshots"] = r["stateSnapshots"]
                 elif r.get("type") == "sites":
                     cost += r.get("cost", 0)
+                    if r.get("at") == "periodic" and "firstSampleCost" not in d:
+                        d["firstSampleCost"] = r.get("cost")
+                elif r.get("type") == "history":
+                    d["periodic"] = r.get("periodic")
+                elif r.get("type") == "probe-error":
+                    errors += 1
         d["snapshotSeconds"] = round(cost, 4)
+        d["probeErrors"] = errors
     return d
 
 
@@ -59,18 +71,19 @@ def main():
         n += 1
     out = {"pairs": [], "summary": {}}
     for phase in ("blocking", "regression"):
-        on_its, off_its, on_wall, off_wall = [], [], [], []
+        on_its, off_its, on_wall, off_wall, exits = [], [], [], [], []
         for i in pairs:
             on = phase_data(os.path.join(root, "clean-probe-%d" % i), phase)
             off = phase_data(os.path.join(root, "clean-noprobe-%d" % i), phase)
             out["pairs"].append({"pair": i, "phase": phase, "probe": on, "noProbe": off})
+            exits.append([on.get("exit"), off.get("exit")])
             if "its" in on and "its" in off:
                 on_its.append(on["its"])
                 off_its.append(off["its"])
             if "wall" in on and "wall" in off:
                 on_wall.append(on["wall"])
                 off_wall.append(off["wall"])
-        s = {"runs": len(on_its)}
+        s = {"runs": len(on_its), "exitCodesWithAndWithoutProbe": exits}
         if on_its:
             s["itsWithProbe"] = statistics.median(on_its)
             s["itsWithoutProbe"] = statistics.median(off_its)

@@ -18,3 +18,4 @@ for i in range(40):
     torch.cuda.memory.free(t)
     time.sleep(0.05)
 print("steps done")
+print("lazy torch modules:", [m for m in __import__("sys").modules if m.startswith(("torch._dynamo", "torch._inductor"))])

@@ -141,6 +141,20 @@ from . import _C  # noqa: E402
 from . import compiler  # noqa: E402
 from . import cuda  # noqa: E402
 from . import nn  # noqa: E402
+from . import optim  # noqa: E402
+
+_lazy_modules = {"_dynamo", "_inductor"}
+
+
+def __getattr__(name):
+    """As torch 2.x: torch._dynamo and torch._inductor are imported on first attribute access."""
+    if name in _lazy_modules:
+        import importlib
+
+        return importlib.import_module("." + name, __name__)
+    raise AttributeError("module 'torch' has no attribute '%s'" % name)
+
 
 if os.environ.get("FAKE_TORCH_BREAK_CUDA"):
     del cuda.memory._snapshot  # a torch without the API the probe uses: the probe must say so, not fail
+    del _C._cuda_memorySnapshot

@@ -2,6 +2,9 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeEvidence;
+import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeFindings;
+import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeParser;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
@@ -38,6 +41,7 @@ class ProbeScriptTest {
 
     private static String run(Path cwd, java.util.Map<String, String> env, List<String> argv) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(argv).directory(cwd.toFile()).redirectErrorStream(true);
+        pb.environment().keySet().removeIf(k -> k.startsWith("GPU_SANITIZE_PROBE") || k.equals("PYTHONPATH"));
         pb.environment().putAll(env);
         pb.environment().put("PYTHONDONTWRITEBYTECODE", "1");
         Process p = pb.start();
@@ -66,6 +70,72 @@ class ProbeScriptTest {
         Path tests = tests();
         String out = run(dir, java.util.Map.of("PROBE_DIR", probe.toString()), List.of("python3", tests.toString()));
         assertThat(out).contains("OK").doesNotContain("FAILED");
+    }
+
+    /**
+     * The regression phase end to end with the stand-in torch: a job that builds an optimizer (which imports
+     * torch._dynamo while the probe's thread samples: the torch 2.11 failure) and then keeps every step's
+     * logits. The probe's own output, read as the report reads it, names the logits' line, after warm-up
+     * against the end, with the series the report charts.
+     */
+    @Test
+    void aLeakBehindAnOptimizerIsAttributedToItsLine() throws Exception {
+        Assumptions.assumeTrue(hasPython(), "no python3 >= 3.8 on this machine");
+        Path probe = new ProbeInstaller(dir.resolve("run")).install();
+        Path resources = tests().getParent();
+        Path out = dir.resolve("probe.jsonl");
+        String stdout = run(
+                dir,
+                java.util.Map.of(
+                        "PYTHONPATH",
+                        probe + java.io.File.pathSeparator + resources.resolve("fake-torch"),
+                        "GPU_SANITIZE_PROBE_OUT",
+                        out.toString(),
+                        "GPU_SANITIZE_PROBE_MODE",
+                        "regression",
+                        "GPU_SANITIZE_PROBE_INTERVAL",
+                        "0.1"),
+                List.of("python3", resources.resolve("jobs/train_leak.py").toString()));
+        assertThat(stdout).isEqualTo("trained 2\n");
+
+        ProbeFindings f = ProbeEvidence.of(List.of(new ProbeParser().parse("regression", out)));
+        assertThat(f.notes()).isEmpty();
+        assertThat(f.phases()).singleElement().satisfies(p -> {
+            assertThat(p.status()).isEqualTo("recorded");
+            assertThat(p.errors()).isEmpty();
+            assertThat(p.samples()).isGreaterThanOrEqualTo(5);
+        });
+        ProbeFindings.AllocationGrowth a = f.allocations();
+        assertThat(a.growing()).isTrue();
+        assertThat(a.endAt()).isEqualTo("exit");
+        assertThat(a.warmupSeconds()).isNotNull().isLessThan(a.endSeconds());
+        assertThat(a.allocatedAtEnd()).isEqualTo(88L << 20);
+        assertThat(a.summary())
+                .startsWith("GPU memory grows because tensors allocated at train_leak.py:10 (forward) pile up: "
+                        + "40 live blocks, 80.0 MiB at the end against ");
+        ProbeFindings.SiteGrowth top = a.sites().get(0);
+        assertThat(top.site().line()).isEqualTo(10);
+        assertThat(top.stack()).extracting(l -> l.line()).startsWith(18);
+        assertThat(top.bytesAtEnd()).isEqualTo(80L << 20);
+        assertThat(top.bytesAtWarmup()).isPositive().isLessThan(80L << 20);
+        assertThat(a.sites())
+                .filteredOn(g -> g.site().line() == 15)
+                .singleElement()
+                .satisfies(g -> {
+                    assertThat(g.bytesAtEnd()).isEqualTo(8L << 20);
+                    assertThat(g.growthBytes()).isZero();
+                });
+        assertThat(a.sites()).noneMatch(g -> g.site().line() == 19); // freed at once
+        // what the report's site chart draws: the top sites' live MiB over time
+        assertThat(a.series().get(0).label()).isEqualTo("train_leak.py:10 (forward)");
+        List<double[]> points = a.series().get(0).points();
+        assertThat(points.size()).isGreaterThanOrEqualTo(5);
+        for (int i = 1; i < points.size(); i++) {
+            assertThat(points.get(i)[0]).isGreaterThanOrEqualTo(points.get(i - 1)[0]);
+            assertThat(points.get(i)[1]).isGreaterThanOrEqualTo(points.get(i - 1)[1]);
+        }
+        assertThat(points.get(points.size() - 1)[1]).isEqualTo(80.0);
+        assertThat(a.series().get(1).label()).isEqualTo("train_leak.py:15 (main)");
     }
 
     @Test

@@ -1,0 +1,1 @@
+suppress_errors = False
