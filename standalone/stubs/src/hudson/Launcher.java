@@ -1,12 +1,50 @@
 package hudson;
 
 // Compile-only signature stub of hudson.Launcher: jenkinsci/jenkins, tag jenkins-2.555.3,
-// core/src/main/java/hudson/Launcher.java.
+// core/src/main/java/hudson/Launcher.java (launch() and ProcStarter read at tag jenkins-2.555.1, the newest
+// 2.555.x tag in the snapshot: cmds(List), envs(Map), pwd(String), quiet, stdout(TaskListener), join()).
 // Only what the plugin uses, with the real modifiers, generics, checked exceptions and nullability;
 // bodies throw. Never packaged (see ../README.md).
+
+import edu.umd.cs.findbugs.annotations.NonNull;
+import hudson.model.TaskListener;
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
 
 public abstract class Launcher {
     public boolean isUnix() {
         throw new UnsupportedOperationException();
+    }
+
+    @NonNull
+    public final ProcStarter launch() {
+        throw new UnsupportedOperationException();
+    }
+
+    public final class ProcStarter {
+        public ProcStarter cmds(List<String> args) {
+            throw new UnsupportedOperationException();
+        }
+
+        public ProcStarter quiet(boolean quiet) {
+            throw new UnsupportedOperationException();
+        }
+
+        public ProcStarter pwd(@NonNull String workDir) {
+            throw new UnsupportedOperationException();
+        }
+
+        public ProcStarter stdout(@NonNull TaskListener out) {
+            throw new UnsupportedOperationException();
+        }
+
+        public ProcStarter envs(@NonNull Map<String, String> overrides) {
+            throw new UnsupportedOperationException();
+        }
+
+        public int join() throws IOException, InterruptedException {
+            throw new UnsupportedOperationException();
+        }
     }
 }

@@ -132,6 +132,13 @@ final class RunCommand implements Callable<Integer> {
     boolean expandableSegments;
 
     @Option(
+            names = "--no-overlap",
+            description = "on one GPU, run the blocking run after the sanitizer run instead of beside it "
+                    + "(beside it the gate costs about the sanitizer run plus the regression run; a blocking run that "
+                    + "runs out of memory beside the sanitizer is run again alone).")
+    boolean noOverlap;
+
+    @Option(
             names = "--no-probe",
             description =
                     "do not put the in-process probe (a sitecustomize on PYTHONPATH) into the blocking and regression phases; "
@@ -295,6 +302,7 @@ final class RunCommand implements Callable<Integer> {
                 .referenceReport(referenceReport == null ? null : referenceReport.toString())
                 .expandableSegments(expandableSegments)
                 .probe(!noProbe)
+                .overlapBlocking(!noOverlap)
                 .probeMemory(probeMemory)
                 .throughputRegex(throughputRegex)
                 .throughputBaseline(throughputBaseline)

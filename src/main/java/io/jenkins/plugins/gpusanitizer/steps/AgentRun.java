@@ -5,6 +5,7 @@ import hudson.FilePath;
 import hudson.model.TaskListener;
 import hudson.remoting.VirtualChannel;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import io.jenkins.plugins.gpusanitizer.engine.run.ProcessStarter;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunException;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunSpec;
 import io.jenkins.plugins.gpusanitizer.engine.run.Runner;
@@ -31,11 +32,21 @@ final class AgentRun extends MasterToSlaveFileCallable<AgentSummary> {
     private final RunSpec spec;
     private final Map<String, String> env;
     private final TaskListener listener;
+    /** The controller's {@link LauncherStarter}, exported over the channel; null: start here (tests). */
+    private final ProcessStarter starter;
 
-    AgentRun(RunSpec spec, Map<String, String> env, TaskListener listener) {
+    private final boolean resume;
+
+    /**
+     * @param starter where the processes start (the exported launcher); null for this agent's JVM
+     * @param resume  take up the run in the run directory after a restart instead of starting one
+     */
+    AgentRun(RunSpec spec, Map<String, String> env, TaskListener listener, ProcessStarter starter, boolean resume) {
         this.spec = spec;
         this.env = Map.copyOf(env);
         this.listener = listener;
+        this.starter = starter;
+        this.resume = resume;
     }
 
     @Override
@@ -45,11 +56,18 @@ final class AgentRun extends MasterToSlaveFileCallable<AgentSummary> {
         }
         String key = spec.outDir();
         Thread current = Thread.currentThread();
-        if (RUNNING.putIfAbsent(key, current) != null) {
+        // after a controller restart the old call may still run here: the resumed one takes over (the run
+        // lease makes the old one step back without stopping the phases)
+        Thread previous = resume ? RUNNING.put(key, current) : RUNNING.putIfAbsent(key, current);
+        if (previous != null && !resume) {
             throw new AbortException("GPU Sanitizer: a run in " + key + " is already going on");
         }
         try {
-            Report report = new Runner(spec, env, line -> listener.getLogger().println(line)).run();
+            // detached: the phases outlive this call (a restart); an abort stops them through the run directory
+            Runner runner = starter == null
+                    ? new Runner(spec, env, line -> listener.getLogger().println(line))
+                    : new Runner(spec, env, line -> listener.getLogger().println(line), starter, true);
+            Report report = resume ? runner.resume() : runner.run();
             // the runner re-sets the interrupt flag when it was aborted; its report is complete all the same
             boolean aborted = Thread.interrupted();
             return Summaries.of(report, spec.outDir(), aborted);

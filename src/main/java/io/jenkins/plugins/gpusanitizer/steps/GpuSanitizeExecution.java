@@ -4,6 +4,7 @@ import edu.umd.cs.findbugs.annotations.NonNull;
 import hudson.AbortException;
 import hudson.EnvVars;
 import hudson.FilePath;
+import hudson.Launcher;
 import hudson.model.Result;
 import hudson.model.Run;
 import hudson.model.TaskListener;
@@ -27,17 +28,25 @@ import org.jenkinsci.plugins.workflow.steps.SynchronousNonBlockingStepExecution;
  *
  * <p>An abort does not interrupt it while the agent runs: {@link StopControl} asks the agent to stop
  * and waits (bounded) for it, so the results written so far are copied back and attached before the
- * step ends ABORTED. It does not resume after a controller restart (workflow-step-api fails it in
- * {@code onResume}).
+ * step ends ABORTED.
+ *
+ * <p>Durable: the phases run detached on the agent (through the context's launcher, see {@link
+ * LauncherStarter}) and keep their state in the run directory, so a controller restart does not end
+ * them. Where workflow-step-api's {@code SynchronousNonBlockingStepExecution.onResume} would fail the
+ * step, this one starts its thread again, which takes the run up from the run directory; and it does
+ * not block a safe restart, which the detached phases survive.
  */
 class GpuSanitizeExecution extends SynchronousNonBlockingStepExecution<GpuSanitizeResultSummary> {
     private static final long serialVersionUID = 1L;
 
-    private final transient GpuSanitizeStep step;
-    /** Makes the recorder: a seam for tests. */
+    /** Kept with the program (the step is serializable): a resumed execution runs the same step again. */
+    private final GpuSanitizeStep step;
+    /** Makes the recorder: a seam for tests; null after a restart (then the real one). */
     private final transient Function<GpuSanitizeStep, GpuSanitizeRecorder> recorders;
-    /** Null after a restart. */
+    /** Made again on resume (transient state does not survive the restart). */
     private transient StopControl stopControl = new StopControl();
+    /** Set by {@link #onResume}: the next run takes the run up from its directory. */
+    private boolean resumed;
 
     GpuSanitizeExecution(GpuSanitizeStep step, StepContext context) {
         this(step, context, GpuSanitizeRecorder::new);
@@ -84,8 +93,10 @@ class GpuSanitizeExecution extends SynchronousNonBlockingStepExecution<GpuSaniti
         FilePath workspace = required(context, FilePath.class);
         EnvVars env = required(context, EnvVars.class);
         Set<String> sensitiveVariables = SecretMasker.sensitiveVariables(context.get(EnvironmentExpander.class), build);
+        Launcher launcher = required(context, Launcher.class);
+        GpuSanitizeRecorder recorder = recorders == null ? new GpuSanitizeRecorder(step) : recorders.apply(step);
         VerdictResult verdict =
-                recorders.apply(step).perform(build, workspace, env, sensitiveVariables, listener, stopControl);
+                recorder.perform(build, workspace, env, sensitiveVariables, listener, launcher, resumed, stopControl);
         Throwable stopped = stopControl.cause();
         if (stopped != null) {
             build.setResult(Result.ABORTED);
@@ -118,6 +129,27 @@ class GpuSanitizeExecution extends SynchronousNonBlockingStepExecution<GpuSaniti
                     + (type == FilePath.class ? " (run it inside node)" : ""));
         }
         return value;
+    }
+
+    /**
+     * After a controller restart: workflow-step-api's version fails the step; the run's phases are still
+     * going on detached, so start the thread again and let it take them up from the run directory.
+     */
+    @Override
+    public void onResume() {
+        resumed = true;
+        stopControl = new StopControl();
+        try {
+            start();
+        } catch (Exception e) {
+            getContext().onFailure(e);
+        }
+    }
+
+    /** The phases survive a restart, so a safe restart need not wait for them (the parent's answer is yes). */
+    @Override
+    public boolean blocksRestart() {
+        return false;
     }
 
     @Override

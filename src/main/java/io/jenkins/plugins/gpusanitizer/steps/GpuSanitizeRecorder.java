@@ -3,10 +3,13 @@ package io.jenkins.plugins.gpusanitizer.steps;
 import hudson.AbortException;
 import hudson.EnvVars;
 import hudson.FilePath;
+import hudson.Launcher;
 import hudson.model.Run;
 import hudson.model.TaskListener;
+import hudson.remoting.VirtualChannel;
 import hudson.slaves.WorkspaceList;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
+import io.jenkins.plugins.gpusanitizer.engine.run.ProcessStarter;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunSpec;
 import io.jenkins.plugins.gpusanitizer.results.AgentSummary;
 import io.jenkins.plugins.gpusanitizer.results.BuildFolder;
@@ -49,6 +52,8 @@ class GpuSanitizeRecorder {
             EnvVars env,
             Set<String> sensitiveVariables,
             TaskListener listener,
+            Launcher launcher,
+            boolean resume,
             StopControl stop)
             throws IOException, InterruptedException {
         String name = step.getName();
@@ -76,7 +81,9 @@ class GpuSanitizeRecorder {
                     listener,
                     "reference failure time " + references.failureSeconds() + " s from " + references.failureBuild());
         }
-        log(listener, name + " on " + agent + ", run directory " + runDirectory);
+        log(
+                listener,
+                name + (resume ? " resumed after a restart" : "") + " on " + agent + ", run directory " + runDirectory);
         SecretMasker masker = SecretMasker.of(env, sensitiveVariables);
         FilePath agentDirectory = workspace.child(runDirectory);
         File target = reporter.folder().directory();
@@ -85,7 +92,7 @@ class GpuSanitizeRecorder {
         InterruptedException interrupted = null;
         stop.onAgent(Thread.currentThread(), grace, () -> askToStop(workspace, runDirectory, agent, grace, listener));
         try {
-            summary = runOnAgent(workspace, spec, env, listener);
+            summary = runOnAgent(workspace, spec, env, listener, launcher, resume);
         } catch (InterruptedException e) {
             interrupted = e; // the grace ran out, or the channel was interrupted: still copy what is there
         } catch (AbortException e) {
@@ -133,14 +140,19 @@ class GpuSanitizeRecorder {
     }
 
     /**
-     * What runs on the agent: the engine's whole run in one call on a remoting thread, its progress
-     * lines streamed to the build log. The one place to change for a Launcher-driven, resumable
-     * execution (each phase through the step context's Launcher, so inside containers, and resumed
-     * after a restart): the copy-back and the publishing around it stay as they are.
+     * What runs on the agent: the engine's run in one call on a remoting thread, its progress lines
+     * streamed to the build log, every process of it started through the step context's launcher
+     * (so inside the build's container), exported to the agent as a {@link ProcessStarter}. The phases
+     * run detached: after a restart the call is made again with {@code resume}, and the runner follows
+     * them from the run directory.
      */
-    AgentSummary runOnAgent(FilePath workspace, RunSpec spec, EnvVars env, TaskListener listener)
+    AgentSummary runOnAgent(
+            FilePath workspace, RunSpec spec, EnvVars env, TaskListener listener, Launcher launcher, boolean resume)
             throws IOException, InterruptedException {
-        return workspace.act(new AgentRun(spec, env, listener));
+        VirtualChannel channel = workspace.getChannel();
+        ProcessStarter starter = new LauncherStarter(launcher, listener);
+        ProcessStarter exported = channel == null ? starter : channel.export(ProcessStarter.class, starter);
+        return workspace.act(new AgentRun(spec, env, listener, exported, resume));
     }
 
     /** On a timer thread, after an abort: the agent's runner stops, kills the job's tree and writes its report. */

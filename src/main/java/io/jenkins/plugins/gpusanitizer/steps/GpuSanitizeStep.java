@@ -69,6 +69,7 @@ public class GpuSanitizeStep extends Step implements Serializable {
     private Double referenceSeconds;
     private boolean expandableSegments;
     private boolean probe = true;
+    private boolean overlapBlocking = true;
     private String throughputRegex;
     private Double throughputBaseline;
     private String toolActions;
@@ -244,6 +245,16 @@ public class GpuSanitizeStep extends Step implements Serializable {
     @DataBoundSetter
     public void setExpandableSegments(boolean expandableSegments) {
         this.expandableSegments = expandableSegments;
+    }
+
+    public boolean isOverlapBlocking() {
+        return overlapBlocking;
+    }
+
+    /** On one GPU, the blocking run beside the sanitizer run (the regression run stays alone). */
+    @DataBoundSetter
+    public void setOverlapBlocking(boolean overlapBlocking) {
+        this.overlapBlocking = overlapBlocking;
     }
 
     public boolean isProbe() {

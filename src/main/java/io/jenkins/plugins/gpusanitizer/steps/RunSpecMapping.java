@@ -40,6 +40,7 @@ final class RunSpecMapping {
                 .referenceSeconds(step.getReferenceSeconds())
                 .expandableSegments(step.isExpandableSegments())
                 .probe(step.isProbe())
+                .overlapBlocking(step.isOverlapBlocking())
                 .throughputRegex(step.getThroughputRegex())
                 .throughputBaseline(step.getThroughputBaseline())
                 .computeSanitizer(step.getComputeSanitizer())

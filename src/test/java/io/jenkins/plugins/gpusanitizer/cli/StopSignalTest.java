@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.jenkins.plugins.gpusanitizer.engine.run.FakeGpu;
+import io.jenkins.plugins.gpusanitizer.testing.Processes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -66,7 +67,7 @@ class StopSignalTest {
         assertThat(report.get("verdict").asText()).isEqualTo("ERROR");
         assertThat(report.get("reasons").toString()).contains("aborted");
         Thread.sleep(300);
-        assertThat(ProcessHandle.of(job).map(ProcessHandle::isAlive).orElse(false))
+        assertThat(Processes.running(job))
                 .as("the job (pid " + job + ") outlived the CLI")
                 .isFalse();
         assertThat(alive(gpu.env().get("FAKE_LOG")))
@@ -92,10 +93,7 @@ class StopSignalTest {
             for (Path f : files.filter(p -> p.getFileName().toString().matches("(pid|children|target)-.*\\.txt"))
                     .toList()) {
                 for (String tok : Files.readString(f).trim().split("\\s+")) {
-                    if (tok.matches("\\d+")
-                            && ProcessHandle.of(Long.parseLong(tok))
-                                    .map(ProcessHandle::isAlive)
-                                    .orElse(false)) {
+                    if (tok.matches("\\d+") && Processes.running(Long.parseLong(tok))) {
                         pids.add(Long.parseLong(tok));
                     }
                 }

@@ -38,7 +38,7 @@ class AgentRunTest {
         AtomicReference<Object> result = new AtomicReference<>();
         Thread agent = new Thread(() -> {
             try {
-                result.set(new AgentRun(spec, gpu.env(), listener)
+                result.set(new AgentRun(spec, gpu.env(), listener, null, false)
                         .invoke(dir.resolve("ws").toFile(), null));
             } catch (Exception e) {
                 result.set(e);

@@ -12,6 +12,7 @@ import static org.mockito.Mockito.when;
 import hudson.AbortException;
 import hudson.EnvVars;
 import hudson.FilePath;
+import hudson.Launcher;
 import hudson.model.Result;
 import hudson.model.Run;
 import hudson.model.TaskListener;
@@ -51,6 +52,8 @@ class GpuSanitizeExecutionTest {
                     EnvVars env,
                     Set<String> sensitiveVariables,
                     TaskListener listener,
+                    Launcher launcher,
+                    boolean resume,
                     StopControl stop) {
                 assertThat(workspace.getRemote()).isEqualTo(WORKSPACE.getPath());
                 GpuSanitizeBuildAction action = new GpuSanitizeBuildAction(
@@ -71,6 +74,7 @@ class GpuSanitizeExecutionTest {
         doReturn((TaskListener) () -> System.out).when(context).get(TaskListener.class);
         doReturn(new FilePath(WORKSPACE)).when(context).get(FilePath.class);
         doReturn(new EnvVars()).when(context).get(EnvVars.class);
+        doReturn(mock(Launcher.class)).when(context).get(Launcher.class);
         return context;
     }
 

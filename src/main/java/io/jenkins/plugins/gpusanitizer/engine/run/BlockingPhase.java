@@ -47,7 +47,8 @@ final class BlockingPhase {
                         null,
                         false,
                         elapsed -> context.progress().say("blocking running " + Math.round(elapsed) + " s"),
-                        () -> null));
+                        () -> null,
+                        List.of()));
         context.reference().offer(result.timeToFailure(), "this run's blocking phase");
         copyGeneratedCode(phaseDir);
         return result;

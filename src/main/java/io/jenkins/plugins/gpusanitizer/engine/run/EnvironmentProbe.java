@@ -44,11 +44,13 @@ public final class EnvironmentProbe {
     private final ToolLocator tools;
     private final Map<String, String> env;
     private final Path envDir;
+    private final ShortCommands commands;
 
-    public EnvironmentProbe(ToolLocator tools, Map<String, String> env, Path envDir) {
+    EnvironmentProbe(ToolLocator tools, Map<String, String> env, Path envDir, ShortCommands commands) {
         this.tools = tools;
         this.env = env;
         this.envDir = envDir;
+        this.commands = commands;
     }
 
     /** @throws RunException (one line) for a missing nvidia-smi, no GPU, or a missing tool the plan needs */
@@ -56,14 +58,14 @@ public final class EnvironmentProbe {
         List<String> messages = new ArrayList<>();
         String compat = "ok";
         Path smi = tools.require("nvidia-smi", path(spec.nvidiaSmi()), "--nvidia-smi");
-        CommandOutput header = CommandOutput.run(List.of(smi.toString()), env, envDir.resolve("nvidia-smi.txt"), 60);
+        CommandOutput header = commands.run(List.of(smi.toString()), env, envDir.resolve("nvidia-smi.txt"), 60);
         if (header.exitCode() != 0) {
             throw new RunException(
                     "no GPU: " + smi + " failed (exit " + header.exitCode() + "): " + header.firstLine());
         }
         String driverCuda = group(CUDA_VERSION, header.output());
         String driver = group(DRIVER_VERSION, header.output());
-        CommandOutput query = CommandOutput.run(
+        CommandOutput query = commands.run(
                 List.of(
                         smi.toString(),
                         "--query-gpu=index,name,uuid,driver_version,memory.total",
@@ -94,7 +96,7 @@ public final class EnvironmentProbe {
         String nvccVersion = null;
         var nvcc = tools.find("nvcc", path(spec.nvcc()));
         if (nvcc.isPresent()) {
-            CommandOutput n = CommandOutput.run(
+            CommandOutput n = commands.run(
                     List.of(nvcc.get().toString(), "--version"), env, envDir.resolve("nvcc-version.txt"), 60);
             Matcher m = NVCC_RELEASE.matcher(n.output());
             nvccVersion = m.find() ? m.group(2) : null;
@@ -103,7 +105,7 @@ public final class EnvironmentProbe {
         }
         Path python = pythonFor(spec);
         JsonNode torch = null;
-        CommandOutput py = CommandOutput.run(
+        CommandOutput py = commands.run(
                 List.of(python.toString(), "-c", PYTHON_PROBE),
                 withGpu(spec.gpus().get(0)),
                 envDir.resolve("python-probe.txt"),
@@ -162,7 +164,7 @@ public final class EnvironmentProbe {
         if (needSanitizer) {
             Path cs = tools.require("compute-sanitizer", path(spec.computeSanitizer()), "--compute-sanitizer");
             sanitizerPath = cs.toString();
-            CommandOutput v = CommandOutput.run(
+            CommandOutput v = commands.run(
                     List.of(cs.toString(), "--version"), env, envDir.resolve("compute-sanitizer-version.txt"), 60);
             Matcher m = SANITIZER_VERSION.matcher(v.output());
             sanitizerVersion = m.find() ? m.group(1) : null;

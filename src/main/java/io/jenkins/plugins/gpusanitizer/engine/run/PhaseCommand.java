@@ -23,6 +23,7 @@ import java.util.function.Supplier;
  * @param toolWrapsTarget compute-sanitizer wraps the job: the job is stopped first, the tool gets its write grace
  * @param onProgress      called with the elapsed seconds at each progress interval
  * @param stopEarly       polled at each progress interval: a reason ends the phase as stopped-early
+ * @param sidecar         a command run beside the phase and stopped after it (the memory sampler), or empty
  */
 record PhaseCommand(
         String name,
@@ -36,9 +37,11 @@ record PhaseCommand(
         Double stopAtSeconds,
         boolean toolWrapsTarget,
         DoubleConsumer onProgress,
-        Supplier<String> stopEarly) {
+        Supplier<String> stopEarly,
+        List<String> sidecar) {
 
     PhaseCommand {
+        sidecar = List.copyOf(sidecar);
         argv = List.copyOf(argv);
         set = Collections.unmodifiableMap(new LinkedHashMap<>(set));
         removed = List.copyOf(removed);

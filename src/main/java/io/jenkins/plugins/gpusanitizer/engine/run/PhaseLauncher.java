@@ -15,12 +15,17 @@ import java.util.Map;
  * ({@code command.txt}), with the job's secrets masked everywhere.
  */
 final class PhaseLauncher {
+    static final String MEMORY_SAMPLER_ERR = "nvidia-smi.err";
     private final RunSpec spec;
     private final Map<String, String> baseEnv;
     private final Secrets secrets;
     private final RunDirectory dir;
     private final ProgressLog progress;
     private final String runId;
+    private final ProcessStarter starter;
+    private final Path supervisor;
+    private final PhaseProcess.Owner owner;
+    private final RunLease lease;
 
     PhaseLauncher(
             RunSpec spec,
@@ -28,44 +33,74 @@ final class PhaseLauncher {
             Secrets secrets,
             RunDirectory dir,
             ProgressLog progress,
-            String runId) {
+            String runId,
+            ProcessStarter starter,
+            PhaseProcess.Owner owner,
+            RunLease lease)
+            throws IOException {
+        this.lease = lease;
         this.spec = spec;
         this.baseEnv = Map.copyOf(baseEnv);
         this.secrets = secrets;
         this.dir = dir;
         this.progress = progress;
         this.runId = runId;
+        this.starter = starter;
+        this.owner = owner;
+        this.supervisor = PhaseScript.installSupervisor(dir.root());
     }
 
     PhaseResult launch(PhaseCommand command) throws IOException {
         Map<String, String> env = new LinkedHashMap<>(baseEnv);
         env.putAll(spec.extraEnv());
-        command.removed().forEach(env::remove);
-        env.putAll(command.set());
         Path phaseDir = command.directory();
-        Files.writeString(
-                phaseDir.resolve("command.txt"),
-                secrets.mask(String.join(" ", command.argv()) + "\n" + describeEnv(command)) + "\n",
-                StandardCharsets.UTF_8);
-        progress.say(command.name() + " started on GPU " + command.gpu() + ": "
-                + ProgressLog.abbreviate(String.join(" ", command.argv())));
-        PhaseProcess process = new PhaseProcess(
-                command.argv(),
-                env,
-                spec.workDir() == null ? null : Path.of(spec.workDir()),
-                phaseDir.resolve(RunDirectory.STDOUT),
-                phaseDir.resolve(RunDirectory.STDERR),
+        lease.check();
+        boolean resumed = PhaseProcess.started(phaseDir);
+        if (!resumed) {
+            Files.writeString(
+                    phaseDir.resolve("command.txt"),
+                    secrets.mask(String.join(" ", command.argv()) + "\n" + describeEnv(command)) + "\n",
+                    StandardCharsets.UTF_8);
+            if (!command.sidecar().isEmpty()) {
+                PhaseScript.writeSidecar(
+                        phaseDir,
+                        command.sidecar(),
+                        phaseDir.resolve(RunDirectory.MEMORY_CSV),
+                        phaseDir.resolve(MEMORY_SAMPLER_ERR));
+            }
+        }
+        progress.say(command.name() + (resumed ? " followed again (started before a restart)" : " started") + " on GPU "
+                + command.gpu() + ": " + ProgressLog.abbreviate(String.join(" ", command.argv())));
+        PhaseSettings settings = new PhaseSettings(
+                command.timeoutSeconds(),
+                command.stopAtSeconds(),
                 command.toolWrapsTarget(),
                 spec.killGraceSeconds(),
                 spec.toolWriteGraceSeconds(),
-                runId + "-" + command.name());
+                runId + "-" + command.name(),
+                !command.sidecar().isEmpty());
+        PhaseProcess process = new PhaseProcess(starter, supervisor, phaseDir, env, spec.workDir(), owner, lease);
         PhaseProcess.Outcome outcome = process.run(
-                command.timeoutSeconds(),
-                command.stopAtSeconds(),
+                settings,
                 Math.max(1, spec.progressIntervalSeconds()),
                 command.onProgress(),
-                command.stopEarly());
+                command.stopEarly(),
+                command.argv(),
+                command.set(),
+                command.removed());
+        maskScript(phaseDir.resolve(PhaseScript.PHASE_SCRIPT));
         return result(command, outcome);
+    }
+
+    /** The phase's script holds the job's command line as given: once it ran, only its masked form is kept. */
+    private void maskScript(Path script) throws IOException {
+        if (Files.isRegularFile(script)) {
+            String text = Files.readString(script, StandardCharsets.UTF_8);
+            String masked = secrets.mask(text);
+            if (!masked.equals(text)) {
+                Files.writeString(script, masked, StandardCharsets.UTF_8);
+            }
+        }
     }
 
     private PhaseResult result(PhaseCommand command, PhaseProcess.Outcome outcome) throws IOException {

@@ -1,244 +1,263 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
-import java.io.File;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.LinkedHashSet;
+import java.nio.file.attribute.FileTime;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleConsumer;
+import java.util.function.Supplier;
 
 /**
- * Runs one phase's process: its own session (so its group can be signalled), output straight to
- * files (no pumping threads), a timeout, an optional clean stop at a target time, and a kill that
- * leaves nothing behind.
+ * One phase's process under its supervisor ({@code supervise.sh}, started through the run's {@link
+ * ProcessStarter}): this class writes the phase's script and settings, starts the supervisor, and
+ * follows it through files only — {@code heartbeat}, {@code exit.status} — because in a container
+ * the processes are not visible from here. Stopping is a request ({@code stop}); the supervisor
+ * does the killing, in the order compute-sanitizer needs (measured on the H200, corpus
+ * cpp-probe/kill: killing the tool first loses its XML and orphans the target).
  *
- * <p>The kill order matters for the sanitizer (measured on the H200, corpus cpp-probe/kill):
- * compute-sanitizer writes its --save XML and its summary only when it finishes, and killing it
- * first loses the XML and orphans the target. So the target and everything below the tool go
- * first; the tool then gets a grace period to write; then whatever remains of the session is
- * killed, and a /proc sweep for the phase's cookie catches children that left the tree.
+ * <p>A phase that was started before (a run resumed after a restart) is followed, not started again.
  */
 final class PhaseProcess {
     /** How the process ended, before the runner interprets it. */
     record Outcome(String status, Integer exitCode, double wallSeconds, String note) {}
 
-    private final List<String> argv;
+    static final String EXIT_STATUS = "exit.status";
+    static final String STOP = "stop";
+    static final String HEARTBEAT = "heartbeat";
+    /** A supervisor whose heartbeat is older than this is gone (it touches it every second). */
+    static final long HEARTBEAT_STALE_MILLIS = 15_000;
+
+    private final ProcessStarter starter;
+    private final Path supervisor;
+    private final Path phaseDir;
     private final Map<String, String> env;
-    private final Path workDir;
-    private final Path stdout;
-    private final Path stderr;
-    private final boolean toolWrapsTarget;
-    private final int killGraceSeconds;
-    private final int toolWriteGraceSeconds;
-    private final String cookie;
+    private final String workDir;
+    private final Owner owner;
+    private final RunLease lease;
+
+    /** Who the supervisor follows: the JVM that started it (it ends the phase when that dies), or nobody. */
+    record Owner(String pid, String startTime) {
+        static final Owner DETACHED = new Owner("", "");
+
+        /** This JVM, with its start time so that a recycled pid is not taken for it. */
+        static Owner thisJvm() {
+            String pid = Long.toString(ProcessHandle.current().pid());
+            return new Owner(
+                    pid, ProcessTree.startTime(ProcessHandle.current().pid()).orElse(""));
+        }
+    }
 
     PhaseProcess(
-            List<String> argv,
+            ProcessStarter starter,
+            Path supervisor,
+            Path phaseDir,
             Map<String, String> env,
-            Path workDir,
-            Path stdout,
-            Path stderr,
-            boolean toolWrapsTarget,
-            int killGraceSeconds,
-            int toolWriteGraceSeconds,
-            String cookie) {
-        this.argv = List.copyOf(argv);
-        this.env = new HashMap<>(env);
+            String workDir,
+            Owner owner,
+            RunLease lease) {
+        this.lease = lease;
+        this.starter = starter;
+        this.supervisor = supervisor;
+        this.phaseDir = phaseDir;
+        this.env = env;
         this.workDir = workDir;
-        this.stdout = stdout;
-        this.stderr = stderr;
-        this.toolWrapsTarget = toolWrapsTarget;
-        this.killGraceSeconds = killGraceSeconds;
-        this.toolWriteGraceSeconds = toolWriteGraceSeconds;
-        this.cookie = cookie;
+        this.owner = owner;
+    }
+
+    static final String STARTED = "started";
+
+    /**
+     * Whether this phase's supervisor was started already (by this run before a restart): the starter
+     * said so, or the supervisor's heartbeat shows it (a restart between the two).
+     */
+    static boolean started(Path phaseDir) {
+        return Files.exists(phaseDir.resolve(STARTED)) || Files.exists(phaseDir.resolve(HEARTBEAT));
     }
 
     /**
-     * @param timeoutSeconds  kill after this long (status timed-out)
-     * @param stopAtSeconds   stop cleanly after this long (status stopped-at-target), or null
+     * Writes the settings, starts the supervisor unless it was started before, and follows it.
+     *
+     * @param timeoutSeconds  killed after this long (status timed-out)
+     * @param stopAtSeconds   stopped cleanly after this long (status stopped-at-target), or null
+     * @param toolWrapsTarget compute-sanitizer wraps the job: job first, then the tool's write grace
      * @param progressEvery   seconds between progress callbacks
      * @param progress        called with the elapsed seconds
-     */
-    Outcome run(double timeoutSeconds, Double stopAtSeconds, int progressEvery, DoubleConsumer progress) {
-        return run(timeoutSeconds, stopAtSeconds, progressEvery, progress, () -> null);
-    }
-
-    /**
-     * @param stopEarly polled with each progress callback: a non-null answer (the reason) ends the
-     *                  phase like a timeout does, but as {@code stopped-early}
+     * @param stopEarly       polled with each progress callback: a reason ends the phase as stopped-early
      */
     Outcome run(
-            double timeoutSeconds,
-            Double stopAtSeconds,
+            PhaseSettings settings,
             int progressEvery,
             DoubleConsumer progress,
-            java.util.function.Supplier<String> stopEarly) {
-        List<String> full = new ArrayList<>();
-        Optional<Path> setsid = setsid();
-        setsid.ifPresent(p -> full.add(p.toString()));
-        full.addAll(argv);
-        ProcessBuilder pb = new ProcessBuilder(full)
-                .directory(workDir == null ? null : workDir.toFile())
-                .redirectOutput(stdout.toFile())
-                .redirectError(stderr.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-        pb.environment().clear();
-        pb.environment().putAll(env);
-        pb.environment().put(ProcessTree.COOKIE, cookie);
-        long start = System.nanoTime();
-        Process p;
-        try {
-            p = pb.start();
-        } catch (IOException e) {
-            return new Outcome(PhaseResult.NOT_STARTED, null, 0, "cannot start " + argv.get(0) + ": " + e.getMessage());
-        }
-        long nextProgress = progressEvery * 1_000_000_000L;
-        try {
-            while (true) {
-                double elapsed = (System.nanoTime() - start) / 1e9;
-                double until =
-                        Math.min(timeoutSeconds, stopAtSeconds == null ? Double.MAX_VALUE : stopAtSeconds) - elapsed;
-                double untilProgress = (nextProgress - (System.nanoTime() - start)) / 1e9;
-                long waitMs = (long) Math.max(1, Math.min(until, Math.max(0.05, untilProgress)) * 1000);
-                if (p.waitFor(waitMs, TimeUnit.MILLISECONDS)) {
-                    double wall = (System.nanoTime() - start) / 1e9;
-                    String note = sweep(p.pid(), List.of());
-                    int code = p.exitValue();
-                    return new Outcome(code == 0 ? PhaseResult.PASSED : PhaseResult.FAILED, code, wall, note);
-                }
-                elapsed = (System.nanoTime() - start) / 1e9;
-                if (stopAtSeconds != null && elapsed >= stopAtSeconds && stopAtSeconds <= timeoutSeconds) {
-                    String note = kill(p);
-                    return new Outcome(
-                            PhaseResult.STOPPED_AT_TARGET,
-                            exit(p),
-                            (System.nanoTime() - start) / 1e9,
-                            join(
-                                    "stopped cleanly at the target of " + ProgressLog.seconds(stopAtSeconds) + " s",
-                                    note));
-                }
-                if (elapsed >= timeoutSeconds) {
-                    String note = kill(p);
-                    return new Outcome(
-                            PhaseResult.TIMED_OUT,
-                            exit(p),
-                            (System.nanoTime() - start) / 1e9,
-                            join("killed after the timeout of " + ProgressLog.seconds(timeoutSeconds) + " s", note));
-                }
-                if (System.nanoTime() - start >= nextProgress) {
-                    progress.accept(elapsed);
-                    nextProgress += progressEvery * 1_000_000_000L;
-                    String why = stopEarly.get();
-                    if (why != null) {
-                        String note = kill(p);
-                        return new Outcome(
-                                PhaseResult.STOPPED_EARLY, exit(p), (System.nanoTime() - start) / 1e9, join(why, note));
-                    }
-                }
-            }
-        } catch (InterruptedException e) {
-            String note = kill(p);
-            Thread.currentThread().interrupt();
-            return new Outcome(PhaseResult.ABORTED, exit(p), (System.nanoTime() - start) / 1e9, join("aborted", note));
-        }
-    }
-
-    private static Integer exit(Process p) {
-        try {
-            return p.waitFor(1, TimeUnit.SECONDS) ? p.exitValue() : null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return p.isAlive() ? null : p.exitValue();
-        }
-    }
-
-    /** Kills the phase's processes in the order described above; returns what it had to do. */
-    String kill(Process root) {
-        boolean interrupted = Thread.interrupted();
-        try {
-            long rootPid = root.pid();
-            Set<Long> all = new LinkedHashSet<>(ProcessTree.descendants(rootPid));
-            all.addAll(ProcessTree.withCookie(cookie));
-            all.remove(rootPid);
-            List<String> notes = new ArrayList<>();
-            if (toolWrapsTarget && !all.isEmpty()) {
-                List<Long> targets = new ArrayList<>(all);
-                targets.forEach(pid -> ProcessTree.signal(pid, "TERM"));
-                if (!ProcessTree.awaitGone(targets, killGraceSeconds * 1000L)) {
-                    targets.stream().filter(ProcessTree::alive).forEach(pid -> ProcessTree.signal(pid, "KILL"));
-                    notes.add("target ignored SIGTERM, killed");
-                }
-                try {
-                    if (root.waitFor(toolWriteGraceSeconds, TimeUnit.SECONDS)) {
-                        notes.add("compute-sanitizer finished writing after the target was stopped");
-                    } else {
-                        notes.add("compute-sanitizer did not finish within " + toolWriteGraceSeconds
-                                + " s of the target's end");
-                    }
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-            if (root.isAlive()) {
-                long pgid = ProcessTree.pgid(rootPid).orElse(-1L);
-                if (pgid == rootPid) {
-                    ProcessTree.signalGroup(pgid, "TERM");
-                } else {
-                    root.destroy();
-                }
-                List<Long> group = new ArrayList<>(all);
-                group.add(rootPid);
-                if (!ProcessTree.awaitGone(group, killGraceSeconds * 1000L)) {
-                    if (pgid == rootPid) {
-                        ProcessTree.signalGroup(pgid, "KILL");
-                    }
-                    root.destroyForcibly();
-                    notes.add("processes ignored SIGTERM, killed");
-                }
-            }
-            String swept = sweep(rootPid, new ArrayList<>(all));
-            if (swept != null) {
-                notes.add(swept);
-            }
-            return notes.isEmpty() ? null : String.join("; ", notes);
-        } finally {
-            if (interrupted) {
+            Supplier<String> stopEarly,
+            List<String> argv,
+            Map<String, String> set,
+            List<String> removed) {
+        long begin = System.nanoTime();
+        if (!started(phaseDir)) {
+            try {
+                PhaseScript.writePhase(phaseDir, workDir, set, removed, argv);
+                PhaseScript.writeConf(phaseDir, settings.conf(owner));
+                lease.check();
+                starter.start(supervisor.toString(), phaseDir.toString(), env, workDir);
+                Files.writeString(phaseDir.resolve(STARTED), "", StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                return new Outcome(
+                        PhaseResult.NOT_STARTED, null, 0, "cannot start " + argv.get(0) + ": " + e.getMessage());
+            } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+                return new Outcome(PhaseResult.ABORTED, null, 0, "aborted before it started");
+            }
+        }
+        return follow(settings, progressEvery, progress, stopEarly, begin);
+    }
+
+    private Outcome follow(
+            PhaseSettings settings,
+            int progressEvery,
+            DoubleConsumer progress,
+            Supplier<String> stopEarly,
+            long begin) {
+        long nextProgress = progressEvery * 1_000_000_000L;
+        boolean stopRequested = false;
+        // the supervisor stops the phase by itself at its limits; this is the bound on waiting for it
+        double giveUpAfter = settings.timeoutSeconds()
+                + settings.killGraceSeconds() * 2.0
+                + settings.toolWriteGraceSeconds()
+                + HEARTBEAT_STALE_MILLIS / 1000.0
+                + 30;
+        long nextLeaseCheck = 0;
+        while (true) {
+            if (System.nanoTime() - begin >= nextLeaseCheck) {
+                lease.check(); // a resumed runner follows the phase now: step back without stopping it
+                nextLeaseCheck += 1_000_000_000L;
+            }
+            Optional<Outcome> done = readOutcome();
+            if (done.isPresent()) {
+                return done.get();
+            }
+            double elapsed = (System.nanoTime() - begin) / 1e9;
+            if (elapsed > HEARTBEAT_STALE_MILLIS / 1000.0 && !heartbeatFresh()) {
+                if (!Files.exists(phaseDir.resolve(HEARTBEAT))) {
+                    starter.killAll();
+                    return new Outcome(
+                            PhaseResult.NOT_STARTED,
+                            null,
+                            elapsed,
+                            "its supervisor never started in " + phaseDir + " (started " + starter.describe()
+                                    + "): the run directory must be visible where the job runs; inside a container"
+                                    + " put it under the workspace, which the container shares");
+                }
+                return lost(
+                        elapsed,
+                        "its supervisor stopped answering (no heartbeat for " + HEARTBEAT_STALE_MILLIS / 1000 + " s)");
+            }
+            if (elapsed > giveUpAfter) {
+                starter.killAll();
+                return lost(elapsed, "its supervisor did not end it within its time limit");
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                // an abort: ask the supervisor to stop, then wait for it to write what happened
+                requestStop("abort");
+                Outcome outcome = awaitAfterStop(settings, begin);
+                Thread.currentThread().interrupt();
+                return outcome;
+            }
+            if (System.nanoTime() - begin >= nextProgress) {
+                progress.accept(elapsed);
+                nextProgress += progressEvery * 1_000_000_000L;
+                String why = stopRequested ? null : stopEarly.get();
+                if (why != null) {
+                    requestStop("early " + why);
+                    stopRequested = true;
+                }
             }
         }
     }
 
-    /** Kills anything of this phase still alive (children that outlived their parent); null if none. */
-    private String sweep(long rootPid, List<Long> known) {
-        Set<Long> left = new LinkedHashSet<>(ProcessTree.withCookie(cookie));
-        known.stream().filter(ProcessTree::alive).forEach(left::add);
-        left.remove(rootPid);
-        left.removeIf(pid -> !ProcessTree.alive(pid));
-        if (left.isEmpty()) {
+    /** After an abort: the supervisor's kill takes its graces; waits that long, uninterrupted. */
+    private Outcome awaitAfterStop(PhaseSettings settings, long begin) {
+        long deadline = System.nanoTime()
+                + (long) ((settings.killGraceSeconds() * 2.0 + settings.toolWriteGraceSeconds() + 10) * 1e9);
+        while (System.nanoTime() < deadline) {
+            Optional<Outcome> done = readOutcome();
+            if (done.isPresent()) {
+                return done.get();
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                // keep waiting: an abort must not leave processes behind
+            }
+        }
+        starter.killAll();
+        return lost((System.nanoTime() - begin) / 1e9, "aborted; its supervisor did not confirm the stop");
+    }
+
+    private Outcome lost(double elapsed, String why) {
+        return new Outcome(PhaseResult.ABORTED, null, elapsed, why);
+    }
+
+    void requestStop(String request) {
+        try {
+            Files.writeString(phaseDir.resolve(STOP), request + "\n", StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            starter.killAll();
+        }
+    }
+
+    private boolean heartbeatFresh() {
+        try {
+            FileTime beat = Files.getLastModifiedTime(phaseDir.resolve(HEARTBEAT));
+            return System.currentTimeMillis() - beat.toMillis() < HEARTBEAT_STALE_MILLIS;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** The supervisor's result, once written (it is renamed into place whole). */
+    Optional<Outcome> readOutcome() {
+        Path file = phaseDir.resolve(EXIT_STATUS);
+        if (!Files.isRegularFile(file)) {
+            return Optional.empty();
+        }
+        Map<String, String> fields = new LinkedHashMap<>();
+        try {
+            for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+                int eq = line.indexOf('=');
+                if (eq > 0) {
+                    fields.put(line.substring(0, eq), line.substring(eq + 1));
+                }
+            }
+        } catch (IOException e) {
+            return Optional.empty();
+        }
+        String status = fields.getOrDefault("status", PhaseResult.ABORTED);
+        Integer exitCode = parseInt(fields.get("exit"));
+        double wall = parseDouble(fields.get("wall"));
+        String note = fields.get("note");
+        return Optional.of(new Outcome(status, exitCode, wall, note == null || note.isEmpty() ? null : note));
+    }
+
+    private static Integer parseInt(String text) {
+        try {
+            return text == null || text.isEmpty() ? null : Integer.valueOf(text.trim());
+        } catch (NumberFormatException e) {
             return null;
         }
-        left.forEach(pid -> ProcessTree.signal(pid, "KILL"));
-        ProcessTree.awaitGone(new ArrayList<>(left), 5000);
-        return left.size() + " leftover process(es) of the phase killed";
     }
 
-    private static Optional<Path> setsid() {
-        for (String dir : List.of("/usr/bin", "/bin", "/usr/local/bin")) {
-            Path p = Path.of(dir, "setsid");
-            if (p.toFile().canExecute()) {
-                return Optional.of(p);
-            }
+    private static double parseDouble(String text) {
+        try {
+            return text == null ? 0 : Double.parseDouble(text.trim());
+        } catch (NumberFormatException e) {
+            return 0;
         }
-        return Optional.empty();
-    }
-
-    private static String join(String a, String b) {
-        return b == null ? a : a + "; " + b;
     }
 }

@@ -2,6 +2,10 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -12,8 +16,9 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs the planned phases in order on one GPU, or with several GPUs the independent ones at once;
- * records each result as it finishes and stops at the first abort.
+ * Runs the planned phases: on one GPU the blocking run beside the sanitizer runs, then the regression
+ * run (or all in order with overlap off); with several GPUs the independent ones at once. Records each
+ * result as it finishes and stops at the first abort.
  */
 final class PhaseScheduler {
     private final PhaseContext context;
@@ -34,6 +39,12 @@ final class PhaseScheduler {
             return runInParallel();
         }
         String gpu = spec.gpus().get(0);
+        if (spec.overlapBlocking()
+                && spec.phases().contains(Phase.SANITIZER)
+                && spec.phases().contains(Phase.BLOCKING)
+                && !spec.tools().isEmpty()) {
+            return runOverlapped(gpu);
+        }
         for (Phase phase : spec.phases()) {
             switch (phase) {
                 case SANITIZER -> {
@@ -110,6 +121,123 @@ final class PhaseScheduler {
             return record(regression.run(gpus.get(0)));
         }
         return false;
+    }
+
+    /**
+     * One GPU: the blocking run beside the sanitizer runs (it is short and its traceback does not depend
+     * on what else runs on the card), then the regression run alone, whose memory curve is judged. A
+     * blocking run that ran out of memory beside the sanitizer is run again alone: the card was shared,
+     * so that failure is not the job's.
+     *
+     * @return true when aborted
+     */
+    private boolean runOverlapped(String gpu) throws IOException {
+        RunSpec spec = context.spec();
+        BesideRun blocking = new BesideRun(() -> new BlockingPhase(context).run(gpu));
+        context.progress()
+                .say("blocking runs beside the sanitizer on GPU " + gpu + " (--no-overlap: one after the other)");
+        boolean aborted = false;
+        try {
+            sanitizer:
+            for (Tool tool : spec.tools()) {
+                for (PhaseResult result : new SanitizerPhase(context, tool).run(gpu)) {
+                    if (record(result)) {
+                        aborted = true;
+                        break sanitizer;
+                    }
+                }
+            }
+        } finally {
+            if (aborted || Thread.currentThread().isInterrupted()) {
+                blocking.abort(); // its process is stopped through its supervisor, like any abort
+            }
+        }
+        PhaseResult result = blocking.result();
+        if (result == null) {
+            return true;
+        }
+        if (!aborted && ranOutOfMemory(result)) {
+            Path shared = context.dir().dir(Phase.BLOCKING.id());
+            Path kept = shared.resolveSibling(Phase.BLOCKING.id() + "-beside-sanitizer");
+            Files.move(shared, kept);
+            context.progress()
+                    .say(
+                            "the blocking run ran out of GPU memory beside the sanitizer: run again alone (the first is kept in "
+                                    + kept.getFileName() + ")");
+            context.reference().forget();
+            result = new BlockingPhase(context).run(gpu);
+        }
+        // recorded even after an abort: it ran, and what it found is evidence
+        if (record(result) || aborted) {
+            return true;
+        }
+        if (spec.phases().contains(Phase.REGRESSION)) {
+            return record(regression.run(gpu));
+        }
+        return false;
+    }
+
+    /** A phase on a thread of its own, beside the scheduler's; an abort interrupts it and waits for its result. */
+    private static final class BesideRun {
+        private final Thread thread;
+        private volatile PhaseResult result;
+        private volatile Throwable failure;
+
+        BesideRun(Callable<PhaseResult> phase) {
+            thread = new Thread(
+                    () -> {
+                        try {
+                            result = phase.call();
+                        } catch (Throwable e) {
+                            failure = e;
+                        }
+                    },
+                    "gpu-sanitize-beside");
+            thread.setDaemon(true);
+            thread.start();
+        }
+
+        void abort() {
+            thread.interrupt();
+        }
+
+        /** Waits for it (an interrupt of the waiting thread aborts it first); null when it produced nothing. */
+        PhaseResult result() throws IOException {
+            boolean interrupted = false;
+            while (thread.isAlive()) {
+                try {
+                    thread.join();
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                    thread.interrupt();
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            if (failure instanceof IOException io) {
+                throw io;
+            }
+            if (failure instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            if (failure != null) {
+                throw new IOException("phase failed: " + failure, failure);
+            }
+            return result;
+        }
+    }
+
+    private boolean ranOutOfMemory(PhaseResult result) {
+        if (!PhaseResult.FAILED.equals(result.status())) {
+            return false;
+        }
+        Path stderr = context.dir().dir(Phase.BLOCKING.id()).resolve(RunDirectory.STDERR);
+        try (var lines = Files.lines(stderr, StandardCharsets.ISO_8859_1)) {
+            return lines.anyMatch(line -> line.contains("CUDA out of memory") || line.contains("OutOfMemoryError"));
+        } catch (IOException | UncheckedIOException e) {
+            return false;
+        }
     }
 
     private void awaitQuietly(ExecutorService pool) {

@@ -34,6 +34,17 @@ public final class ProcessTree {
         }
     }
 
+    /** The start time of a process in clock ticks since boot (/proc/PID/stat field 22), if readable. */
+    public static Optional<String> startTime(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"), StandardCharsets.UTF_8);
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).trim().split(" ");
+            return Optional.of(fields[19]);
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
     /** Live pids whose environment holds {@code COOKIE=value}. */
     public static Set<Long> withCookie(String value) {
         Set<Long> out = new LinkedHashSet<>();

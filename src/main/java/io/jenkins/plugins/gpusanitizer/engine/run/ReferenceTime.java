@@ -37,6 +37,14 @@ final class ReferenceTime {
     }
 
     /** A phase's own failure time, kept when no earlier one is known. */
+    /** Drops a failure time this run offered (a blocking run that failed only because it shared the card). */
+    synchronized void forget() {
+        if (source != null && source.startsWith("this run")) {
+            failureSeconds = null;
+            source = null;
+        }
+    }
+
     synchronized void offer(Double timeToFailure, String from) {
         if (failureSeconds == null && timeToFailure != null) {
             failureSeconds = timeToFailure;

@@ -44,43 +44,24 @@ final class RegressionPhase {
         Double target = context.reference().regressionTarget();
         Path nvidiaSmi = context.tools()
                 .require("nvidia-smi", spec.nvidiaSmi() == null ? null : Path.of(spec.nvidiaSmi()), "--nvidia-smi");
-        MemorySampler sampler = null;
-        String samplerNote = null;
-        try {
-            sampler = MemorySampler.start(
-                    nvidiaSmi,
-                    gpu,
-                    spec.samplerIntervalMs(),
-                    phaseDir.resolve(RunDirectory.MEMORY_CSV),
-                    phaseDir.resolve("nvidia-smi.err"),
-                    context.baseEnv());
-        } catch (IOException e) {
-            samplerNote = "memory sampler could not start: " + e.getMessage();
-        }
-        PhaseResult result;
-        try {
-            result = context.launcher()
-                    .launch(new PhaseCommand(
-                            Phase.REGRESSION.id(),
-                            Phase.REGRESSION,
-                            RunSpec.argv(spec.command()),
-                            set,
-                            removed,
-                            gpu,
-                            phaseDir,
-                            timeout + 1,
-                            stopAt,
-                            false,
-                            elapsed -> context.progress()
-                                    .say("regression running " + Math.round(elapsed) + " s"
-                                            + (target == null ? "" : " of " + Math.round(target) + " s target")),
-                            () -> null));
-        } finally {
-            if (sampler != null) {
-                String stopNote = sampler.stop();
-                samplerNote = stopNote == null ? samplerNote : stopNote;
-            }
-        }
+        PhaseResult result = context.launcher()
+                .launch(new PhaseCommand(
+                        Phase.REGRESSION.id(),
+                        Phase.REGRESSION,
+                        RunSpec.argv(spec.command()),
+                        set,
+                        removed,
+                        gpu,
+                        phaseDir,
+                        timeout + 1,
+                        stopAt,
+                        false,
+                        elapsed -> context.progress()
+                                .say("regression running " + Math.round(elapsed) + " s"
+                                        + (target == null ? "" : " of " + Math.round(target) + " s target")),
+                        () -> null,
+                        MemorySampler.argv(nvidiaSmi, gpu, spec.samplerIntervalMs())));
+        String samplerNote = MemorySampler.diedNote(phaseDir);
         if (samplerNote != null) {
             context.reasons().add(Reason.warning("memory-sampler", samplerNote));
             result = result.withNote(samplerNote);

@@ -59,6 +59,12 @@ public final class RunSpec implements Serializable {
     private int killGraceSeconds = 5;
     private int toolWriteGraceSeconds = 15;
     private int progressIntervalSeconds = 10;
+    /**
+     * On one GPU, the blocking run beside the sanitizer run instead of after it: the gate's wall time is
+     * then about the sanitizer's plus the regression's (docs/performance.md, GPU time per merge).
+     */
+    private boolean overlapBlocking = true;
+
     private List<String> extraSanitizerArgs = new ArrayList<>();
     private Map<String, String> extraEnv = new LinkedHashMap<>();
     private List<String> suppressions = new ArrayList<>();
@@ -439,6 +445,15 @@ public final class RunSpec implements Serializable {
      */
     public boolean probe() {
         return probe;
+    }
+
+    public boolean overlapBlocking() {
+        return overlapBlocking;
+    }
+
+    public RunSpec overlapBlocking(boolean overlap) {
+        overlapBlocking = overlap;
+        return this;
     }
 
     public boolean probeMemory() {

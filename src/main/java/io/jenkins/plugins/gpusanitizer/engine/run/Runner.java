@@ -31,8 +31,29 @@ public final class Runner {
     private final RunReasons reasons = new RunReasons();
     private final ReferenceTime reference = new ReferenceTime();
     private final RunJournal journal;
+    private final ProcessStarter starter;
+    private final PhaseProcess.Owner owner;
+    private final String runId = UUID.randomUUID().toString();
+    private final RunLease lease;
 
+    /** A run on this machine whose phases end when this JVM dies (the CLI). */
     public Runner(RunSpec spec, Map<String, String> baseEnv, ProgressListener listener) {
+        this(spec, baseEnv, listener, new LocalProcessStarter(), false);
+    }
+
+    /**
+     * @param starter  where the run's processes start (this machine, or the build's launcher)
+     * @param detached whether the phases outlive this JVM on purpose (a durable Jenkins step: after a
+     *                 restart the run is resumed from its directory); otherwise they end when it dies
+     */
+    public Runner(
+            RunSpec spec,
+            Map<String, String> baseEnv,
+            ProgressListener listener,
+            ProcessStarter starter,
+            boolean detached) {
+        this.starter = starter;
+        this.owner = detached ? PhaseProcess.Owner.DETACHED : PhaseProcess.Owner.thisJvm();
         this.spec = spec;
         this.baseEnv = new LinkedHashMap<>(baseEnv);
         Map<String, String> all = new LinkedHashMap<>(baseEnv);
@@ -41,6 +62,7 @@ public final class Runner {
         this.progress = new ProgressLog(listener, secrets);
         this.dir = new RunDirectory(Path.of(spec.outDir()).toAbsolutePath());
         this.journal = new RunJournal(spec, dir, reference);
+        this.lease = new RunLease(dir.root());
     }
 
     public RunDirectory directory() {
@@ -54,6 +76,50 @@ public final class Runner {
      * @throws RunException before anything ran, for a spec that cannot run or an unusable run directory
      */
     public Report run() {
+        validate();
+        prepareDirectory();
+        return execute();
+    }
+
+    /**
+     * Takes up a run whose runner went away (a controller restart, an agent reconnect) from its run
+     * directory: phases that were started are followed, not started again; those that had ended are
+     * read from their files; the rest run as planned. A run that had finished returns its report.
+     *
+     * @throws RunException when the directory holds something that is not a run (none at all: it starts one)
+     * @throws RunLease.Superseded in an older runner of the same directory, once this one took over
+     */
+    public Report resume() {
+        validate();
+        if (!Files.isRegularFile(dir.root().resolve(RunDirectory.RUN_JSON))) {
+            if (isEmpty(dir.root())) {
+                progress.say("the run had not started before the restart: it starts now");
+                return run();
+            }
+            throw new RunException("nothing to resume in " + dir.root() + ": it has no " + RunDirectory.RUN_JSON);
+        }
+        RunRecord before = dir.readRecord();
+        Path reportJson = dir.root().resolve(RunDirectory.REPORT_JSON);
+        if (before != null && before.finished() && Files.isRegularFile(reportJson)) {
+            progress.say("the run had finished before the restart: its report is read back");
+            return ReportJson.read(reportJson);
+        }
+        progress.say("resuming the run in " + dir.root());
+        return execute();
+    }
+
+    private static boolean isEmpty(Path directory) {
+        if (!Files.isDirectory(directory)) {
+            return !Files.exists(directory);
+        }
+        try (var listing = Files.list(directory)) {
+            return listing.findAny().isEmpty();
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private void validate() {
         spec.validate();
         if (spec.compareWith() != null) {
             // an unusable reference is found before the phases run, not after them
@@ -63,13 +129,25 @@ public final class Runner {
                 throw new RunException("--reference: " + e.getMessage());
             }
         }
-        prepareDirectory();
+    }
+
+    private Report execute() {
+        try {
+            lease.take();
+        } catch (IOException e) {
+            throw new RunException("cannot write " + RunLease.FILE + " in " + dir.root() + ": " + e.getMessage());
+        }
         GatePolicy policy = spec.policy();
         boolean aborted = false;
         try {
             journal.write(false);
+            Path supervisor = PhaseScript.installSupervisor(dir.root());
+            ShortCommands commands = new ShortCommands(starter, supervisor, dir.env(), runId, owner, lease);
             ToolLocator tools = ToolLocator.fromEnvironment(baseEnv);
-            Environment environment = probeEnvironment(tools);
+            if (!starter.sharesFileSystem()) {
+                tools = tools.lookingWith((name, candidates) -> commands.executables(name, candidates, baseEnv));
+            }
+            Environment environment = probeEnvironment(tools, commands);
             if (environment != null && !"error".equals(environment.compatibility())) {
                 reference.fromSpec(spec, reasons);
                 aborted = new PhaseScheduler(context(environment, tools), journal).run();
@@ -77,13 +155,17 @@ public final class Runner {
                 progress.say("environment incompatible: no phase run");
             }
         } catch (IOException | RuntimeException e) {
-            reasons.add(Reason.error("runner", "the runner failed: " + e));
-        } finally {
-            try {
-                journal.write(true);
-            } catch (IOException e) {
-                reasons.add(Reason.error("runner", "cannot write " + RunDirectory.RUN_JSON + ": " + e.getMessage()));
+            RunLease.Superseded superseded = superseded(e);
+            if (superseded != null) {
+                throw superseded;
             }
+            reasons.add(Reason.error("runner", "the runner failed: " + e));
+        }
+        lease.check();
+        try {
+            journal.write(true);
+        } catch (IOException e) {
+            reasons.add(Reason.error("runner", "cannot write " + RunDirectory.RUN_JSON + ": " + e.getMessage()));
         }
         Report report = new RunReport(spec, dir, progress).write(journal.record(true), reasons, policy);
         if (aborted) {
@@ -92,9 +174,17 @@ public final class Runner {
         return report;
     }
 
-    private PhaseContext context(Environment environment, ToolLocator tools) {
-        PhaseLauncher launcher = new PhaseLauncher(
-                spec, baseEnv, secrets, dir, progress, UUID.randomUUID().toString());
+    private static RunLease.Superseded superseded(Throwable e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof RunLease.Superseded superseded) {
+                return superseded;
+            }
+        }
+        return null;
+    }
+
+    private PhaseContext context(Environment environment, ToolLocator tools) throws IOException {
+        PhaseLauncher launcher = new PhaseLauncher(spec, baseEnv, secrets, dir, progress, runId, starter, owner, lease);
         PhaseProbe probe = new PhaseProbe(spec, baseEnv, new ProbeInstaller(dir.root()), reasons);
         return new PhaseContext(
                 spec, Map.copyOf(baseEnv), dir, launcher, progress, reasons, reference, environment, probe, tools);
@@ -118,10 +208,10 @@ public final class Runner {
     }
 
     /** The driver, GPUs, torch and tools; null (with the reason) when the probe itself failed. */
-    private Environment probeEnvironment(ToolLocator tools) {
+    private Environment probeEnvironment(ToolLocator tools, ShortCommands commands) {
         try {
-            Environment environment =
-                    new EnvironmentProbe(tools, baseEnv, dir.env()).probe(spec, EnvironmentProbe.needsSanitizer(spec));
+            Environment environment = new EnvironmentProbe(tools, baseEnv, dir.env(), commands)
+                    .probe(spec, EnvironmentProbe.needsSanitizer(spec));
             journal.environment(environment);
             progress.say("environment: driver " + environment.driverVersion() + " (CUDA "
                     + environment.driverCudaVersion() + "), "
@@ -133,6 +223,8 @@ public final class Runner {
                     + ": " + environment.compatibility());
             environmentReasons(environment);
             return environment;
+        } catch (RunLease.Superseded e) {
+            throw e;
         } catch (RunException e) {
             reasons.add(Reason.error("environment", e.getMessage()));
             progress.say(e.getMessage());

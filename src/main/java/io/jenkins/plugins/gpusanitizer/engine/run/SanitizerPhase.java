@@ -94,7 +94,8 @@ final class SanitizerPhase {
                         elapsed -> context.progress()
                                 .say(name + " running " + Math.round(elapsed) + " s, " + ProgressLog.recordsSoFar(log)
                                         + " error record(s) so far"),
-                        stopEarly));
+                        stopEarly,
+                        List.of()));
     }
 
     private List<String> argv(Path phaseDir, Path log) {

@@ -12,15 +12,44 @@ import java.util.Set;
 
 /**
  * Finds the tools a run needs: an explicit path wins, else the PATH of the job's environment (so
- * stand-ins can replace the real tools), else the CUDA toolkit's bin folders.
+ * stand-ins can replace the real tools), else the CUDA toolkit's bin folders. Whether a file is an
+ * executable is asked where the job runs: inside a container that is the container's file system,
+ * which this JVM does not see ({@link ShortCommands#executables}).
  */
 public final class ToolLocator {
     private final List<Path> searchPath;
     private final List<Path> fallbacks;
+    private final Lookup executables;
 
     public ToolLocator(List<Path> searchPath, List<Path> fallbacks) {
+        this(searchPath, fallbacks, ToolLocator::localExecutables);
+    }
+
+    /** Which files are executables where the job runs; NAME is the tool's name, null for an explicit path. */
+    interface Lookup {
+        /** The executables found, best first: here the candidates in order; in a container its own PATH's first. */
+        Set<Path> executables(String name, List<Path> candidates);
+    }
+
+    ToolLocator(List<Path> searchPath, List<Path> fallbacks, Lookup executables) {
         this.searchPath = List.copyOf(searchPath);
         this.fallbacks = List.copyOf(fallbacks);
+        this.executables = executables;
+    }
+
+    /** The same search, asked where the job runs. */
+    ToolLocator lookingWith(Lookup executables) {
+        return new ToolLocator(searchPath, fallbacks, executables);
+    }
+
+    private static Set<Path> localExecutables(String name, List<Path> candidates) {
+        Set<Path> found = new LinkedHashSet<>();
+        for (Path candidate : candidates) {
+            if (Files.isExecutable(candidate) && !Files.isDirectory(candidate)) {
+                found.add(candidate);
+            }
+        }
+        return found;
     }
 
     /** PATH from the environment; CUDA_HOME/bin, CUDA_PATH/bin and /usr/local/cuda/bin as fallbacks. */
@@ -44,24 +73,15 @@ public final class ToolLocator {
     }
 
     public Optional<Path> find(String name, Path explicit) {
+        List<Path> candidates = new ArrayList<>();
         if (explicit != null) {
-            return Files.isExecutable(explicit) && !Files.isDirectory(explicit)
-                    ? Optional.of(explicit)
-                    : Optional.empty();
+            candidates.add(explicit);
+        } else {
+            searchPath.forEach(dir -> candidates.add(dir.resolve(name)));
+            fallbacks.forEach(dir -> candidates.add(dir.resolve(name)));
         }
-        for (Path dir : searchPath) {
-            Path c = dir.resolve(name);
-            if (Files.isExecutable(c) && !Files.isDirectory(c)) {
-                return Optional.of(c);
-            }
-        }
-        for (Path dir : fallbacks) {
-            Path c = dir.resolve(name);
-            if (Files.isExecutable(c) && !Files.isDirectory(c)) {
-                return Optional.of(c);
-            }
-        }
-        return Optional.empty();
+        return executables.executables(explicit == null ? name : null, candidates).stream()
+                .findFirst();
     }
 
     /** @throws RunException naming what is missing and where it looked */

@@ -63,7 +63,7 @@ public final class FakeGpu {
         }
     }
 
-    FakeGpu put(String name, String content) {
+    public FakeGpu put(String name, String content) {
         Corpus.write(caseDir, name, content);
         return this;
     }

@@ -7,6 +7,7 @@ import io.jenkins.plugins.gpusanitizer.engine.Corpus;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
+import io.jenkins.plugins.gpusanitizer.testing.Processes;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -360,9 +361,7 @@ class RunnerTest {
         assertThat(pids).as("pids recorded by the fake job").isNotEmpty();
         Thread.sleep(200);
         assertThat(pids)
-                .allSatisfy(pid -> assertThat(ProcessHandle.of(pid)
-                                .map(ProcessHandle::isAlive)
-                                .orElse(false))
+                .allSatisfy(pid -> assertThat(Processes.running(pid))
                         .as("process " + pid + " survived")
                         .isFalse());
     }

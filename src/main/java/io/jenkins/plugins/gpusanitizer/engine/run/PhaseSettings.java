@@ -1,0 +1,43 @@
+package io.jenkins.plugins.gpusanitizer.engine.run;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The supervisor's limits for one phase (supervisor.conf).
+ *
+ * @param timeoutSeconds        killed after this long (timed-out)
+ * @param stopAtSeconds         stopped cleanly after this long (stopped-at-target), or null
+ * @param toolWrapsTarget       compute-sanitizer wraps the job: the job is stopped first
+ * @param killGraceSeconds      between SIGTERM and SIGKILL
+ * @param toolWriteGraceSeconds for compute-sanitizer to write its XML and summary after the job's end
+ * @param cookie                the variable value that marks every process of the phase
+ * @param sidecar               whether a sidecar.sh runs beside the phase (the memory sampler)
+ */
+record PhaseSettings(
+        double timeoutSeconds,
+        Double stopAtSeconds,
+        boolean toolWrapsTarget,
+        int killGraceSeconds,
+        int toolWriteGraceSeconds,
+        String cookie,
+        boolean sidecar) {
+
+    Map<String, String> conf(PhaseProcess.Owner owner) {
+        Map<String, String> conf = new LinkedHashMap<>();
+        conf.put("COOKIE", cookie);
+        conf.put("TIMEOUT_CS", Long.toString(centiseconds(timeoutSeconds)));
+        conf.put("STOP_AT_CS", stopAtSeconds == null ? "" : Long.toString(centiseconds(stopAtSeconds)));
+        conf.put("TOOL_WRAPS", toolWrapsTarget ? "1" : "0");
+        conf.put("KILL_GRACE_CS", Long.toString(killGraceSeconds * 100L));
+        conf.put("WRITE_GRACE_CS", Long.toString(toolWriteGraceSeconds * 100L));
+        conf.put("OWNER_PID", owner.pid());
+        conf.put("OWNER_START", owner.startTime());
+        conf.put("SIDECAR", sidecar ? "1" : "");
+        return conf;
+    }
+
+    private static long centiseconds(double seconds) {
+        return Math.round(Math.min(seconds, 1e9) * 100);
+    }
+}

@@ -1,0 +1,59 @@
+package io.jenkins.plugins.gpusanitizer.engine.run;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.UUID;
+
+/**
+ * Which runner drives a run directory. A run whose phases outlive its JVM (a durable Jenkins step) is
+ * resumed by a new runner after a restart; when the old one still lives (the agent's JVM survived,
+ * its controller did not), it must neither start more phases nor write the results: the lease file
+ * names the newest runner, and the older one steps back quietly — without stopping the phases, which
+ * the new one follows.
+ */
+final class RunLease {
+    static final String FILE = "runner.lease";
+
+    private final Path file;
+    private final String token = UUID.randomUUID().toString();
+
+    RunLease(Path runRoot) {
+        this.file = runRoot.resolve(FILE);
+    }
+
+    /** Takes the run directory over (a new run, or a resumed one). */
+    void take() throws IOException {
+        Path temp = file.resolveSibling(FILE + ".tmp");
+        Files.writeString(temp, token + "\n", StandardCharsets.UTF_8);
+        Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /** Whether this runner still drives the run (true when the lease cannot be read: never step back on doubt). */
+    boolean held() {
+        try {
+            return !Files.exists(file)
+                    || Files.readString(file, StandardCharsets.UTF_8).strip().equals(token);
+        } catch (IOException e) {
+            return true;
+        }
+    }
+
+    /** @throws Superseded when a resumed runner took the run over */
+    void check() {
+        if (!held()) {
+            throw new Superseded();
+        }
+    }
+
+    /** This runner was replaced by a resumed one: it ends without touching the phases or the results. */
+    static final class Superseded extends RunException {
+        private static final long serialVersionUID = 1L;
+
+        Superseded() {
+            super("a resumed run took this run directory over");
+        }
+    }
+}
