@@ -23,6 +23,15 @@ GPU_SANITIZE_PROBE_MODE:
                and the sites at that moment; when the process dies of it, the snapshot is pickled
                beside the probe output (for pytorch.org/memory_viz), bounded in size.
 
+No probe snapshot executes an import, in any thread: torch symbolizes a snapshot's Python frames in C++
+(combined_traceback.cpp) with `hasattr(torch, "_inductor")`, and torch._inductor is a lazy attribute of
+torch: that lookup imports torch._inductor (seconds) in the snapshotting thread. From the sampler thread,
+while the job's main thread imports torch._dynamo (torch.optim does), Python's import-deadlock detection
+handed the main thread a partially initialized torch._inductor.utils (torch 2.11 on the H200). So: the
+sampler thread only calls torch._C._cuda_memorySnapshot in a form chosen at CUDA initialisation, and while
+a probe snapshot runs (and in the sampler thread always) torch's lazy attributes read as absent and an
+import of torch's modules is refused (an import hook that answers only for those threads).
+
 Optional: GPU_SANITIZE_PROBE_INTERVAL (seconds between snapshots, default 1; doubled every 120
 samples), GPU_SANITIZE_PROBE_MAX_ENTRIES (allocator history entries, default 10000),
 GPU_SANITIZE_PROBE_TOP (sites per sample, default 30), GPU_SANITIZE_PROBE_SNAPSHOT_MAX_MB (default 64).
@@ -84,6 +93,16 @@ class _State(object):
     tls = threading.local()
     fast_snapshot = None
     fast_checks = 0
+    snapshot_fn = None  # torch._C._cuda_memorySnapshot
+    state_args = None  # its arguments for the blocks without the history, e.g. ((0, 0, False),)
+    full_args = None  # its arguments for the full snapshot: (None,) or () in older torch
+    sampler = None  # the sampler thread
+    reduce_lock = threading.Lock()
+    source = {}
+    source_bytes = 0
+    refused = set()
+    pickle = None
+    exiting = False
 
 
 _S = _State()
@@ -91,6 +110,7 @@ _S = _State()
 
 def _after_fork():
     _S.lock = threading.Lock()
+    _S.reduce_lock = threading.Lock()
 
 
 if hasattr(os, "register_at_fork"):
@@ -132,6 +152,17 @@ def _error(where, exc):
         pass
 
 
+def _note(where, message, force=False):
+    """A probe-error line with a message of the probe's own (not an exception)."""
+    try:
+        if _S.errors >= _MAX_ERRORS and not force:
+            return
+        _S.errors += 1
+        _emit({"type": "probe-error", "where": where, "error": message}, force=force)
+    except Exception:
+        pass
+
+
 def _first_line(exc, limit=400):
     try:
         s = str(exc).strip().split("\n", 1)[0]
@@ -168,10 +199,23 @@ def _is_user(filename):
 
 
 def _code_line(filename, line):
+    """The source line, read as UTF-8 bytes: no linecache (tokenize may import a codec, and the sampler
+    thread imports nothing)."""
     try:
-        import linecache
-
-        s = linecache.getline(filename, line).strip()
+        lines = _S.source.get(filename)
+        if lines is None:
+            if not os.path.isfile(filename):
+                return None
+            size = os.path.getsize(filename)
+            if size > (2 << 20) or _S.source_bytes + size > (16 << 20):
+                return None  # the cache stays small: user files, read once
+            with open(filename, "rb") as f:
+                lines = f.read().split(b"\n")
+            _S.source[filename] = lines
+            _S.source_bytes += size
+        if not 1 <= line <= len(lines):
+            return None
+        s = lines[line - 1].decode("utf-8", "replace").strip()
         return s[:200] if s else None
     except Exception:
         return None
@@ -595,26 +639,125 @@ def _allocated(snap):
                if b.get("state") == "active_allocated")
 
 
-def _state_snapshot():
-    """The allocator's blocks without the history: torch._C._cuda_memorySnapshot((0, 0, False)) where this
-    torch has it (checked once against the full snapshot), else torch.cuda.memory._snapshot()."""
-    torch = _S.torch
-    if _S.fast_snapshot is True:
-        return torch._C._cuda_memorySnapshot((0, 0, False))
-    full = torch.cuda.memory._snapshot()
-    if _S.fast_snapshot is None:
+# Snapshots and imports. torch builds a snapshot in C++ and symbolizes its Python frames there; that
+# code looks up `torch._inductor` (combined_traceback.cpp: py::hasattr(torch, "_inductor")), a lazy module
+# attribute of torch 2.x whose first lookup imports torch._inductor. A probe snapshot must not do that: it
+# costs seconds in the job, and in the sampler thread it races the job's own imports (torch.optim imports
+# torch._dynamo, which imports torch._inductor.utils: Python's deadlock detection then gives the job's
+# thread a partially initialized module). So every probe snapshot runs with the thread's `no_import` flag
+# set (the sampler thread has it for its whole life): torch's __getattr__ answers "no such attribute" to
+# that thread, and _ImportGuard refuses that thread an import of torch's modules (any other import is let
+# through and written down as a probe-error: none is expected).
+
+
+def _no_import_call(fn, *args):
+    tls = _S.tls
+    previous = getattr(tls, "no_import", False)
+    tls.no_import = True
+    try:
+        return fn(*args)
+    finally:
+        tls.no_import = previous
+
+
+def _guard_lazy_attributes(torch):
+    """Wraps torch's module __getattr__ (lazy torch._dynamo, torch._inductor, ...): unchanged for the job;
+    for a thread inside a probe snapshot an attribute not yet imported is absent, so nothing is imported."""
+    original = getattr(torch, "__dict__", {}).get("__getattr__")
+    if original is None or getattr(original, "_gpu_sanitize_probe", False):
+        return False
+    tls = _S.tls
+
+    def __getattr__(name):
+        if getattr(tls, "no_import", False):
+            raise AttributeError("module 'torch' has no attribute '%s' (not imported: a GPU Sanitizer probe "
+                                 "snapshot imports nothing)" % name)
+        return original(name)
+
+    for a in ("__name__", "__qualname__", "__doc__", "__module__"):
         try:
-            fast = torch._C._cuda_memorySnapshot((0, 0, False))
-            a = _allocated(full)
-            if a > 0:
-                if a == _allocated(fast) and not any(fast.get("device_traces") or []):
-                    _S.fast_snapshot = True
-                else:
-                    _S.fast_checks += 1
-                    _S.fast_snapshot = None if _S.fast_checks < 5 else False
+            setattr(__getattr__, a, getattr(original, a))
         except Exception:
-            _S.fast_snapshot = False
-    return full
+            pass
+    __getattr__.__wrapped__ = original
+    __getattr__._gpu_sanitize_probe = True
+    torch.__getattr__ = __getattr__
+    return True
+
+
+class _ImportGuard(object):
+    """First on sys.meta_path in the regression phase: answers only to a thread inside a probe snapshot
+    (and the sampler thread), which must not import. One thread-local lookup per first import of a module."""
+
+    def find_spec(self, name, path=None, target=None):
+        if not getattr(_S.tls, "no_import", False):
+            return None
+        first = name not in _S.refused and len(_S.refused) < 100
+        _S.refused.add(name)
+        if name == "torch" or name.startswith("torch."):
+            if first:
+                _note("snapshot-import", "a snapshot asked to import %s: refused (the probe imports nothing)" % name)
+            raise ImportError("the GPU Sanitizer probe does not import %s during a snapshot" % name, name=name)
+        if first:
+            _note("snapshot-import", "a snapshot imported %s (let through: not one of torch's modules)" % name)
+        return None
+
+    def invalidate_caches(self):
+        pass
+
+
+_NO_ARGUMENT = ()
+_STATE_FORM = ((0, 0, False),)  # torch 2.10+: the default pool's blocks, no history entries
+_FULL_FORMS = ((None,), _NO_ARGUMENT)  # the full snapshot; older torch takes no argument
+
+
+def _choose_snapshot_forms(torch):
+    """Once, at CUDA initialisation, in the thread that initialises CUDA (never the sampler): the forms of
+    torch._C._cuda_memorySnapshot this torch accepts. The sampler calls only that C function, in them."""
+    fn = getattr(getattr(torch, "_C", None), "_cuda_memorySnapshot", None)
+    if not callable(fn):
+        return
+    for args in (_STATE_FORM,) + _FULL_FORMS:
+        try:
+            snap = _no_import_call(fn, *args)
+        except Exception:
+            continue
+        if not isinstance(snap, dict) or not isinstance(snap.get("segments"), list):
+            continue
+        if args is _STATE_FORM:
+            if not any(snap.get("device_traces") or []):
+                _S.state_args = args
+        elif _S.full_args is None:
+            _S.full_args = args
+    if _S.state_args is not None or _S.full_args is not None:
+        _S.snapshot_fn = fn
+        if _S.full_args is None:
+            _S.fast_snapshot = True  # nothing to check it against
+
+
+def _state_snapshot():
+    """The allocator's blocks: the state form (checked against the full one on the first samples with live
+    memory; a disagreement 5 times drops it) or the full form, both torch._C calls; without either, on the
+    main thread only, torch.cuda.memory._snapshot()."""
+    fn = _S.snapshot_fn
+    if fn is not None and _S.state_args is not None and _S.fast_snapshot is not False:
+        fast = _no_import_call(fn, *_S.state_args)
+        if _S.fast_snapshot is True:
+            return fast
+        full = _no_import_call(fn, *_S.full_args)
+        a = _allocated(full)
+        if a > 0:
+            if a == _allocated(fast) and not any(fast.get("device_traces") or []):
+                _S.fast_snapshot = True
+            else:
+                _S.fast_checks += 1
+                _S.fast_snapshot = None if _S.fast_checks < 5 else False
+        return full
+    if fn is not None and _S.full_args is not None:
+        return _no_import_call(fn, *_S.full_args)
+    if threading.current_thread() is _S.sampler:
+        raise RuntimeError("no allocator snapshot callable from the sampler thread")
+    return _no_import_call(_S.torch.cuda.memory._snapshot)
 
 
 def _sample(at, snap=None):
@@ -622,16 +765,22 @@ def _sample(at, snap=None):
     if snap is None:
         snap = _state_snapshot()
     rec = {"type": "sites", "at": at, "t": _now()}
-    rec.update(_reduce(snap))
-    cost = time.perf_counter() - t0
-    _S.probe_seconds += cost
-    rec["cost"] = round(cost, 4)
-    _S.samples += 1
-    _emit(rec, force=at != "periodic")
+    with _S.reduce_lock:  # the sampler and the main thread (exit, OOM) share the site ids and the order
+        if at == "periodic" and _S.exiting:
+            return snap, 0.0  # the exit sample is the last one
+        rec.update(_reduce(snap))
+        cost = time.perf_counter() - t0
+        _S.probe_seconds += cost
+        _S.samples += 1
+        rec["cost"] = round(cost, 4)
+        _emit(rec, force=at != "periodic")
     return snap, cost
 
 
 def _sampler():
+    """The daemon thread: sleeps, takes a snapshot (a torch._C call), reduces it. It imports nothing: every
+    module its code needs was imported before it started."""
+    _S.tls.no_import = True
     n = 0
     while True:
         interval = _INTERVAL * (2 ** (n // 120))
@@ -666,7 +815,8 @@ def _oom_observer(device, alloc, device_allocated, device_free):
             rec["site"] = _loc(*frames[0])
             rec["stack"] = [_loc(f, l, n, code=False) for f, l, n in frames[1:]]
         _emit(rec, force=True)
-        snap = _S.torch.cuda.memory._snapshot()  # with the history: the one pickled if the process dies of it
+        # with the history: the one pickled if the process dies of it (the allocating thread, not the sampler)
+        snap = _no_import_call(_S.torch.cuda.memory._snapshot)
         _sample("oom", snap)
         _S.oom_snapshot = snap
     except Exception as e:
@@ -697,10 +847,20 @@ def _on_cuda_init():
             observer = True
         except Exception as e:
             _error("oom-observer", e)
-        rec = {"type": "history", "maxEntries": _MAX_ENTRIES, "interval": _INTERVAL, "oomObserver": bool(observer)}
+        _choose_snapshot_forms(torch)
+        periodic = _S.snapshot_fn is not None
+        rec = {"type": "history", "maxEntries": _MAX_ENTRIES, "interval": _INTERVAL, "oomObserver": bool(observer),
+               "periodic": periodic,
+               "snapshot": "state" if _S.state_args is not None else "full" if periodic else "python"}
         rec.update(how)
         _emit(rec, force=True)
+        if not periodic:
+            _note("sampler", "this torch has no allocator snapshot the probe can take outside the main thread "
+                             "(torch._C._cuda_memorySnapshot in a known form): sampled at exit and out of memory "
+                             "only", force=True)
+            return
         th = threading.Thread(target=_sampler, name="gpu-sanitize-probe", daemon=True)
+        _S.sampler = th
         th.start()
     except Exception as e:
         _error("cuda-init", e)
@@ -720,15 +880,14 @@ def _is_oom(v):
 
 
 def _pickle_oom_snapshot():
-    import pickle
-
+    pickle = _S.pickle
     if _S.oom_pickled or not _S.cuda_started:
         return
     _S.oom_pickled = True
     t0 = time.perf_counter()
     snap = _S.oom_snapshot
     if snap is None:
-        snap = _S.torch.cuda.memory._snapshot()
+        snap = _no_import_call(_S.torch.cuda.memory._snapshot)
     name = "probe-oom-snapshot-%d.pickle" % os.getpid()
     path = os.path.join(os.path.dirname(os.path.abspath(_OUT)), name)
     data = pickle.dumps(snap)
@@ -754,6 +913,11 @@ def _pickle_oom_snapshot():
 
 
 def _install_regression(torch):
+    import pickle  # here, in the job's thread, once torch (which imports it) is loaded: never in the sampler
+
+    _S.pickle = pickle
+    _guard_lazy_attributes(torch)
+    sys.meta_path.insert(0, _ImportGuard())
     cuda = torch.cuda
     if hasattr(cuda, "_lazy_call"):
         cuda._lazy_call(_on_cuda_init)
@@ -762,6 +926,11 @@ def _install_regression(torch):
     previous = sys.excepthook
 
     def excepthook(t, v, tb):
+        try:
+            _strip_chain(v)  # the lazy-attribute guard's frame, as in the blocking phase
+            tb = v.__traceback__ if v is not None else _strip(tb)
+        except Exception:
+            pass
         previous(t, v, tb)  # the job's own output first
         try:
             if os.getpid() == _PID0 and _is_oom(v):
@@ -781,6 +950,7 @@ def _at_exit():
         if os.getpid() != _PID0:
             return
         if _MODE == "regression" and _S.cuda_started:
+            _S.exiting = True
             try:
                 _sample("exit")
             except Exception as e:

@@ -147,9 +147,10 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(
             names = "--probe-memory",
-            description = "also put the probe into the regression phase, to attribute GPU memory to allocation sites "
-                    + "(off by default: with torch 2.11 it broke jobs that build an optimizer; docs/probe.md).")
-    boolean probeMemory;
+            negatable = true,
+            description = "the probe in the regression phase, attributing GPU memory to allocation sites. Default: on, "
+                    + "unless --throughput-baseline is judged (it costs that phase 2-10 % throughput; docs/probe.md).")
+    Boolean probeMemory;
 
     @Option(
             names = "--throughput-regex",

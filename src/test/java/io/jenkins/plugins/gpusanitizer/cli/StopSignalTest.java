@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.jenkins.plugins.gpusanitizer.engine.run.FakeGpu;
 import io.jenkins.plugins.gpusanitizer.testing.Processes;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,7 +21,8 @@ import org.junit.jupiter.params.provider.CsvSource;
  * The CLI killed the way CI cancels a job: {@code gpu-sanitize run} in its own JVM, with stand-in GPU
  * tools and a job that hangs (its workers ignore SIGTERM), gets SIGTERM or SIGINT in the middle of a
  * phase. It must abort as a timeout does, write the report and exit with the signal's status, and
- * leave no process of the phase running.
+ * leave no process of the phase running. SIGKILL (the OOM killer, {@code kill -9}) leaves the CLI no
+ * chance: the phase's supervisor notices that its owner is gone and ends the phase within seconds.
  */
 @EnabledOnOs(OS.LINUX)
 class StopSignalTest {
@@ -32,6 +34,75 @@ class StopSignalTest {
     void aStopSignalAbortsWritesTheReportAndLeavesNoProcess(String signal, int exit, String hangIn) throws Exception {
         FakeGpu gpu = new FakeGpu(dir).clean().hang(hangIn);
         Path out = dir.resolve("run");
+        Process cli = start(gpu, out);
+        String pidFile = hangIn.equals("blocking") ? "pid-blocking.txt" : "target-memcheck.txt";
+        long job = waitForPid(gpu, pidFile);
+        new ProcessBuilder("sh", "-c", "kill -" + signal + " " + cli.pid())
+                .start()
+                .waitFor();
+        assertThat(cli.waitFor(60, TimeUnit.SECONDS)).as("the CLI ended").isTrue();
+        String console = Files.readString(dir.resolve("console.txt"));
+        assertThat(cli.exitValue()).as(console).isEqualTo(exit);
+        assertThat(console).contains("stop signal: aborting the run");
+        JsonNode report = CliRunner.json(out.resolve("report.json"));
+        assertThat(report.get("verdict").asText()).isEqualTo("ERROR");
+        assertThat(report.get("reasons").toString()).contains("aborted");
+        Thread.sleep(300);
+        assertThat(Processes.running(job))
+                .as("the job (pid " + job + ") outlived the CLI")
+                .isFalse();
+        assertThat(alive(gpu.env().get("FAKE_LOG")))
+                .as("processes of the run still alive")
+                .isEmpty();
+    }
+
+    @ParameterizedTest
+    @CsvSource({"blocking,blocking", "memcheck-app,sanitizer-memcheck"})
+    void afterSigkillOfTheCliThePhaseEndsWithinSecondsAndSaysWhy(String hangIn, String phaseDir) throws Exception {
+        FakeGpu gpu = new FakeGpu(dir).clean().hang(hangIn);
+        Path out = dir.resolve("run");
+        Process cli = start(gpu, out);
+        String pidFile = hangIn.equals("blocking") ? "pid-blocking.txt" : "target-memcheck.txt";
+        long job = waitForPid(gpu, pidFile);
+        new ProcessBuilder("kill", "-KILL", Long.toString(cli.pid())).start().waitFor();
+        assertThat(cli.waitFor(10, TimeUnit.SECONDS)).as("the CLI died").isTrue();
+        assertThat(cli.exitValue()).isEqualTo(137);
+        long killedAt = System.nanoTime();
+        Path status = out.resolve(phaseDir).resolve("exit.status");
+        while (!Files.exists(status) && System.nanoTime() - killedAt < TimeUnit.SECONDS.toNanos(30)) {
+            Thread.sleep(100);
+        }
+        double seconds = (System.nanoTime() - killedAt) / 1e9;
+        assertThat(status).as("the supervisor's record of how the phase ended").exists();
+        assertThat(seconds).as("seconds until the phase had ended").isLessThan(20);
+        assertThat(Files.readString(status))
+                .contains("status=aborted")
+                .contains("its owner (gpu-sanitize, pid " + cli.pid() + ") is gone");
+        Thread.sleep(300);
+        assertThat(Processes.running(job))
+                .as("the job (pid " + job + ") outlived its supervisor")
+                .isFalse();
+        assertThat(alive(gpu.env().get("FAKE_LOG")))
+                .as("processes of the run still alive")
+                .isEmpty();
+        assertThat(out.resolve("report.json")).as("a killed CLI writes nothing").doesNotExist();
+        assertThat(Files.readString(out.resolve("runner.lease")))
+                .as("the run directory says whose the phases were")
+                .contains("runner: pid " + cli.pid())
+                .contains("end when it dies");
+        // what is left reads as a run that did not finish, never as a pass
+        CliRunner analysis = CliRunner.run(
+                "analyze",
+                "--run-dir",
+                out.toString(),
+                "--json",
+                dir.resolve("a.json").toString());
+        assertThat(CliRunner.json(dir.resolve("a.json")).get("verdict").asText())
+                .as(analysis.out() + analysis.err())
+                .isEqualTo("ERROR");
+    }
+
+    private Process start(FakeGpu gpu, Path out) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp",
@@ -53,26 +124,7 @@ class StopSignalTest {
         pb.redirectOutput(dir.resolve("console.txt").toFile());
         pb.environment().clear();
         pb.environment().putAll(gpu.env());
-        Process cli = pb.start();
-        String pidFile = hangIn.equals("blocking") ? "pid-blocking.txt" : "target-memcheck.txt";
-        long job = waitForPid(gpu, pidFile);
-        new ProcessBuilder("sh", "-c", "kill -" + signal + " " + cli.pid())
-                .start()
-                .waitFor();
-        assertThat(cli.waitFor(60, TimeUnit.SECONDS)).as("the CLI ended").isTrue();
-        String console = Files.readString(dir.resolve("console.txt"));
-        assertThat(cli.exitValue()).as(console).isEqualTo(exit);
-        assertThat(console).contains("stop signal: aborting the run");
-        JsonNode report = CliRunner.json(out.resolve("report.json"));
-        assertThat(report.get("verdict").asText()).isEqualTo("ERROR");
-        assertThat(report.get("reasons").toString()).contains("aborted");
-        Thread.sleep(300);
-        assertThat(Processes.running(job))
-                .as("the job (pid " + job + ") outlived the CLI")
-                .isFalse();
-        assertThat(alive(gpu.env().get("FAKE_LOG")))
-                .as("processes of the run still alive")
-                .isEmpty();
+        return pb.start();
     }
 
     private static long waitForPid(FakeGpu gpu, String file) throws InterruptedException {

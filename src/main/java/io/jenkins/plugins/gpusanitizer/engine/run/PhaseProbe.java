@@ -26,7 +26,13 @@ final class PhaseProbe {
 
     Map<String, String> env(Phase phase, Path phaseDir, Environment environment) {
         if (phase == Phase.REGRESSION && spec.probe() && !spec.probeMemory()) {
-            return Map.of(); // opt-in: see RunSpec.probeMemory
+            reasons.addOnce(Reason.info(
+                    "probe",
+                    spec.probeMemoryAsked() == null
+                            ? "no allocation sites in the regression phase: its throughput is judged against a baseline,"
+                                    + " which the probe's cost (2-10 %) could fail (--probe-memory to have them all the same)"
+                            : "no allocation sites in the regression phase (--no-probe-memory)"));
+            return Map.of();
         }
         String off = !spec.probe()
                 ? "off (--no-probe)"

@@ -1,10 +1,12 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Instant;
 import java.util.UUID;
 
 /**
@@ -12,30 +14,50 @@ import java.util.UUID;
  * resumed by a new runner after a restart; when the old one still lives (the agent's JVM survived,
  * its controller did not), it must neither start more phases nor write the results: the lease file
  * names the newest runner, and the older one steps back quietly — without stopping the phases, which
- * the new one follows.
+ * the new one follows. Its second line says who that runner is (pid, host, since when, and whether the
+ * phases follow it or run detached), for the person who finds processes running and wonders whose.
  */
 final class RunLease {
     static final String FILE = "runner.lease";
 
     private final Path file;
     private final String token = UUID.randomUUID().toString();
+    private final boolean detached;
 
-    RunLease(Path runRoot) {
+    RunLease(Path runRoot, boolean detached) {
         this.file = runRoot.resolve(FILE);
+        this.detached = detached;
     }
 
     /** Takes the run directory over (a new run, or a resumed one). */
     void take() throws IOException {
         Path temp = file.resolveSibling(FILE + ".tmp");
-        Files.writeString(temp, token + "\n", StandardCharsets.UTF_8);
+        Files.writeString(temp, token + "\n" + owner() + "\n", StandardCharsets.UTF_8);
         Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    private String owner() {
+        String host;
+        try {
+            host = InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            host = "unknown host";
+        }
+        return "runner: pid " + ProcessHandle.current().pid() + " on " + host + " since " + Instant.now()
+                + (detached
+                        ? "; its phases run detached and outlive it (a durable step resumes them)"
+                        : "; its phases end when it dies");
     }
 
     /** Whether this runner still drives the run (true when the lease cannot be read: never step back on doubt). */
     boolean held() {
         try {
             return !Files.exists(file)
-                    || Files.readString(file, StandardCharsets.UTF_8).strip().equals(token);
+                    || Files.readAllLines(file, StandardCharsets.UTF_8).stream()
+                            .findFirst()
+                            .orElse("")
+                            .strip()
+                            .equals(token);
         } catch (IOException e) {
             return true;
         }

@@ -77,11 +77,11 @@ public final class RunSpec implements Serializable {
     private Double memoryMinJudgedSeconds;
     private boolean probe = true;
     /**
-     * The probe in the regression phase too (allocation sites). Off by default: on the H200 with torch 2.11
-     * it broke jobs that build an optimizer (a circular import of torch._inductor while torch._dynamo
-     * loads, docs/h200-probe/README.md), and the probe must never change the job's outcome.
+     * The probe in the regression phase too (allocation sites); null: on, unless the phase's throughput is
+     * judged against a baseline. On the H200 it cost that phase 2-10 % throughput (docs/h200-probe), which a
+     * baseline comparison could mistake for a regression, and the probe must never change the outcome.
      */
-    private boolean probeMemory = false;
+    private Boolean probeMemory;
 
     /** The user's command as given: one element with spaces is a shell string. */
     public List<String> command() {
@@ -456,11 +456,17 @@ public final class RunSpec implements Serializable {
         return this;
     }
 
+    /** Whether the regression phase gets the probe: as asked, else unless a throughput baseline is judged. */
     public boolean probeMemory() {
+        return probeMemory != null ? probeMemory : throughputBaseline == null;
+    }
+
+    /** What was asked: true, false, or null for the default above. */
+    public Boolean probeMemoryAsked() {
         return probeMemory;
     }
 
-    public RunSpec probeMemory(boolean b) {
+    public RunSpec probeMemory(Boolean b) {
         probeMemory = b;
         return this;
     }

@@ -62,7 +62,7 @@ public final class Runner {
         this.progress = new ProgressLog(listener, secrets);
         this.dir = new RunDirectory(Path.of(spec.outDir()).toAbsolutePath());
         this.journal = new RunJournal(spec, dir, reference);
-        this.lease = new RunLease(dir.root());
+        this.lease = new RunLease(dir.root(), detached);
     }
 
     public RunDirectory directory() {

@@ -193,10 +193,44 @@ class ProbeRunnerTest {
     }
 
     @Test
-    void theRegressionPhaseGetsNoProbeUnlessAskedFor() throws Exception {
+    void theRegressionPhaseGetsTheProbeByDefaultAndNotWhenTurnedOff() throws Exception {
+        FakeGpu on = new FakeGpu(dir.resolve("on")).clean();
+        new Runner(spec("run-default").probeMemory(null), on.env(), console::add).run();
+        assertThat(dir.resolve("on/log/env-async.txt")).content().contains("GPU_SANITIZE_PROBE_MODE=regression");
+
+        FakeGpu off = new FakeGpu(dir.resolve("off")).clean();
+        Report r = new Runner(spec("run-off").probeMemory(false), off.env(), console::add).run();
+        assertThat(dir.resolve("off/log/env-async.txt")).content().doesNotContain("GPU_SANITIZE_PROBE_MODE");
+        assertThat(dir.resolve("off/log/env-blocking.txt")).content().contains("GPU_SANITIZE_PROBE_MODE=blocking");
+        assertThat(r.reasons())
+                .anyMatch(x -> x.code().equals("probe") && x.message().contains("--no-probe-memory"));
+    }
+
+    /** The probe costs the regression phase 2-10 % throughput on the H200: a baseline comparison could fail on it. */
+    @Test
+    void noRegressionProbeByDefaultWhenThroughputIsJudgedAgainstABaseline() throws Exception {
         FakeGpu gpu = new FakeGpu(dir.resolve("g")).clean();
-        new Runner(spec("plain").probeMemory(false), gpu.env(), console::add).run();
+        Report r = new Runner(
+                        spec("run-baseline")
+                                .probeMemory(null)
+                                .throughputRegex("it/s ([0-9.]+)")
+                                .throughputBaseline(100.0),
+                        gpu.env(),
+                        console::add)
+                .run();
         assertThat(dir.resolve("g/log/env-async.txt")).content().doesNotContain("GPU_SANITIZE_PROBE_MODE");
-        assertThat(dir.resolve("g/log/env-blocking.txt")).content().contains("GPU_SANITIZE_PROBE_MODE=blocking");
+        assertThat(r.reasons())
+                .anyMatch(x -> x.code().equals("probe") && x.message().contains("judged against a baseline"));
+
+        FakeGpu asked = new FakeGpu(dir.resolve("asked")).clean();
+        new Runner(
+                        spec("run-asked")
+                                .probeMemory(true)
+                                .throughputRegex("it/s ([0-9.]+)")
+                                .throughputBaseline(100.0),
+                        asked.env(),
+                        console::add)
+                .run();
+        assertThat(dir.resolve("asked/log/env-async.txt")).content().contains("GPU_SANITIZE_PROBE_MODE=regression");
     }
 }

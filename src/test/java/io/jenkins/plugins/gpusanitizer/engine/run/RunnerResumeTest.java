@@ -82,6 +82,10 @@ class RunnerResumeTest {
                 .isEqualTo(straight.diagnosis().faultAt().line())
                 .isEqualTo(32);
         assertThat(out.resolve("report.json")).isNotEmptyFile();
+        assertThat(Files.readString(out.resolve(RunLease.FILE)))
+                .as("the run directory says who drives the detached phases")
+                .contains("runner: pid " + ProcessHandle.current().pid())
+                .contains("run detached");
     }
 
     @Test
