@@ -139,6 +139,20 @@ final class RunCommand implements Callable<Integer> {
     boolean noOverlap;
 
     @Option(
+            names = "--no-gpu-lock",
+            description = "do not take the GPUs exclusively on this machine (by default a run waits while another "
+                    + "gpu-sanitize run holds one of its GPUs; lock folder: $GPU_SANITIZE_LOCK_DIR, default "
+                    + "/tmp/gpu-sanitize-locks).")
+    boolean noGpuLock;
+
+    @Option(
+            names = "--gpu-lock-timeout",
+            paramLabel = "S",
+            description =
+                    "seconds to wait for the GPUs to be free before the run ends with ERROR. Default 21600 (6 h).")
+    int gpuLockTimeout = RunSpec.DEFAULT_GPU_LOCK_TIMEOUT_SECONDS;
+
+    @Option(
             names = "--no-probe",
             description =
                     "do not put the in-process probe (a sitecustomize on PYTHONPATH) into the blocking and regression phases; "
@@ -304,6 +318,8 @@ final class RunCommand implements Callable<Integer> {
                 .expandableSegments(expandableSegments)
                 .probe(!noProbe)
                 .overlapBlocking(!noOverlap)
+                .gpuLock(!noGpuLock)
+                .gpuLockTimeoutSeconds(gpuLockTimeout)
                 .probeMemory(probeMemory)
                 .throughputRegex(throughputRegex)
                 .throughputBaseline(throughputBaseline)

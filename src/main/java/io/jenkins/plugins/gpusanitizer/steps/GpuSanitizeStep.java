@@ -70,6 +70,8 @@ public class GpuSanitizeStep extends Step implements Serializable {
     private boolean expandableSegments;
     private boolean probe = true;
     private boolean overlapBlocking = true;
+    private boolean gpuLock = true;
+    private int gpuLockTimeout = RunSpec.DEFAULT_GPU_LOCK_TIMEOUT_SECONDS;
     private String throughputRegex;
     private Double throughputBaseline;
     private String toolActions;
@@ -255,6 +257,26 @@ public class GpuSanitizeStep extends Step implements Serializable {
     @DataBoundSetter
     public void setOverlapBlocking(boolean overlapBlocking) {
         this.overlapBlocking = overlapBlocking;
+    }
+
+    public boolean isGpuLock() {
+        return gpuLock;
+    }
+
+    /** Take the step's GPUs exclusively on the agent: parallel builds wait instead of sharing a card. */
+    @DataBoundSetter
+    public void setGpuLock(boolean gpuLock) {
+        this.gpuLock = gpuLock;
+    }
+
+    public int getGpuLockTimeout() {
+        return gpuLockTimeout;
+    }
+
+    /** Seconds to wait for the GPUs before the step ends with ERROR. */
+    @DataBoundSetter
+    public void setGpuLockTimeout(int gpuLockTimeout) {
+        this.gpuLockTimeout = gpuLockTimeout;
     }
 
     public boolean isProbe() {

@@ -41,6 +41,8 @@ final class RunSpecMapping {
                 .expandableSegments(step.isExpandableSegments())
                 .probe(step.isProbe())
                 .overlapBlocking(step.isOverlapBlocking())
+                .gpuLock(step.isGpuLock())
+                .gpuLockTimeoutSeconds(step.getGpuLockTimeout())
                 .throughputRegex(step.getThroughputRegex())
                 .throughputBaseline(step.getThroughputBaseline())
                 .computeSanitizer(step.getComputeSanitizer())

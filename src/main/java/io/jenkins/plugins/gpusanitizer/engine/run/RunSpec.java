@@ -76,6 +76,11 @@ public final class RunSpec implements Serializable {
     private Double memoryFillHorizonHours;
     private Double memoryMinJudgedSeconds;
     private boolean probe = true;
+    private boolean gpuLock = true;
+    /** How long a run waits for its GPUs to be free before it gives up (ERROR); 6 h, a long training job. */
+    public static final int DEFAULT_GPU_LOCK_TIMEOUT_SECONDS = 6 * 3600;
+
+    private int gpuLockTimeoutSeconds = DEFAULT_GPU_LOCK_TIMEOUT_SECONDS;
     /**
      * The probe in the regression phase too (allocation sites); null: on, unless the phase's throughput is
      * judged against a baseline. On the H200 it cost that phase 2-10 % throughput (docs/h200-probe), which a
@@ -445,6 +450,25 @@ public final class RunSpec implements Serializable {
      */
     public boolean probe() {
         return probe;
+    }
+
+    /** Whether the run takes its GPUs exclusively on this machine (GpuLock). */
+    public boolean gpuLock() {
+        return gpuLock;
+    }
+
+    public RunSpec gpuLock(boolean lock) {
+        gpuLock = lock;
+        return this;
+    }
+
+    public int gpuLockTimeoutSeconds() {
+        return gpuLockTimeoutSeconds;
+    }
+
+    public RunSpec gpuLockTimeoutSeconds(int seconds) {
+        gpuLockTimeoutSeconds = seconds;
+        return this;
     }
 
     public boolean overlapBlocking() {

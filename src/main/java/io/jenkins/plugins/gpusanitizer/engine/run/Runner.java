@@ -150,7 +150,11 @@ public final class Runner {
             Environment environment = probeEnvironment(tools, commands);
             if (environment != null && !"error".equals(environment.compatibility())) {
                 reference.fromSpec(spec, reasons);
-                aborted = new PhaseScheduler(context(environment, tools), journal).run();
+                try (GpuLock gpus = takeGpus()) {
+                    aborted = gpus == null
+                            ? Thread.currentThread().isInterrupted()
+                            : new PhaseScheduler(context(environment, tools), journal).run();
+                }
             } else if (environment != null) {
                 progress.say("environment incompatible: no phase run");
             }
@@ -172,6 +176,31 @@ public final class Runner {
             Thread.currentThread().interrupt();
         }
         return report;
+    }
+
+    /**
+     * The run's GPUs, exclusively on this machine, before any phase starts (a resumed run takes them again:
+     * the lock went with the old runner's process). Null, with the reason, when they could not be taken.
+     */
+    private GpuLock takeGpus() {
+        if (!spec.gpuLock()) {
+            return GpuLock.none();
+        }
+        Path lockDir = GpuLock.directory(baseEnv);
+        try {
+            return GpuLock.take(
+                    lockDir,
+                    spec.gpus(),
+                    GpuLock.Holder.of(baseEnv, dir.root()),
+                    spec.gpuLockTimeoutSeconds(),
+                    progress);
+        } catch (GpuLock.NotTaken e) {
+            reasons.add(Reason.error(e.code, e.getMessage()));
+        } catch (InterruptedException e) {
+            reasons.add(Reason.error("aborted", "aborted while waiting for GPU(s) " + spec.gpus() + " to be free"));
+            Thread.currentThread().interrupt();
+        }
+        return null;
     }
 
     private static RunLease.Superseded superseded(Throwable e) {

@@ -51,6 +51,8 @@ public final class FakeGpu {
         env.put("FAKE_CORPUS", Corpus.file("MANIFEST.md").getParent().toString());
         env.put("FAKE_CASE", caseDir.toString());
         env.put("FAKE_LOG", log.toString());
+        // each test its own GPU locks: tests that run at once must not wait for each other's GPU 0
+        env.put("GPU_SANITIZE_LOCK_DIR", root.resolve("gpu-locks").toString());
         return env;
     }
 
