@@ -137,13 +137,26 @@ class GpuSanitizeExecution extends SynchronousNonBlockingStepExecution<GpuSaniti
      */
     @Override
     public void onResume() {
-        resumed = true;
-        stopControl = new StopControl();
+        markResumed();
         try {
             start();
         } catch (Exception e) {
             getContext().onFailure(e);
         }
+    }
+
+    /** What a restart restores before the thread starts again: the next run takes the run up, with a new stop control. */
+    void markResumed() {
+        resumed = true;
+        stopControl = new StopControl();
+    }
+
+    boolean isResumed() {
+        return resumed;
+    }
+
+    GpuSanitizeStep step() {
+        return step;
     }
 
     /** The phases survive a restart, so a safe restart need not wait for them (the parent's answer is yes). */

@@ -30,6 +30,7 @@ import java.lang.reflect.Modifier;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.jenkinsci.plugins.scriptsecurity.sandbox.whitelists.Whitelisted;
 import org.jenkinsci.plugins.workflow.steps.StepContext;
 import org.junit.jupiter.api.Test;
@@ -44,6 +45,11 @@ class GpuSanitizeExecutionTest {
 
     /** A recorder that attaches a result of the given verdict and returns how it lands on the build. */
     private static GpuSanitizeRecorder recorder(GpuSanitizeStep step, String verdict, VerdictResult landing) {
+        return recorder(step, verdict, landing, resume -> {});
+    }
+
+    private static GpuSanitizeRecorder recorder(
+            GpuSanitizeStep step, String verdict, VerdictResult landing, Consumer<Boolean> resumeSeen) {
         return new GpuSanitizeRecorder(step) {
             @Override
             VerdictResult perform(
@@ -56,6 +62,7 @@ class GpuSanitizeExecutionTest {
                     boolean resume,
                     StopControl stop) {
                 assertThat(workspace.getRemote()).isEqualTo(WORKSPACE.getPath());
+                resumeSeen.accept(resume);
                 GpuSanitizeBuildAction action = new GpuSanitizeBuildAction(
                         step.getId(),
                         step.getName(),
@@ -171,5 +178,47 @@ class GpuSanitizeExecutionTest {
             assertThat(copy.getVerdict()).isEqualTo("PASS");
             assertThat(copy.getReportUrl()).isEqualTo(result.getReportUrl());
         }
+    }
+
+    /**
+     * A restart as the CPS program makes it: the execution is written out with the program and read back
+     * in a new controller JVM (transient state gone), then resumed. It must still hold its step, and its
+     * next run must take the run up from the run directory (resume) instead of starting it again.
+     */
+    @Test
+    void anExecutionReadBackAfterARestartResumesTheSameStep() throws Exception {
+        GpuSanitizeStep step = new GpuSanitizeStep("python3 train.py");
+        step.setGpus("1");
+        StepContext context =
+                mock(StepContext.class, org.mockito.Mockito.withSettings().serializable());
+        GpuSanitizeExecution before = new GpuSanitizeExecution(step, context);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+            out.writeObject(before);
+        }
+        GpuSanitizeExecution after;
+        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+            after = (GpuSanitizeExecution) in.readObject();
+        }
+        assertThat(after.isResumed()).isFalse();
+        after.markResumed();
+        assertThat(after.isResumed()).isTrue();
+        assertThat(after.step().getCommand()).isEqualTo("python3 train.py");
+        assertThat(after.step().getGpus()).isEqualTo("1");
+        assertThat(after.blocksRestart())
+                .as("the detached phases survive a restart")
+                .isFalse();
+
+        // the resumed run asks the recorder to take the run up
+        Run<?, ?> build = build();
+        boolean[] resumedRun = {false};
+        GpuSanitizeExecution resumed = new GpuSanitizeExecution(
+                step,
+                context(build),
+                s -> recorder(
+                        s, "PASS", new VerdictResult(Result.SUCCESS, false, "PASS"), seen -> resumedRun[0] = seen));
+        resumed.markResumed();
+        resumed.run();
+        assertThat(resumedRun[0]).isTrue();
     }
 }

@@ -44,6 +44,16 @@ public final class FakeGpu {
     }
 
     /** The job's environment: fakes first on PATH, nothing of the real machine's CUDA. */
+    /** A spec for the fake far-out-of-bounds job with short graces: the usual run of the runner's tests. */
+    static RunSpec farOobSpec(Path out) {
+        return new RunSpec()
+                .command(List.of("python3", "train.py", "--bug", "far"))
+                .outDir(out.toString())
+                .killGraceSeconds(1)
+                .toolWriteGraceSeconds(5)
+                .samplerIntervalMs(100);
+    }
+
     public Map<String, String> env() {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("PATH", tools + ":/usr/bin:/bin");

@@ -17,12 +17,7 @@ class PhaseOverlapTest {
     private final List<String> console = new ArrayList<>();
 
     private RunSpec spec(Path out) {
-        return new RunSpec()
-                .command(List.of("python3", "train.py", "--bug", "far"))
-                .outDir(out.toString())
-                .killGraceSeconds(1)
-                .toolWriteGraceSeconds(5)
-                .samplerIntervalMs(100);
+        return FakeGpu.farOobSpec(out);
     }
 
     private double seconds(boolean overlap, String name) {

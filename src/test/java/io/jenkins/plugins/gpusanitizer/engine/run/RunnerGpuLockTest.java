@@ -18,12 +18,7 @@ class RunnerGpuLockTest {
     private final List<String> console = new CopyOnWriteArrayList<>();
 
     private RunSpec spec(String out) {
-        return new RunSpec()
-                .command(List.of("python3", "train.py", "--bug", "far"))
-                .outDir(dir.resolve(out).toString())
-                .killGraceSeconds(1)
-                .toolWriteGraceSeconds(5)
-                .samplerIntervalMs(100);
+        return FakeGpu.farOobSpec(dir.resolve(out));
     }
 
     private static GpuLock hold(FakeGpu gpu, String index) throws Exception {

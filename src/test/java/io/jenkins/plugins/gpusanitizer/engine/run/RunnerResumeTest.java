@@ -24,13 +24,7 @@ class RunnerResumeTest {
     private final List<String> console = new ArrayList<>();
 
     private RunSpec spec(Path out) {
-        return new RunSpec()
-                .command(List.of("python3", "train.py", "--bug", "far"))
-                .outDir(out.toString())
-                .killGraceSeconds(1)
-                .toolWriteGraceSeconds(5)
-                .progressIntervalSeconds(1)
-                .samplerIntervalMs(100);
+        return FakeGpu.farOobSpec(out).progressIntervalSeconds(1);
     }
 
     private static Runner detached(RunSpec spec, FakeGpu gpu, List<String> console) {
