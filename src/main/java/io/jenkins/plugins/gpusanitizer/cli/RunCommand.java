@@ -148,8 +148,8 @@ final class RunCommand implements Callable<Integer> {
     @Option(
             names = "--gpu-lock-timeout",
             paramLabel = "S",
-            description =
-                    "seconds to wait for the GPUs to be free before the run ends with ERROR. Default 21600 (6 h).")
+            description = "seconds to wait for the GPUs to be free before the run ends with ERROR (0: do not wait). "
+                    + "Default 21600 (6 h).")
     int gpuLockTimeout = RunSpec.DEFAULT_GPU_LOCK_TIMEOUT_SECONDS;
 
     @Option(

@@ -2,12 +2,25 @@ package io.jenkins.plugins.gpusanitizer.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jenkins.plugins.gpusanitizer.engine.run.FakeGpu;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunSpec;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 /** The GPU lock options of {@code run} reach the spec; by default a run takes its GPUs and waits up to 6 h. */
 class RunCommandGpuLockTest {
+    @TempDir
+    Path dir;
+
     private static RunSpec spec(String... args) {
         RunCommand run = new RunCommand();
         CommandLine cl = new CommandLine(run);
@@ -23,5 +36,56 @@ class RunCommandGpuLockTest {
         RunSpec changed = spec("--no-gpu-lock", "--gpu-lock-timeout", "30", "--", "python3", "train.py");
         assertThat(changed.gpuLock()).isFalse();
         assertThat(changed.gpuLockTimeoutSeconds()).isEqualTo(30);
+    }
+
+    /**
+     * GPU 0 locked by another process (this test's JVM, through the lock file alone, as any program could):
+     * the CLI waits and ends with ERROR at the timeout; with --no-gpu-lock it runs regardless.
+     */
+    @Test
+    void theCliWaitsForAGpuHeldElsewhereUnlessToldNotTo() throws Exception {
+        FakeGpu gpu = new FakeGpu(dir.resolve("g")).farOob();
+        Path locks = Path.of(gpu.env().get("GPU_SANITIZE_LOCK_DIR"));
+        Files.createDirectories(locks);
+        try (FileChannel channel = FileChannel.open(
+                        locks.resolve("gpu-0.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                FileLock held = channel.lock()) {
+            Process waiting = cli(gpu, "locked", "--gpu-lock-timeout", "1");
+            String console = Files.readString(dir.resolve("locked.txt"));
+            assertThat(waiting.exitValue()).as(console).isEqualTo(ExitCodes.ERROR);
+            assertThat(console).contains("GPU 0 is in use by another process").contains("waiting (up to 1 s more");
+            assertThat(Files.readString(dir.resolve("locked/report.json")))
+                    .contains("gpu-lock-timeout")
+                    .doesNotContain("\"verdict\" : \"PASS\"");
+
+            Process unlocked = cli(gpu, "unlocked", "--no-gpu-lock");
+            String console2 = Files.readString(dir.resolve("unlocked.txt"));
+            assertThat(unlocked.exitValue()).as(console2).isEqualTo(ExitCodes.FAIL);
+            assertThat(console2).doesNotContain("is in use by").contains("blocking started");
+        }
+    }
+
+    private Process cli(FakeGpu gpu, String out, String... options) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                GpuSanitizeCli.class.getName(),
+                "run",
+                "--out",
+                dir.resolve(out).toString(),
+                "--kill-grace",
+                "1",
+                "--tool-write-grace",
+                "3"));
+        cmd.addAll(List.of(options));
+        cmd.addAll(List.of("--", "python3", "train.py", "--bug", "far"));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        pb.redirectOutput(dir.resolve(out + ".txt").toFile());
+        pb.environment().clear();
+        pb.environment().putAll(gpu.env());
+        Process p = pb.start();
+        assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("the CLI ended").isTrue();
+        return p;
     }
 }

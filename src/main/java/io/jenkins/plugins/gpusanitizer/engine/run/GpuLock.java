@@ -6,6 +6,7 @@ import java.net.InetAddress;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -14,7 +15,9 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The GPUs of a run, taken exclusively on this machine: one lock file per GPU index in a shared folder,
@@ -25,6 +28,11 @@ import java.util.TreeSet;
  * <p>The OS drops the lock when the holding process dies, SIGKILL included, so a killed run never blocks
  * the next one; {@link #close()} releases it on every other path. Several GPUs are locked in sorted order,
  * so two runs that want overlapping sets cannot deadlock.
+ *
+ * <p>The OS lock (fcntl) belongs to the process, not to the channel, and closing <em>any</em> channel of
+ * the process on that file drops it. A Jenkins agent runs many builds in one JVM, so a run there first
+ * claims the file within the JVM ({@link #CLAIMED}) and opens a channel only once it has the claim: a
+ * waiting run that gives up can then never free the GPU of the run it waited for.
  */
 final class GpuLock implements AutoCloseable {
     static final String DIR_ENV = "GPU_SANITIZE_LOCK_DIR";
@@ -32,10 +40,17 @@ final class GpuLock implements AutoCloseable {
     private static final long POLL_MS = 500;
     private static final long REMIND_MS = 60_000;
     private static final ObjectMapper JSON = new ObjectMapper();
+    /** The lock files a run of this JVM holds or is trying: at most one channel per file in the JVM. */
+    private static final Set<Path> CLAIMED = ConcurrentHashMap.newKeySet();
 
-    /** Who holds a GPU: enough for a person to find the build or the process. */
-    record Holder(long pid, String host, String build, String runDirectory, String since) {
-        static Holder of(Map<String, String> env, Path runDirectory) {
+    /**
+     * Who holds a GPU: enough for a person to find the build or the process.
+     *
+     * @param build   the Jenkins build ({@code BUILD_TAG}), null for the CLI
+     * @param command the job's command, its secrets masked, shortened; null when unknown
+     */
+    record Holder(long pid, String host, String build, String command, String runDirectory, String since) {
+        static Holder of(Map<String, String> env, Path runDirectory, String command) {
             String host;
             try {
                 host = InetAddress.getLocalHost().getHostName();
@@ -46,12 +61,14 @@ final class GpuLock implements AutoCloseable {
                     ProcessHandle.current().pid(),
                     host,
                     env.get("BUILD_TAG"),
+                    command == null ? null : ProgressLog.abbreviate(command),
                     runDirectory.toString(),
                     Instant.now().toString());
         }
 
         String describe() {
-            return (build == null ? "" : build + ", ")
+            String who = build != null ? build + ", " : command != null ? "'" + command + "', " : "";
+            return who
                     + "gpu-sanitize pid " + pid + " on " + host + " since " + since + " (run directory " + runDirectory
                     + ")";
         }
@@ -69,14 +86,27 @@ final class GpuLock implements AutoCloseable {
     }
 
     private final List<Held> held = new ArrayList<>();
+    private final Path directory;
 
-    private record Held(FileChannel channel, FileLock lock, Path holderFile) {}
+    private record Held(String gpu, Path lockFile, FileChannel channel, FileLock lock, Path holderFile) {}
 
-    private GpuLock() {}
+    private GpuLock(Path directory) {
+        this.directory = directory;
+    }
 
     /** No lock at all (--no-gpu-lock). */
     static GpuLock none() {
-        return new GpuLock();
+        return new GpuLock(null);
+    }
+
+    /** The folder of the locks (its real path); null without a lock. */
+    Path directory() {
+        return directory;
+    }
+
+    /** The GPUs held, in the order taken (sorted). */
+    List<String> gpus() {
+        return held.stream().map(Held::gpu).toList();
     }
 
     static Path directory(Map<String, String> env) {
@@ -93,12 +123,11 @@ final class GpuLock implements AutoCloseable {
      */
     static GpuLock take(Path dir, List<String> gpus, Holder me, int timeoutSeconds, ProgressLog progress)
             throws NotTaken, InterruptedException {
-        GpuLock lock = new GpuLock();
+        GpuLock lock = new GpuLock(prepare(dir));
         try {
-            prepare(dir);
             long deadline = System.nanoTime() + timeoutSeconds * 1_000_000_000L;
             for (String gpu : new TreeSet<>(gpus)) {
-                lock.held.add(takeOne(dir, gpu, me, deadline, timeoutSeconds, progress));
+                lock.held.add(takeOne(lock.directory, gpu, me, deadline, timeoutSeconds, progress));
             }
             return lock;
         } catch (NotTaken | InterruptedException | RuntimeException e) {
@@ -107,7 +136,8 @@ final class GpuLock implements AutoCloseable {
         }
     }
 
-    private static void prepare(Path dir) throws NotTaken {
+    /** The folder, created when missing; its real path (the in-JVM claim must see one file under one name). */
+    private static Path prepare(Path dir) throws NotTaken {
         try {
             if (!Files.isDirectory(dir)) {
                 Files.createDirectories(dir);
@@ -116,9 +146,13 @@ final class GpuLock implements AutoCloseable {
             }
         } catch (IOException | UnsupportedOperationException e) {
             if (!Files.isDirectory(dir)) {
-                throw new NotTaken(
-                        "gpu-lock", "cannot create the GPU lock folder " + dir + ": " + e.getMessage() + hint());
+                throw new NotTaken("gpu-lock", "cannot create the GPU lock folder " + dir + ": " + why(e) + hint());
             }
+        }
+        try {
+            return dir.toRealPath();
+        } catch (IOException e) {
+            throw new NotTaken("gpu-lock", "cannot use the GPU lock folder " + dir + ": " + why(e) + hint());
         }
     }
 
@@ -127,8 +161,45 @@ final class GpuLock implements AutoCloseable {
             throws NotTaken, InterruptedException {
         String name = "gpu-" + gpu.replaceAll("[^A-Za-z0-9._-]", "_");
         Path lockFile = dir.resolve(name + ".lock");
-        Path holderFile = dir.resolve(name + ".holder.json");
-        FileChannel channel;
+        Path holderFile = lockFile.resolveSibling(name + ".holder.json");
+        long start = System.nanoTime();
+        long nextWord = 0;
+        while (true) {
+            Held taken = tryTake(gpu, lockFile, holderFile);
+            if (taken != null) {
+                writeHolder(holderFile, me);
+                long waited = (System.nanoTime() - start) / 1_000_000_000L;
+                if (nextWord > 0) {
+                    progress.say("GPU " + gpu + " taken after " + waited + " s of waiting");
+                }
+                return taken;
+            }
+            long now = System.nanoTime();
+            if (now >= deadline) {
+                throw new NotTaken(
+                        "gpu-lock-timeout",
+                        "GPU " + gpu + " stayed in use by " + holder(holderFile) + " for the whole GPU lock timeout of "
+                                + timeoutSeconds + " s: no phase ran");
+            }
+            if (now >= nextWord) {
+                progress.say("GPU " + gpu + " is in use by " + holder(holderFile) + "; waiting (up to "
+                        + (deadline - now + 999_999_999L) / 1_000_000_000L + " s more, " + lockFile + ")");
+                nextWord = now + REMIND_MS * 1_000_000L;
+            }
+            Thread.sleep(POLL_MS);
+        }
+    }
+
+    /**
+     * The lock, or null while another run holds it: one of this JVM (the claim is taken) or another process
+     * (the OS lock is taken; our channel is closed again, safe because this JVM holds no lock on the file).
+     */
+    private static Held tryTake(String gpu, Path lockFile, Path holderFile) throws NotTaken {
+        if (!CLAIMED.add(lockFile)) {
+            return null;
+        }
+        FileChannel channel = null;
+        Held taken = null;
         try {
             channel = FileChannel.open(lockFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
             try {
@@ -136,51 +207,32 @@ final class GpuLock implements AutoCloseable {
             } catch (IOException | UnsupportedOperationException e) {
                 // someone else's file: locking it is all we need
             }
-        } catch (IOException e) {
-            throw new NotTaken("gpu-lock", "cannot open the GPU lock " + lockFile + ": " + e.getMessage() + hint());
-        }
-        long start = System.nanoTime();
-        long nextWord = 0;
-        try {
-            while (true) {
-                FileLock lock = tryLock(channel, lockFile);
-                if (lock != null) {
-                    writeHolder(holderFile, me);
-                    long waited = (System.nanoTime() - start) / 1_000_000_000L;
-                    if (nextWord > 0) {
-                        progress.say("GPU " + gpu + " taken after " + waited + " s of waiting");
-                    }
-                    return new Held(channel, lock, holderFile);
-                }
-                long now = System.nanoTime();
-                if (now >= deadline) {
-                    throw new NotTaken(
-                            "gpu-lock-timeout",
-                            "GPU " + gpu + " stayed in use by " + holder(holderFile)
-                                    + " for the whole GPU lock timeout of " + timeoutSeconds + " s: no phase ran");
-                }
-                if (now >= nextWord) {
-                    progress.say("GPU " + gpu + " is in use by " + holder(holderFile) + "; waiting (up to "
-                            + Math.max(0, (deadline - now) / 1_000_000_000L) + " s more, " + lockFile + ")");
-                    nextWord = now + REMIND_MS * 1_000_000L;
-                }
-                Thread.sleep(POLL_MS);
+            FileLock lock = tryLock(channel);
+            if (lock != null) {
+                taken = new Held(gpu, lockFile, channel, lock, holderFile);
             }
-        } catch (NotTaken | InterruptedException | RuntimeException e) {
-            closeQuietly(channel);
-            throw e;
+            return taken;
+        } catch (IOException e) {
+            throw new NotTaken("gpu-lock", "cannot lock " + lockFile + ": " + why(e) + hint());
+        } finally {
+            if (taken == null) {
+                closeQuietly(channel);
+                CLAIMED.remove(lockFile);
+            }
         }
     }
 
-    /** The lock, or null when another process holds it (or another run in this JVM: Jenkins runs many builds in one agent). */
-    private static FileLock tryLock(FileChannel channel, Path lockFile) throws NotTaken {
+    /** Null when held elsewhere; overlapping only when another class loader of this JVM holds it. */
+    private static FileLock tryLock(FileChannel channel) throws IOException {
         try {
             return channel.tryLock();
         } catch (OverlappingFileLockException e) {
             return null;
-        } catch (IOException e) {
-            throw new NotTaken("gpu-lock", "cannot lock " + lockFile + ": " + e.getMessage() + hint());
         }
+    }
+
+    private static String why(Exception e) {
+        return e instanceof AccessDeniedException ? "permission denied" : String.valueOf(e.getMessage());
     }
 
     private static void writeHolder(Path holderFile, Holder me) {
@@ -219,11 +271,15 @@ final class GpuLock implements AutoCloseable {
                 // closing the channel below releases it too
             }
             closeQuietly(h.channel());
+            CLAIMED.remove(h.lockFile());
         }
         held.clear();
     }
 
     private static void closeQuietly(FileChannel channel) {
+        if (channel == null) {
+            return;
+        }
         try {
             channel.close();
         } catch (IOException e) {

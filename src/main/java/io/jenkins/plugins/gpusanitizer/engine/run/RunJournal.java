@@ -3,6 +3,7 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
@@ -18,6 +19,7 @@ final class RunJournal {
     private final List<PhaseResult> results = new ArrayList<>();
     private Environment environment;
     private Supplier<Report.ThroughputJson> throughput = () -> null;
+    private RunRecord.GpuLockJson gpuLock;
 
     RunJournal(RunSpec spec, RunDirectory dir, ReferenceTime reference) {
         this.spec = spec;
@@ -27,6 +29,12 @@ final class RunJournal {
 
     synchronized void environment(Environment probed) {
         this.environment = probed;
+    }
+
+    /** The GPUs the run holds exclusively on the machine, and where their locks are; written from now on. */
+    synchronized void gpuLock(Path directory, List<String> gpus) throws IOException {
+        gpuLock = directory == null ? null : new RunRecord.GpuLockJson(gpus, directory.toString());
+        write(false);
     }
 
     synchronized void throughput(Supplier<Report.ThroughputJson> source) {
@@ -75,6 +83,7 @@ final class RunJournal {
                 spec.expandableSegments(),
                 spec.tools().stream().map(Tool::id).toList(),
                 finished,
+                gpuLock,
                 execution);
     }
 

@@ -11,6 +11,8 @@ import java.util.List;
  * @param expandableSegments whether the regression run used expandable_segments:True
  * @param tools            the sanitizer tools run
  * @param finished         false while the run is still going (or when it died)
+ * @param gpuLock          the GPUs the run took exclusively on the machine; null without the lock or
+ *                         before it was taken
  */
 public record RunRecord(
         int schemaVersion,
@@ -18,4 +20,8 @@ public record RunRecord(
         boolean expandableSegments,
         List<String> tools,
         boolean finished,
-        Report.ExecutionJson execution) {}
+        GpuLockJson gpuLock,
+        Report.ExecutionJson execution) {
+    /** The GPUs locked ({@link GpuLock}) and the folder of their lock files. */
+    public record GpuLockJson(List<String> gpus, String directory) {}
+}

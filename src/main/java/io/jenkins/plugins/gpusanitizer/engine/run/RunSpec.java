@@ -546,6 +546,10 @@ public final class RunSpec implements Serializable {
         if (padding < 0) {
             throw new RunException("padding must be 0 (none) or more bytes, got " + padding);
         }
+        if (gpuLockTimeoutSeconds < 0) {
+            throw new RunException(
+                    "GPU lock timeout must be 0 (do not wait) or more seconds, got " + gpuLockTimeoutSeconds);
+        }
         for (Phase p : Phase.values()) {
             if (timeoutSeconds.get(p) <= 0) {
                 throw new RunException(p.id() + " timeout must be positive");

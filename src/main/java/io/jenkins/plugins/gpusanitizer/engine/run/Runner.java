@@ -150,10 +150,14 @@ public final class Runner {
             Environment environment = probeEnvironment(tools, commands);
             if (environment != null && !"error".equals(environment.compatibility())) {
                 reference.fromSpec(spec, reasons);
+                // released on every way out of here; a killed JVM's lock the OS drops
                 try (GpuLock gpus = takeGpus()) {
-                    aborted = gpus == null
-                            ? Thread.currentThread().isInterrupted()
-                            : new PhaseScheduler(context(environment, tools), journal).run();
+                    if (gpus == null) {
+                        aborted = Thread.currentThread().isInterrupted();
+                    } else {
+                        journal.gpuLock(gpus.directory(), gpus.gpus());
+                        aborted = new PhaseScheduler(context(environment, tools), journal).run();
+                    }
                 }
             } else if (environment != null) {
                 progress.say("environment incompatible: no phase run");
@@ -191,7 +195,7 @@ public final class Runner {
             return GpuLock.take(
                     lockDir,
                     spec.gpus(),
-                    GpuLock.Holder.of(baseEnv, dir.root()),
+                    GpuLock.Holder.of(baseEnv, dir.root(), secrets.mask(String.join(" ", spec.command()))),
                     spec.gpuLockTimeoutSeconds(),
                     progress);
         } catch (GpuLock.NotTaken e) {

@@ -3,11 +3,14 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -26,22 +29,40 @@ class GpuLockTest {
 
     private GpuLock take(List<String> gpus, int timeout) throws Exception {
         return GpuLock.take(
-                dir.resolve("locks"), gpus, GpuLock.Holder.of(Map.of(), dir.resolve("run")), timeout, progress);
+                dir.resolve("locks"),
+                gpus,
+                GpuLock.Holder.of(Map.of(), dir.resolve("run"), "python3 train.py"),
+                timeout,
+                progress);
     }
 
     private Process holder(String gpu) throws Exception {
-        Process p = new ProcessBuilder(
-                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        GpuLockHolder.class.getName(),
-                        dir.resolve("locks").toString(),
-                        gpu)
-                .redirectErrorStream(true)
-                .start();
-        BufferedReader out = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-        assertThat(out.readLine()).as("the other process took GPU " + gpu).isEqualTo("taken");
+        Process p = otherProcess(gpu);
+        assertThat(firstLine(p)).as("the other process took GPU " + gpu).isEqualTo("taken");
         return p;
+    }
+
+    /** What another process gets when it tries for GPU 0 for a second. */
+    private String otherProcessTries(String gpu) throws Exception {
+        Process p = otherProcess(gpu, "try");
+        String line = firstLine(p);
+        assertThat(p.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        return line;
+    }
+
+    private Process otherProcess(String... args) throws Exception {
+        List<String> command = new java.util.ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                GpuLockHolder.class.getName(),
+                dir.resolve("locks").toString()));
+        command.addAll(List.of(args));
+        return new ProcessBuilder(command).redirectErrorStream(true).start();
+    }
+
+    private static String firstLine(Process p) throws Exception {
+        return new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8)).readLine();
     }
 
     @Test
@@ -96,7 +117,7 @@ class GpuLockTest {
         Thread.sleep(1500);
         assertThat(second.get()).as("the second run is still waiting").isNull();
         assertThat(log)
-                .anyMatch(l -> l.contains("GPU 0 is in use by gpu-sanitize pid "
+                .anyMatch(l -> l.contains("GPU 0 is in use by 'python3 train.py', gpu-sanitize pid "
                         + ProcessHandle.current().pid()));
         first.close();
         waiter.join(10_000);
@@ -104,9 +125,56 @@ class GpuLockTest {
         assertThat(log).anyMatch(l -> l.matches(".*GPU 0 taken after \\d+ s of waiting"));
     }
 
+    /**
+     * The OS lock belongs to the process, and closing any channel of it on the file drops it: a run of this
+     * JVM that waited in vain must not hand the first run's GPU to another process as it gives up.
+     */
+    @Test
+    void aRunOfThisJvmThatGivesUpLeavesTheGpuHeldForOtherProcesses() throws Exception {
+        try (GpuLock first = take(List.of("0"), 1)) {
+            AtomicReference<Throwable> second = new AtomicReference<>();
+            Thread t = new Thread(() -> {
+                try (GpuLock l = take(List.of("0"), 1)) {
+                    second.set(null);
+                } catch (Exception e) {
+                    second.set(e);
+                }
+            });
+            t.start();
+            t.join(10_000);
+            assertThat(second.get()).isInstanceOf(GpuLock.NotTaken.class);
+            assertThat(otherProcessTries("0"))
+                    .as("another process while the first run still holds GPU 0")
+                    .isEqualTo("not taken: gpu-lock-timeout");
+        }
+        assertThat(otherProcessTries("0")).as("once the first run let go").isEqualTo("taken");
+    }
+
+    @Test
+    void theHolderFileSaysWhoHoldsTheGpuAndSinceWhen() throws Exception {
+        Instant before = Instant.now().minusSeconds(1);
+        try (GpuLock lock = take(List.of("0"), 1)) {
+            JsonNode holder = new ObjectMapper()
+                    .readTree(dir.resolve("locks/gpu-0.holder.json").toFile());
+            assertThat(holder.get("pid").asLong())
+                    .isEqualTo(ProcessHandle.current().pid());
+            assertThat(holder.get("host").asText()).isNotBlank();
+            assertThat(holder.get("command").asText()).isEqualTo("python3 train.py");
+            assertThat(holder.get("runDirectory").asText())
+                    .isEqualTo(dir.resolve("run").toString());
+            assertThat(Instant.parse(holder.get("since").asText())).isAfter(before);
+            assertThat(lock.gpus()).containsExactly("0");
+            assertThat(lock.directory()).isEqualTo(dir.resolve("locks").toRealPath());
+        }
+        assertThat(dir.resolve("locks/gpu-0.holder.json"))
+                .as("gone with the lock")
+                .doesNotExist();
+    }
+
     @Test
     void severalGpusAreTakenAllAndReleasedAll() throws Exception {
         try (GpuLock lock = take(List.of("1", "0", "1"), 1)) {
+            assertThat(lock.gpus()).as("sorted, once each").containsExactly("0", "1");
             assertThat(dir.resolve("locks/gpu-0.holder.json")).exists();
             assertThat(dir.resolve("locks/gpu-1.holder.json")).exists();
             AtomicReference<Throwable> other = new AtomicReference<>();

@@ -3,7 +3,9 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -25,7 +27,8 @@ class RunnerGpuLockTest {
         return GpuLock.take(
                 GpuLock.directory(gpu.env()),
                 List.of(index),
-                new GpuLock.Holder(4242, "gpu-host", "jenkins-other-9", "/ws/other", "2026-12-04T00:00:00Z"),
+                new GpuLock.Holder(
+                        4242, "gpu-host", "jenkins-other-9", "python3 other.py", "/ws/other", "2026-12-04T00:00:00Z"),
                 1,
                 new ProgressLog(line -> {}, new Secrets(Map.of())));
     }
@@ -73,6 +76,51 @@ class RunnerGpuLockTest {
         assertThat(report.diagnosis().faultAt().line()).isEqualTo(32);
         assertThat(console).anyMatch(l -> l.matches(".*GPU 0 taken after \\d+ s of waiting"));
         assertThat(free(gpu, "0")).as("released after the run").isTrue();
+        RunRecord.GpuLockJson recorded =
+                new RunDirectory(dir.resolve("run")).readRecord().gpuLock();
+        assertThat(recorded.gpus()).containsExactly("0");
+        assertThat(Path.of(recorded.directory()))
+                .isEqualTo(GpuLock.directory(gpu.env()).toRealPath());
+    }
+
+    /** Something in the runner breaks in the middle of a phase: the report says so, and the GPU is free. */
+    @Test
+    void theGpusAreFreeAfterTheRunnerFailed() throws Exception {
+        FakeGpu gpu = new FakeGpu(dir.resolve("g")).farOob();
+        boolean[] held = new boolean[1];
+        Report report = new Runner(spec("run").phases(List.of(Phase.BLOCKING)), gpu.env(), line -> {
+                    if (line.contains("blocking started")) {
+                        held[0] = !free(gpu, "0");
+                        throw new IllegalStateException("the build log is gone");
+                    }
+                })
+                .run();
+        assertThat(held[0]).as("held while the phase starts").isTrue();
+        assertThat(report.verdict()).isEqualTo("ERROR");
+        assertThat(report.reasons())
+                .anyMatch(r -> r.code().equals("runner") && r.message().contains("the build log is gone"));
+        assertThat(free(gpu, "0")).as("released after the failure").isTrue();
+    }
+
+    @Test
+    void anAbortWhileWaitingRunsNoPhaseAndIsAnError() throws Exception {
+        FakeGpu gpu = new FakeGpu(dir.resolve("g")).farOob();
+        try (GpuLock other = hold(gpu, "0")) {
+            Runner runner = new Runner(spec("run"), gpu.env(), console::add);
+            Report[] report = new Report[1];
+            Thread run = new Thread(() -> report[0] = runner.run());
+            run.start();
+            for (int i = 0; i < 400 && console.stream().noneMatch(l -> l.contains("is in use by")); i++) {
+                Thread.sleep(25);
+            }
+            run.interrupt();
+            run.join(30_000);
+            assertThat(run.isAlive()).isFalse();
+            assertThat(report[0].verdict()).isEqualTo("ERROR");
+            assertThat(report[0].reasons())
+                    .anyMatch(r -> r.code().equals("aborted") && r.message().contains("waiting for GPU"));
+            assertThat(report[0].execution().phases()).as("no phase ran").isEmpty();
+        }
     }
 
     @Test
@@ -100,5 +148,20 @@ class RunnerGpuLockTest {
             assertThat(report.verdict()).isEqualTo("FAIL");
         }
         assertThat(console).noneMatch(l -> l.contains("is in use by"));
+    }
+
+    @Test
+    void anUnusableLockFolderRunsNoPhaseAndIsAnErrorUnlessTheLockIsOff() throws Exception {
+        FakeGpu gpu = new FakeGpu(dir.resolve("g")).farOob();
+        Path notAFolder = Files.writeString(dir.resolve("locks"), "a file");
+        Map<String, String> env = new HashMap<>(gpu.env());
+        env.put("GPU_SANITIZE_LOCK_DIR", notAFolder.toString());
+        Report report = new Runner(spec("run"), env, console::add).run();
+        assertThat(report.verdict()).isEqualTo("ERROR");
+        assertThat(report.reasons())
+                .anyMatch(r -> r.code().equals("gpu-lock") && r.message().contains(notAFolder.toString()));
+        assertThat(report.execution().phases()).as("no phase ran").isEmpty();
+        Report off = new Runner(spec("off").gpuLock(false), env, console::add).run();
+        assertThat(off.verdict()).isEqualTo("FAIL");
     }
 }
