@@ -27,6 +27,7 @@ results=$work/results-$size.txt
 {
   measure grep grep -c '^========= Invalid' "$text"
   measure python-peer python3 bench/peer_parser.py "$text"
+  measure python-minimal python3 bench/minimal_parser.py "$text"
   # bin/gpu-sanitize is the shipped launcher (serial GC); the default-GC run shows what the flag buys
   measure analyze-text env GS_JAVA_OPTS="-Xmx64m -XX:+UseSerialGC" bin/gpu-sanitize analyze --sanitizer-log "$text" -q
   measure analyze-text-g1 java -Xmx64m -jar "$jar" analyze --sanitizer-log "$text" -q
@@ -45,6 +46,9 @@ x = rows["analyze-xml"][0]
 g, p, a = rows["grep"][0], rows["python-peer"][0], rows["analyze-text"][0]
 print()
 print("analyze (text) is %.1fx faster than the Python peer and %.1fx slower than grep -c (the line-scan floor)." % (p / a, a / g))
+if "python-minimal" in rows:
+    m = rows["python-minimal"][0]
+    print("analyze (text) is %.1fx the minimal Python parser's speed and %.2fx grep's (issue #15's goals: 20x and 0.5x)." % (m / a, g / a))
 print("analyze peak RSS %.0f MiB vs the peer's %.0f MiB (both runs of analyze under -Xmx64m)." % (rows["analyze-text"][1] / 1024, rows["python-peer"][1] / 1024))
 print("analyze (XML) reads %.0f MB/s end to end." % (xb / 1e6 / x))
 PY
