@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The GPUs of a run, taken exclusively on this machine: one lock file per GPU index in a shared folder,
@@ -143,6 +144,7 @@ final class GpuLock implements AutoCloseable {
                 Files.createDirectories(dir);
                 // shared by every user who runs builds on this machine
                 Files.setPosixFilePermissions(dir, PosixFilePermissions.fromString("rwxrwxrwx"));
+                stick(dir);
             }
         } catch (IOException | UnsupportedOperationException e) {
             if (!Files.isDirectory(dir)) {
@@ -153,6 +155,24 @@ final class GpuLock implements AutoCloseable {
             return dir.toRealPath();
         } catch (IOException e) {
             throw new NotTaken("gpu-lock", "cannot use the GPU lock folder " + dir + ": " + why(e) + hint());
+        }
+    }
+
+    /**
+     * The sticky bit, as on /tmp: every user may lock, only a file's owner may delete it (a lock file deleted
+     * under a holder would let the next run lock a new file beside it). NIO cannot set it; chmod can.
+     */
+    private static void stick(Path dir) {
+        try {
+            new ProcessBuilder("chmod", "+t", dir.toString())
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start()
+                    .waitFor(5, TimeUnit.SECONDS);
+        } catch (IOException e) {
+            // no chmod: the folder stays as NIO made it
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -225,4 +225,14 @@ class GpuLockTest {
             assertThat(waited.get()).isInstanceOf(InterruptedException.class);
         }
     }
+
+    /** Shared by every user like /tmp: anyone may lock, only a lock file's owner may delete it. */
+    @Test
+    void aNewLockFolderIsWorldWritableAndSticky() throws Exception {
+        try (GpuLock lock = take(List.of("0"), 1)) {
+            int mode = (Integer) Files.getAttribute(dir.resolve("locks"), "unix:mode");
+            assertThat(mode & 0777).isEqualTo(0777);
+            assertThat(mode & 01000).as("sticky bit").isEqualTo(01000);
+        }
+    }
 }
