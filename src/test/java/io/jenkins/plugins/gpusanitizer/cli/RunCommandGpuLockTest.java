@@ -9,7 +9,6 @@ import java.nio.channels.FileLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -66,25 +65,15 @@ class RunCommandGpuLockTest {
     }
 
     private Process cli(FakeGpu gpu, String out, String... options) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp",
-                System.getProperty("java.class.path"),
-                GpuSanitizeCli.class.getName(),
-                "run",
-                "--out",
-                dir.resolve(out).toString(),
-                "--kill-grace",
-                "1",
-                "--tool-write-grace",
-                "3"));
-        cmd.addAll(List.of(options));
-        cmd.addAll(List.of("--", "python3", "train.py", "--bug", "far"));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        pb.redirectOutput(dir.resolve(out + ".txt").toFile());
-        pb.environment().clear();
-        pb.environment().putAll(gpu.env());
-        Process p = pb.start();
+        Process p = CliJvm.run(
+                gpu,
+                dir.resolve(out),
+                dir.resolve(out + ".txt"),
+                List.of(options),
+                "python3",
+                "train.py",
+                "--bug",
+                "far");
         assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("the CLI ended").isTrue();
         return p;
     }

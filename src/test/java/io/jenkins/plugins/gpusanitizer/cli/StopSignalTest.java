@@ -103,28 +103,8 @@ class StopSignalTest {
     }
 
     private Process start(FakeGpu gpu, Path out) throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp",
-                System.getProperty("java.class.path"),
-                GpuSanitizeCli.class.getName(),
-                "run",
-                "--out",
-                out.toString(),
-                "--kill-grace",
-                "1",
-                "--tool-write-grace",
-                "3",
-                "--progress-interval",
-                "1",
-                "--",
-                "python3",
-                "train.py"));
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        pb.redirectOutput(dir.resolve("console.txt").toFile());
-        pb.environment().clear();
-        pb.environment().putAll(gpu.env());
-        return pb.start();
+        return CliJvm.run(
+                gpu, out, dir.resolve("console.txt"), List.of("--progress-interval", "1"), "python3", "train.py");
     }
 
     private static long waitForPid(FakeGpu gpu, String file) throws InterruptedException {

@@ -8,6 +8,7 @@ import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
+import static org.mockito.Mockito.withSettings;
 
 import hudson.AbortException;
 import hudson.EnvVars;
@@ -189,8 +190,7 @@ class GpuSanitizeExecutionTest {
     void anExecutionReadBackAfterARestartResumesTheSameStep() throws Exception {
         GpuSanitizeStep step = new GpuSanitizeStep("python3 train.py");
         step.setGpus("1");
-        StepContext context =
-                mock(StepContext.class, org.mockito.Mockito.withSettings().serializable());
+        StepContext context = mock(StepContext.class, withSettings().serializable());
         GpuSanitizeExecution before = new GpuSanitizeExecution(step, context);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {

@@ -1,8 +1,8 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.jenkins.plugins.gpusanitizer.engine.report.OutputFile;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
 import java.nio.channels.OverlappingFileLockException;
@@ -52,15 +52,9 @@ final class GpuLock implements AutoCloseable {
      */
     record Holder(long pid, String host, String build, String command, String runDirectory, String since) {
         static Holder of(Map<String, String> env, Path runDirectory, String command) {
-            String host;
-            try {
-                host = InetAddress.getLocalHost().getHostName();
-            } catch (IOException e) {
-                host = "?";
-            }
             return new Holder(
                     ProcessHandle.current().pid(),
-                    host,
+                    LocalHost.name(),
                     env.get("BUILD_TAG"),
                     command == null ? null : ProgressLog.abbreviate(command),
                     runDirectory.toString(),
@@ -255,11 +249,10 @@ final class GpuLock implements AutoCloseable {
         return e instanceof AccessDeniedException ? "permission denied" : String.valueOf(e.getMessage());
     }
 
+    /** Written as reports are (never through a link someone planted in the shared folder). */
     private static void writeHolder(Path holderFile, Holder me) {
         try {
-            Path temp = holderFile.resolveSibling(holderFile.getFileName() + "." + me.pid() + ".tmp");
-            JSON.writeValue(temp.toFile(), me);
-            Files.move(temp, holderFile, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            OutputFile.write(holderFile, out -> JSON.writeValue(out, me));
         } catch (IOException e) {
             // the holder file only informs whoever waits; the lock is what counts
         }

@@ -1,11 +1,10 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
+import io.jenkins.plugins.gpusanitizer.engine.report.OutputFile;
 import java.io.IOException;
-import java.net.InetAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.util.UUID;
 
@@ -31,19 +30,11 @@ final class RunLease {
 
     /** Takes the run directory over (a new run, or a resumed one). */
     void take() throws IOException {
-        Path temp = file.resolveSibling(FILE + ".tmp");
-        Files.writeString(temp, token + "\n" + owner() + "\n", StandardCharsets.UTF_8);
-        Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        OutputFile.writeString(file, token + "\n" + owner() + "\n");
     }
 
     private String owner() {
-        String host;
-        try {
-            host = InetAddress.getLocalHost().getHostName();
-        } catch (IOException e) {
-            host = "unknown host";
-        }
-        return "runner: pid " + ProcessHandle.current().pid() + " on " + host + " since " + Instant.now()
+        return "runner: pid " + ProcessHandle.current().pid() + " on " + LocalHost.name() + " since " + Instant.now()
                 + (detached
                         ? "; its phases run detached and outlive it (a durable step resumes them)"
                         : "; its phases end when it dies");

@@ -2,6 +2,7 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import java.nio.file.Files;
@@ -70,7 +71,7 @@ class RunnerResumeTest {
         assertThat(resumed.execution().phases())
                 .extracting(Report.PhaseJson::name, Report.PhaseJson::status, Report.PhaseJson::exitCode)
                 .containsExactlyElementsOf(straight.execution().phases().stream()
-                        .map(p -> org.assertj.core.groups.Tuple.tuple(p.name(), p.status(), p.exitCode()))
+                        .map(p -> tuple(p.name(), p.status(), p.exitCode()))
                         .toList());
         assertThat(resumed.diagnosis().faultAt().line())
                 .isEqualTo(straight.diagnosis().faultAt().line())
