@@ -162,8 +162,9 @@ final class RunCommand implements Callable<Integer> {
     @Option(
             names = "--probe-memory",
             negatable = true,
-            description = "the probe in the regression phase, attributing GPU memory to allocation sites. Default: on, "
-                    + "unless --throughput-baseline is judged (it costs that phase 2-10 % throughput; docs/probe.md).")
+            description =
+                    "the probe in the regression phase, attributing GPU memory to allocation sites. Default: on, "
+                            + "unless --throughput-baseline is judged (it costs that phase about 10 % throughput; docs/probe.md).")
     Boolean probeMemory;
 
     @Option(

@@ -30,7 +30,7 @@ final class PhaseProbe {
                     "probe",
                     spec.probeMemoryAsked() == null
                             ? "no allocation sites in the regression phase: its throughput is judged against a baseline,"
-                                    + " which the probe's cost (2-10 %) could fail (--probe-memory to have them all the same)"
+                                    + " which the probe's cost (about 10 %) could fail (--probe-memory to have them all the same)"
                             : "no allocation sites in the regression phase (--no-probe-memory)"));
             return Map.of();
         }

@@ -83,7 +83,7 @@ public final class RunSpec implements Serializable {
     private int gpuLockTimeoutSeconds = DEFAULT_GPU_LOCK_TIMEOUT_SECONDS;
     /**
      * The probe in the regression phase too (allocation sites); null: on, unless the phase's throughput is
-     * judged against a baseline. On the H200 it cost that phase 2-10 % throughput (docs/h200-probe), which a
+     * judged against a baseline. On the H200 it cost that phase 8-13 % throughput (docs/h200-probe), which a
      * baseline comparison could mistake for a regression, and the probe must never change the outcome.
      */
     private Boolean probeMemory;
