@@ -55,8 +55,50 @@ public final class EnvironmentProbe {
 
     /** @throws RunException (one line) for a missing nvidia-smi, no GPU, or a missing tool the plan needs */
     public Environment probe(RunSpec spec, boolean needSanitizer) {
+        return withPython(spec, devices(spec, needSanitizer));
+    }
+
+    /**
+     * What the quick commands answer (driver, GPUs, nvcc, compute-sanitizer; 0.1-0.2 s each on the H200): enough to
+     * start the sanitizer run, whose command needs only the tool's path.
+     */
+    record Devices(
+            String driver,
+            String driverCuda,
+            List<Environment.Gpu> gpus,
+            String nvccVersion,
+            String sanitizerPath,
+            String sanitizerVersion,
+            List<String> messages) {
+        Devices {
+            gpus = List.copyOf(gpus);
+            messages = List.copyOf(messages);
+        }
+
+        /** The environment as far as known before the job's Python answered: compatibility {@code pending}. */
+        Environment partial() {
+            return new Environment(
+                    driver,
+                    driverCuda,
+                    gpus,
+                    nvccVersion,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    sanitizerPath,
+                    sanitizerVersion,
+                    "pending",
+                    messages);
+        }
+    }
+
+    /** @throws RunException (one line) for a missing nvidia-smi, no GPU, or a missing tool the plan needs */
+    Devices devices(RunSpec spec, boolean needSanitizer) {
         List<String> messages = new ArrayList<>();
-        String compat = "ok";
         Path smi = tools.require("nvidia-smi", path(spec.nvidiaSmi()), "--nvidia-smi");
         CommandOutput header = commands.run(List.of(smi.toString()), env, envDir.resolve("nvidia-smi.txt"), 60);
         if (header.exitCode() != 0) {
@@ -103,6 +145,35 @@ public final class EnvironmentProbe {
         } else {
             messages.add("nvcc not found (needed only when the job builds CUDA extensions)");
         }
+        String sanitizerPath = null;
+        String sanitizerVersion = null;
+        if (needSanitizer) {
+            Path cs = tools.require("compute-sanitizer", path(spec.computeSanitizer()), "--compute-sanitizer");
+            sanitizerPath = cs.toString();
+            CommandOutput v = commands.run(
+                    List.of(cs.toString(), "--version"), env, envDir.resolve("compute-sanitizer-version.txt"), 60);
+            Matcher m = SANITIZER_VERSION.matcher(v.output());
+            sanitizerVersion = m.find() ? m.group(1) : null;
+            if (sanitizerVersion == null) {
+                throw new RunException("compute-sanitizer at " + cs + " did not report a version (exit " + v.exitCode()
+                        + "): " + v.firstLine());
+            }
+        }
+        return new Devices(driver, driverCuda, gpus, nvccVersion, sanitizerPath, sanitizerVersion, messages);
+    }
+
+    /**
+     * The job's Python importing torch and asking CUDA (seconds: most of the check), judged with what the quick
+     * commands found.
+     *
+     * @throws RunException (one line) for a missing --python
+     */
+    Environment withPython(RunSpec spec, Devices devices) {
+        List<String> messages = new ArrayList<>(devices.messages());
+        String compat = "ok";
+        String driver = devices.driver();
+        String driverCuda = devices.driverCuda();
+        String nvccVersion = devices.nvccVersion();
         Path python = pythonFor(spec);
         JsonNode torch = null;
         CommandOutput py = commands.run(
@@ -159,20 +230,6 @@ public final class EnvironmentProbe {
                     + " differ in major version: CUDA extensions "
                     + "built with this nvcc will not load into this torch");
         }
-        String sanitizerPath = null;
-        String sanitizerVersion = null;
-        if (needSanitizer) {
-            Path cs = tools.require("compute-sanitizer", path(spec.computeSanitizer()), "--compute-sanitizer");
-            sanitizerPath = cs.toString();
-            CommandOutput v = commands.run(
-                    List.of(cs.toString(), "--version"), env, envDir.resolve("compute-sanitizer-version.txt"), 60);
-            Matcher m = SANITIZER_VERSION.matcher(v.output());
-            sanitizerVersion = m.find() ? m.group(1) : null;
-            if (sanitizerVersion == null) {
-                throw new RunException("compute-sanitizer at " + cs + " did not report a version (exit " + v.exitCode()
-                        + "): " + v.firstLine());
-            }
-        }
         messages.add(
                 Boolean.TRUE.equals(dsa)
                         ? "torch is built with device-side assertions: PYTORCH_USE_CUDA_DSA=1 is set for the blocking run"
@@ -180,7 +237,7 @@ public final class EnvironmentProbe {
         return new Environment(
                 driver,
                 driverCuda,
-                gpus,
+                devices.gpus(),
                 nvccVersion,
                 python.toString(),
                 text(torch, "python"),
@@ -189,8 +246,8 @@ public final class EnvironmentProbe {
                 text(torch, "cudnn"),
                 available,
                 dsa,
-                sanitizerPath,
-                sanitizerVersion,
+                devices.sanitizerPath(),
+                devices.sanitizerVersion(),
                 compat,
                 messages);
     }

@@ -22,7 +22,7 @@ import java.util.function.Supplier;
  * @param stopAtSeconds   stopped cleanly after this long (stopped-at-target), or null
  * @param toolWrapsTarget compute-sanitizer wraps the job: the job is stopped first, the tool gets its write grace
  * @param onProgress      called with the elapsed seconds at each progress interval
- * @param stopEarly       polled at each progress interval: a reason ends the phase as stopped-early
+ * @param stopEarly       polled every second: a reason ends the phase as stopped-early
  * @param sidecar         a command run beside the phase and stopped after it (the memory sampler), or empty
  */
 record PhaseCommand(

@@ -14,6 +14,14 @@ record PhaseContext(
         ProgressLog progress,
         RunReasons reasons,
         ReferenceTime reference,
-        Environment environment,
+        EnvironmentCheck environmentCheck,
         PhaseProbe probe,
-        ToolLocator tools) {}
+        ToolLocator tools) {
+    /**
+     * The whole environment. Only the sanitizer run may start before the check answered (it needs only the tool's
+     * path, {@link EnvironmentCheck#partial()}); the scheduler starts the others after it.
+     */
+    Environment environment() {
+        return environmentCheck.answer();
+    }
+}

@@ -87,7 +87,8 @@ final class PhaseProcess {
      * @param toolWrapsTarget compute-sanitizer wraps the job: job first, then the tool's write grace
      * @param progressEvery   seconds between progress callbacks
      * @param progress        called with the elapsed seconds
-     * @param stopEarly       polled with each progress callback: a reason ends the phase as stopped-early
+     * @param stopEarly       polled every second (cheap; a costly check throttles itself): a reason ends the
+     *                        phase as stopped-early
      */
     Outcome run(
             PhaseSettings settings,
@@ -135,6 +136,11 @@ final class PhaseProcess {
             if (System.nanoTime() - begin >= nextLeaseCheck) {
                 lease.check(); // a resumed runner follows the phase now: step back without stopping it
                 nextLeaseCheck += 1_000_000_000L;
+                String why = stopRequested ? null : stopEarly.get();
+                if (why != null) {
+                    requestStop("early " + why);
+                    stopRequested = true;
+                }
             }
             Optional<Outcome> done = readOutcome();
             if (done.isPresent()) {
@@ -172,11 +178,6 @@ final class PhaseProcess {
             if (System.nanoTime() - begin >= nextProgress) {
                 progress.accept(elapsed);
                 nextProgress += progressEvery * 1_000_000_000L;
-                String why = stopRequested ? null : stopEarly.get();
-                if (why != null) {
-                    requestStop("early " + why);
-                    stopRequested = true;
-                }
             }
         }
     }

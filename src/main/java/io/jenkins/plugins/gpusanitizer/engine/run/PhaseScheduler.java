@@ -32,19 +32,28 @@ final class PhaseScheduler {
         journal.throughput(regression::throughput);
     }
 
+    /**
+     * Whether the sanitizer run starts beside the environment check: on one GPU with the blocking run beside it
+     * (the default), the check's seconds are hidden too. Otherwise the check answers before any phase.
+     */
+    static boolean startsBesideCheck(RunSpec spec) {
+        return spec.gpus().size() == 1
+                && spec.overlapBlocking()
+                && spec.phases().contains(Phase.SANITIZER)
+                && spec.phases().contains(Phase.BLOCKING)
+                && !spec.tools().isEmpty();
+    }
+
     /** @return true when aborted */
     boolean run() throws IOException {
         RunSpec spec = context.spec();
+        if (startsBesideCheck(spec)) {
+            return runOverlapped(spec.gpus().get(0));
+        }
         if (spec.gpus().size() > 1) {
             return runInParallel();
         }
         String gpu = spec.gpus().get(0);
-        if (spec.overlapBlocking()
-                && spec.phases().contains(Phase.SANITIZER)
-                && spec.phases().contains(Phase.BLOCKING)
-                && !spec.tools().isEmpty()) {
-            return runOverlapped(gpu);
-        }
         for (Phase phase : spec.phases()) {
             switch (phase) {
                 case SANITIZER -> {
@@ -133,26 +142,43 @@ final class PhaseScheduler {
      */
     private boolean runOverlapped(String gpu) throws IOException {
         RunSpec spec = context.spec();
-        BesideRun blocking = new BesideRun(() -> new BlockingPhase(context).run(gpu));
+        EnvironmentCheck check = context.environmentCheck();
+        // the blocking run needs the whole environment (torch's device-side assertions): it starts once known
+        BesideRun blocking = new BesideRun(
+                () -> EnvironmentCheck.usable(check.await()) ? new BlockingPhase(context).run(gpu) : null);
         context.progress()
-                .say("blocking runs beside the sanitizer on GPU " + gpu + " (--no-overlap: one after the other)");
+                .say("blocking runs beside the sanitizer on GPU " + gpu + ", the sanitizer beside the environment"
+                        + " check (--no-overlap: one after the other)");
         boolean aborted = false;
+        boolean unusable = false;
         try {
             sanitizer:
             for (Tool tool : spec.tools()) {
-                for (PhaseResult result : new SanitizerPhase(context, tool).run(gpu)) {
+                List<PhaseResult> results = new SanitizerPhase(context, tool).run(gpu);
+                if (!EnvironmentCheck.usable(awaitCheck())) {
+                    setAside(results);
+                    unusable = true;
+                    break;
+                }
+                for (PhaseResult result : results) {
                     if (record(result)) {
                         aborted = true;
                         break sanitizer;
                     }
                 }
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            aborted = true;
         } finally {
             if (aborted || Thread.currentThread().isInterrupted()) {
                 blocking.abort(); // its process is stopped through its supervisor, like any abort
             }
         }
         PhaseResult result = blocking.result();
+        if (unusable) {
+            return false;
+        }
         if (result == null) {
             return true;
         }
@@ -175,6 +201,28 @@ final class PhaseScheduler {
             return record(regression.run(gpu));
         }
         return false;
+    }
+
+    /** The check's answer; the sanitizer run lasts longer than the check, so this rarely waits. */
+    private Environment awaitCheck() throws InterruptedException {
+        return context.environmentCheck().await();
+    }
+
+    /**
+     * A sanitizer run started beside a check that then found the environment unusable: not a result of the run
+     * (the run ends as if no phase ran), but its files are kept beside it as evidence.
+     */
+    private void setAside(List<PhaseResult> results) throws IOException {
+        for (PhaseResult result : results) {
+            Path ran = context.dir().dir(result.directory());
+            if (Files.exists(ran)) {
+                Path kept = ran.resolveSibling(ran.getFileName() + "-before-environment-check");
+                Files.move(ran, kept);
+                context.progress()
+                        .say("environment unusable: " + result.name() + " (started beside the check) was stopped;"
+                                + " its files are kept in " + kept.getFileName() + ", no phase result counts");
+            }
+        }
     }
 
     /** A phase on a thread of its own, beside the scheduler's; an abort interrupts it and waits for its result. */

@@ -147,20 +147,9 @@ public final class Runner {
             if (!starter.sharesFileSystem()) {
                 tools = tools.lookingWith((name, candidates) -> commands.executables(name, candidates, baseEnv));
             }
-            Environment environment = probeEnvironment(tools, commands);
-            if (environment != null && !"error".equals(environment.compatibility())) {
-                reference.fromSpec(spec, reasons);
-                // released on every way out of here; a killed JVM's lock the OS drops
-                try (GpuLock gpus = takeGpus()) {
-                    if (gpus == null) {
-                        aborted = Thread.currentThread().isInterrupted();
-                    } else {
-                        journal.gpuLock(gpus.directory(), gpus.gpus());
-                        aborted = new PhaseScheduler(context(environment, tools), journal).run();
-                    }
-                }
-            } else if (environment != null) {
-                progress.say("environment incompatible: no phase run");
+            EnvironmentCheck check = checkEnvironment(tools, commands);
+            if (check != null) {
+                aborted = runPhases(check, tools);
             }
         } catch (IOException | RuntimeException e) {
             RunLease.Superseded superseded = superseded(e);
@@ -180,6 +169,39 @@ public final class Runner {
             Thread.currentThread().interrupt();
         }
         return report;
+    }
+
+    /**
+     * The phases, once the GPUs are this run's; the sanitizer run may start before the environment check answered
+     * ({@link PhaseScheduler#startsBesideCheck}), the others start after it.
+     *
+     * @return true when aborted
+     */
+    private boolean runPhases(EnvironmentCheck check, ToolLocator tools) throws IOException {
+        try {
+            if (!PhaseScheduler.startsBesideCheck(spec) && !EnvironmentCheck.usable(check.await())) {
+                progress.say("environment incompatible: no phase run");
+                return false;
+            }
+            reference.fromSpec(spec, reasons);
+            // released on every way out of here; a killed JVM's lock the OS drops
+            try (GpuLock gpus = takeGpus()) {
+                if (gpus == null) {
+                    return Thread.currentThread().isInterrupted();
+                }
+                if (check.stopReason() != null) {
+                    progress.say("environment incompatible: no phase run"); // known while waiting for the GPU
+                    return false;
+                }
+                journal.gpuLock(gpus.directory(), gpus.gpus());
+                return new PhaseScheduler(context(check, tools), journal).run();
+            } finally {
+                check.await(); // its answer is in the record whatever happened
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return true;
+        }
     }
 
     /**
@@ -216,7 +238,7 @@ public final class Runner {
         return null;
     }
 
-    private PhaseContext context(Environment environment, ToolLocator tools) throws IOException {
+    private PhaseContext context(EnvironmentCheck environment, ToolLocator tools) throws IOException {
         PhaseLauncher launcher = new PhaseLauncher(spec, baseEnv, secrets, dir, progress, runId, starter, owner, lease);
         PhaseProbe probe = new PhaseProbe(spec, baseEnv, new ProbeInstaller(dir.root()), reasons);
         return new PhaseContext(
@@ -240,29 +262,49 @@ public final class Runner {
         }
     }
 
-    /** The driver, GPUs, torch and tools; null (with the reason) when the probe itself failed. */
-    private Environment probeEnvironment(ToolLocator tools, ShortCommands commands) {
+    /**
+     * The environment check, started: the quick commands have answered, the job's Python answers on a thread of its
+     * own. Null (with the reason) when the quick part failed: no GPU, a missing tool.
+     */
+    private EnvironmentCheck checkEnvironment(ToolLocator tools, ShortCommands commands) {
+        EnvironmentProbe probe = new EnvironmentProbe(tools, baseEnv, dir.env(), commands);
         try {
-            Environment environment = new EnvironmentProbe(tools, baseEnv, dir.env(), commands)
-                    .probe(spec, EnvironmentProbe.needsSanitizer(spec));
-            journal.environment(environment);
-            progress.say("environment: driver " + environment.driverVersion() + " (CUDA "
-                    + environment.driverCudaVersion() + "), "
-                    + environment.gpus().size() + " GPU(s), torch "
-                    + environment.torchVersion() + " (CUDA " + environment.torchCuda() + ")"
-                    + (environment.computeSanitizerVersion() == null
-                            ? ""
-                            : ", compute-sanitizer " + environment.computeSanitizerVersion())
-                    + ": " + environment.compatibility());
-            environmentReasons(environment);
-            return environment;
+            EnvironmentProbe.Devices devices = probe.devices(spec, EnvironmentProbe.needsSanitizer(spec));
+            return EnvironmentCheck.start(probe, spec, devices, new EnvironmentCheck.Settler() {
+                @Override
+                public void known(Environment environment) {
+                    settle(environment);
+                }
+
+                @Override
+                public void failed(RunException e) {
+                    environmentFailed(e);
+                }
+            });
         } catch (RunLease.Superseded e) {
             throw e;
         } catch (RunException e) {
-            reasons.add(Reason.error("environment", e.getMessage()));
-            progress.say(e.getMessage());
+            environmentFailed(e);
             return null;
         }
+    }
+
+    private void environmentFailed(RunException e) {
+        reasons.add(Reason.error("environment", e.getMessage()));
+        progress.say(e.getMessage());
+    }
+
+    private void settle(Environment environment) {
+        journal.environment(environment);
+        progress.say("environment: driver " + environment.driverVersion() + " (CUDA "
+                + environment.driverCudaVersion() + "), "
+                + environment.gpus().size() + " GPU(s), torch "
+                + environment.torchVersion() + " (CUDA " + environment.torchCuda() + ")"
+                + (environment.computeSanitizerVersion() == null
+                        ? ""
+                        : ", compute-sanitizer " + environment.computeSanitizerVersion())
+                + ": " + environment.compatibility());
+        environmentReasons(environment);
     }
 
     private void environmentReasons(Environment environment) {

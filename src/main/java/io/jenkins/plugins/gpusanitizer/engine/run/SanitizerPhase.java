@@ -45,7 +45,9 @@ final class SanitizerPhase {
                 && !PhaseResult.ABORTED.equals(first.status())
                 && !PhaseResult.NOT_STARTED.equals(first.status())
                 && CaptureConflict.seenIn(context.dir().dir(first.directory()));
-        if (!conflict || Thread.currentThread().isInterrupted()) {
+        if (!conflict
+                || Thread.currentThread().isInterrupted()
+                || context.environmentCheck().stopReason() != null) {
             return List.of(first);
         }
         String rerun = RunDirectory.cachedSanitizerDir(tool);
@@ -78,7 +80,16 @@ final class SanitizerPhase {
                 removed.add(variable);
             }
         }
-        Supplier<String> stopEarly = spec.stopAfterDefects() <= 0 ? () -> null : () -> enoughDefects(log);
+        // the log is parsed again at most once per progress interval, not at every poll
+        Throttle defects = new Throttle(Math.max(1, spec.progressIntervalSeconds()));
+        // started beside the environment check, the run stops when the check finds the environment unusable
+        EnvironmentCheck check = context.environmentCheck();
+        Supplier<String> stopEarly = spec.stopAfterDefects() <= 0
+                ? check::stopReason
+                : () -> {
+                    String unusable = check.stopReason();
+                    return unusable != null ? unusable : defects.check(() -> enoughDefects(log));
+                };
         return context.launcher()
                 .launch(new PhaseCommand(
                         name,
@@ -101,7 +112,7 @@ final class SanitizerPhase {
     private List<String> argv(Path phaseDir, Path log) {
         RunSpec spec = context.spec();
         List<String> argv = new ArrayList<>(List.of(
-                context.environment().computeSanitizerPath(),
+                context.environmentCheck().partial().computeSanitizerPath(),
                 "--tool",
                 tool.id(),
                 "--xml",
@@ -142,6 +153,26 @@ final class SanitizerPhase {
                     : null;
         } catch (InputException | IllegalArgumentException e) {
             return null;
+        }
+    }
+
+    /** Runs a costly check at most once per interval; null in between. */
+    private static final class Throttle {
+        private final long everyNanos;
+        private long next;
+
+        Throttle(int seconds) {
+            this.everyNanos = seconds * 1_000_000_000L;
+            this.next = System.nanoTime() + everyNanos;
+        }
+
+        String check(Supplier<String> costly) {
+            long now = System.nanoTime();
+            if (now < next) {
+                return null;
+            }
+            next = now + everyNanos;
+            return costly.get();
         }
     }
 }

@@ -1,0 +1,103 @@
+package io.jenkins.plugins.gpusanitizer.engine.run;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+
+/**
+ * The environment check of one run. The quick commands (driver, GPUs, nvcc, compute-sanitizer) have answered
+ * when it exists; the job's Python importing torch — 4-6 s of a gate's fixed cost on the H200
+ * (docs/h200-gpu-minutes) — answers on a thread of its own, so that the sanitizer run can start beside it and be
+ * stopped if the answer is "incompatible". Whoever needs the whole environment waits for it.
+ */
+final class EnvironmentCheck {
+    /** What the run does with the answer once it is known: record it, print it, turn its findings into reasons. */
+    interface Settler {
+        void known(Environment environment);
+
+        void failed(RunException e);
+    }
+
+    private final Environment partial;
+    private final CompletableFuture<Environment> whole;
+
+    private EnvironmentCheck(Environment partial, CompletableFuture<Environment> whole) {
+        this.partial = partial;
+        this.whole = whole;
+    }
+
+    /** Starts the Python part; the settler hears the answer on the checking thread, before any waiter does. */
+    static EnvironmentCheck start(
+            EnvironmentProbe probe, RunSpec spec, EnvironmentProbe.Devices devices, Settler settler) {
+        CompletableFuture<Environment> whole = new CompletableFuture<>();
+        Thread thread = new Thread(
+                () -> {
+                    try {
+                        Environment environment = probe.withPython(spec, devices);
+                        settler.known(environment);
+                        whole.complete(environment);
+                    } catch (RunLease.Superseded e) {
+                        whole.completeExceptionally(e);
+                    } catch (RunException e) {
+                        settler.failed(e);
+                        whole.complete(null);
+                    } catch (Throwable e) {
+                        whole.completeExceptionally(e);
+                    }
+                },
+                "gpu-sanitize-environment-check");
+        thread.setDaemon(true);
+        thread.start();
+        return new EnvironmentCheck(devices.partial(), whole);
+    }
+
+    /** A check already answered (tests; several GPUs, where nothing starts before the answer). */
+    static EnvironmentCheck known(Environment environment) {
+        return new EnvironmentCheck(environment, CompletableFuture.completedFuture(environment));
+    }
+
+    /** What the quick commands found: enough for the sanitizer run's command line. */
+    Environment partial() {
+        return partial;
+    }
+
+    /**
+     * Waits for the whole answer.
+     *
+     * @return the environment, or null when the check itself failed (its reason is recorded)
+     * @throws InterruptedException when the run is aborted meanwhile
+     */
+    Environment await() throws InterruptedException {
+        try {
+            return whole.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime; // a lost lease (RunLease.Superseded) among them
+            }
+            throw new IllegalStateException("environment check failed: " + e.getCause(), e.getCause());
+        }
+    }
+
+    /** The whole environment, for phases started after the check answered (never waits). */
+    Environment answer() {
+        if (!whole.isDone()) {
+            throw new IllegalStateException("the environment check has not answered yet");
+        }
+        return whole.join();
+    }
+
+    /**
+     * Why phases started beside the check must stop, once it answered: incompatible or failed; null while it
+     * runs or when the environment is usable. Never waits.
+     */
+    String stopReason() {
+        if (!whole.isDone() || whole.isCompletedExceptionally()) {
+            return null;
+        }
+        return usable(whole.join()) ? null : "stopped: the environment check found the environment unusable";
+    }
+
+    /** Phases may run in it: the check answered and did not find an incompatibility. */
+    static boolean usable(Environment environment) {
+        return environment != null && !"error".equals(environment.compatibility());
+    }
+}

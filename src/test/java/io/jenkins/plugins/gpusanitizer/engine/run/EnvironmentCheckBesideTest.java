@@ -1,0 +1,118 @@
+package io.jenkins.plugins.gpusanitizer.engine.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import io.jenkins.plugins.gpusanitizer.testing.Processes;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The environment check's slow part (the job's Python importing torch) runs beside the sanitizer run on one GPU;
+ * an unusable answer stops that run and counts none of it; the other phases start only after the answer.
+ */
+class EnvironmentCheckBesideTest {
+    @TempDir
+    Path dir;
+
+    private final List<String> console = new ArrayList<>();
+
+    private Report run(FakeGpu gpu, RunSpec spec) {
+        return new Runner(spec, gpu.env(), console::add).run();
+    }
+
+    /** Seconds since the epoch a fake tool wrote into a file of FAKE_LOG. */
+    private static double stamp(FakeGpu gpu, String name) {
+        return Double.parseDouble(gpu.logged(name).trim());
+    }
+
+    /** When the job under the sanitizer started: the fake job writes its pid file first. */
+    private static double started(FakeGpu gpu, String mode) throws IOException {
+        return Files.getLastModifiedTime(gpu.log.resolve("pid-" + mode + ".txt"))
+                        .toMillis()
+                / 1000.0;
+    }
+
+    @Test
+    void theSanitizerRunStartsWhileTorchIsStillBeingImportedAndTheFindingsAreTheSame() throws IOException {
+        FakeGpu gpu = new FakeGpu(dir).farOob().put("torch-probe.sleep", "2").put("memcheck-app.sleep", "3");
+        Report report = run(gpu, FakeGpu.farOobSpec(dir.resolve("run")));
+
+        assertThat(started(gpu, "memcheck-app"))
+                .as("the sanitizer's job started before the torch probe answered")
+                .isLessThan(stamp(gpu, "torch-probe.end"));
+        assertThat(started(gpu, "blocking"))
+                .as("the blocking run needs the whole environment: it starts after the answer")
+                .isGreaterThanOrEqualTo(stamp(gpu, "torch-probe.end") - 0.01);
+        assertThat(report.verdict()).isEqualTo("FAIL");
+        assertThat(report.diagnosis().faultAt().line()).isEqualTo(32);
+        assertThat(report.execution().environment().torchVersion()).isEqualTo("2.11.0+cu130");
+        assertThat(report.execution().environment().compatibility()).isEqualTo("ok");
+        assertThat(report.execution().phases())
+                .extracting(Report.PhaseJson::name)
+                .containsExactly("sanitizer-memcheck", "blocking", "regression");
+    }
+
+    @Test
+    void anUnusableEnvironmentStopsTheSanitizerRunStartedBesideItAndCountsNothingOfIt() throws IOException {
+        FakeGpu gpu = new FakeGpu(dir)
+                .farOob()
+                .put("torch-probe.sleep", "1")
+                .put(
+                        "torch-probe.json",
+                        "{\"python\": \"3.12.3\", \"torch\": \"2.11.0+cu130\", \"cuda\": \"13.0\","
+                                + " \"cuda_available\": false, \"dsa\": false}")
+                .hang("memcheck-app");
+        long begin = System.nanoTime();
+        Report report = run(gpu, FakeGpu.farOobSpec(dir.resolve("run")));
+        double seconds = (System.nanoTime() - begin) / 1e9;
+
+        assertThat(report.verdict()).isEqualTo("ERROR");
+        assertThat(report.reasons())
+                .anyMatch(r -> r.code().equals("environment") && r.message().contains("is_available() is False"));
+        assertThat(report.execution().phases()).as("no phase result counts").isEmpty();
+        assertThat(report.defects()).isEmpty();
+        assertThat(dir.resolve("run/sanitizer-memcheck-before-environment-check/sanitizer.log"))
+                .as("what the stopped run wrote is kept")
+                .exists();
+        assertThat(dir.resolve("run/sanitizer-memcheck")).doesNotExist();
+        assertThat(gpu.log.resolve("pid-blocking.txt"))
+                .as("the blocking run never started")
+                .doesNotExist();
+        assertThat(seconds)
+                .as("stopped soon after the answer, not at the phase's time limit")
+                .isLessThan(15);
+        long pid = Long.parseLong(gpu.logged("pid-memcheck-app.txt").trim());
+        assertThat(Processes.running(pid)).as("the stopped job is gone").isFalse();
+        assertThat(console).anyMatch(l -> l.contains("before-environment-check") && l.contains("no phase result"));
+    }
+
+    @Test
+    void withoutOverlapTheCheckAnswersBeforeAnyPhase() throws IOException {
+        FakeGpu gpu = new FakeGpu(dir).farOob().put("torch-probe.sleep", "1");
+        Report report = run(gpu, FakeGpu.farOobSpec(dir.resolve("run")).overlapBlocking(false));
+
+        assertThat(started(gpu, "memcheck-app")).isGreaterThanOrEqualTo(stamp(gpu, "torch-probe.end") - 0.01);
+        assertThat(report.verdict()).isEqualTo("FAIL");
+        assertThat(report.diagnosis().faultAt().line()).isEqualTo(32);
+    }
+
+    @Test
+    void aPythonThatCannotBeFoundIsAnErrorBeforeAnyPhaseCounts() {
+        FakeGpu gpu = new FakeGpu(dir).farOob();
+        Report report = run(
+                gpu,
+                FakeGpu.farOobSpec(dir.resolve("run"))
+                        .python(dir.resolve("no-such-python").toString()));
+
+        assertThat(report.verdict()).isEqualTo("ERROR");
+        assertThat(report.reasons())
+                .anyMatch(r -> r.code().equals("environment") && r.message().contains("--python"));
+        assertThat(report.execution().phases()).isEmpty();
+    }
+}
