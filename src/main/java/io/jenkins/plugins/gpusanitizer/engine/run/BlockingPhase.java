@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * The blocking phase: {@code CUDA_LAUNCH_BLOCKING=1} (and device-side assertions where this torch has
@@ -23,15 +24,68 @@ final class BlockingPhase {
     }
 
     PhaseResult run(String gpu) throws IOException {
+        return run(gpu, context.environment(), () -> null);
+    }
+
+    /**
+     * Started before the environment check answered, on what nearly every torch is (PyPI and conda wheels are
+     * built without device-side assertions; {@link EnvironmentCheck#assumed()}). Stopped when the answer says
+     * the environment is unusable (the scheduler sets it aside); run again, the first run kept beside it, when
+     * the answer differs in what the run's settings depend on.
+     *
+     */
+    PhaseResult runBesideCheck(String gpu, EnvironmentCheck check) throws IOException {
+        Environment assumed = check.assumed();
+        PhaseResult first = run(gpu, assumed, () -> {
+            String unusable = check.stopReason();
+            if (unusable != null) {
+                return unusable;
+            }
+            Environment answer = check.answered();
+            return answer != null && settingsDiffer(assumed, answer)
+                    ? "stopped: started before the environment check answered, on settings the answer changed"
+                    : null;
+        });
+        if (PhaseResult.ABORTED.equals(first.status()) || Thread.currentThread().isInterrupted()) {
+            return first;
+        }
+        Environment answer;
+        try {
+            answer = check.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return first;
+        }
+        if (!EnvironmentCheck.usable(answer) || !settingsDiffer(assumed, answer)) {
+            return first;
+        }
+        Path ran = context.dir().dir(Phase.BLOCKING.id());
+        Path kept = ran.resolveSibling(ran.getFileName() + "-before-environment-check");
+        Files.move(ran, kept);
+        context.reference().forget();
+        context.progress()
+                .say("the blocking run started before the environment check answered"
+                        + (Boolean.TRUE.equals(answer.torchDsa()) ? " (this torch has device-side assertions)" : "")
+                        + ": run again with the answer's settings (the first is kept in " + kept.getFileName() + ")");
+        return run(gpu, answer, () -> null);
+    }
+
+    /** What the run's settings depend on: device-side assertions, and whether the probe can go in (torch found). */
+    static boolean settingsDiffer(Environment a, Environment b) {
+        return Boolean.TRUE.equals(a.torchDsa()) != Boolean.TRUE.equals(b.torchDsa())
+                || (a.torchVersion() == null) != (b.torchVersion() == null);
+    }
+
+    private PhaseResult run(String gpu, Environment environment, Supplier<String> stop) throws IOException {
         RunSpec spec = context.spec();
         Path phaseDir = Files.createDirectories(context.dir().dir(Phase.BLOCKING.id()));
         Map<String, String> set = new LinkedHashMap<>();
         set.put("CUDA_VISIBLE_DEVICES", gpu);
         set.put("CUDA_LAUNCH_BLOCKING", "1");
-        if (Boolean.TRUE.equals(context.environment().torchDsa())) {
+        if (Boolean.TRUE.equals(environment.torchDsa())) {
             set.put("PYTORCH_USE_CUDA_DSA", "1");
         }
-        set.putAll(context.probe().env(Phase.BLOCKING, phaseDir, context.environment()));
+        set.putAll(context.probe().env(Phase.BLOCKING, phaseDir, environment));
         List<String> removed = new ArrayList<>(Phase.DEBUG_VARIABLES);
         removed.removeAll(set.keySet());
         PhaseResult result = context.launcher()
@@ -47,7 +101,7 @@ final class BlockingPhase {
                         null,
                         false,
                         elapsed -> context.progress().say("blocking running " + Math.round(elapsed) + " s"),
-                        () -> null,
+                        stop,
                         List.of()));
         context.reference().offer(result.timeToFailure(), "this run's blocking phase");
         copyGeneratedCode(phaseDir);

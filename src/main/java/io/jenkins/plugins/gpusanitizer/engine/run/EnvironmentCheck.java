@@ -77,6 +77,36 @@ final class EnvironmentCheck {
         }
     }
 
+    /**
+     * What the blocking run starts on before the answer: the quick commands' findings and a torch like nearly
+     * every one (found, built without device-side assertions). The answer corrects it ({@link
+     * BlockingPhase#runBesideCheck}).
+     */
+    Environment assumed() {
+        Environment p = partial;
+        return new Environment(
+                p.driverVersion(),
+                p.driverCudaVersion(),
+                p.gpus(),
+                p.nvccVersion(),
+                null,
+                null,
+                "assumed",
+                null,
+                null,
+                null,
+                false,
+                p.computeSanitizerPath(),
+                p.computeSanitizerVersion(),
+                "pending",
+                p.messages());
+    }
+
+    /** The answer when the check has given one (null while it runs, when it failed or threw). Never waits. */
+    Environment answered() {
+        return whole.isDone() && !whole.isCompletedExceptionally() ? whole.join() : null;
+    }
+
     /** The whole environment, for phases started after the check answered (never waits). */
     Environment answer() {
         if (!whole.isDone()) {

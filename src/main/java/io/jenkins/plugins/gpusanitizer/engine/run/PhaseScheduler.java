@@ -143,12 +143,10 @@ final class PhaseScheduler {
     private boolean runOverlapped(String gpu) throws IOException {
         RunSpec spec = context.spec();
         EnvironmentCheck check = context.environmentCheck();
-        // the blocking run needs the whole environment (torch's device-side assertions): it starts once known
-        BesideRun blocking = new BesideRun(
-                () -> EnvironmentCheck.usable(check.await()) ? new BlockingPhase(context).run(gpu) : null);
+        BesideRun blocking = new BesideRun(() -> new BlockingPhase(context).runBesideCheck(gpu, check));
         context.progress()
-                .say("blocking runs beside the sanitizer on GPU " + gpu + ", the sanitizer beside the environment"
-                        + " check (--no-overlap: one after the other)");
+                .say("blocking runs beside the sanitizer on GPU " + gpu + ", both beside the environment check"
+                        + " (--no-overlap: one after the other)");
         boolean aborted = false;
         boolean unusable = false;
         try {
@@ -177,6 +175,9 @@ final class PhaseScheduler {
         }
         PhaseResult result = blocking.result();
         if (unusable) {
+            if (result != null) {
+                setAside(List.of(result));
+            }
             return false;
         }
         if (result == null) {

@@ -13,8 +13,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The environment check's slow part (the job's Python importing torch) runs beside the sanitizer run on one GPU;
- * an unusable answer stops that run and counts none of it; the other phases start only after the answer.
+ * The environment check's slow part (the job's Python importing torch) runs beside the sanitizer and blocking runs
+ * on one GPU; an unusable answer stops them and counts none of it; an answer that changes the blocking run's
+ * settings runs it again; the regression run starts after the answer.
  */
 class EnvironmentCheckBesideTest {
     @TempDir
@@ -47,8 +48,10 @@ class EnvironmentCheckBesideTest {
                 .as("the sanitizer's job started before the torch probe answered")
                 .isLessThan(stamp(gpu, "torch-probe.end"));
         assertThat(started(gpu, "blocking"))
-                .as("the blocking run needs the whole environment: it starts after the answer")
-                .isGreaterThanOrEqualTo(stamp(gpu, "torch-probe.end") - 0.01);
+                .as("the blocking run too, on the usual torch (no device-side assertions)")
+                .isLessThan(stamp(gpu, "torch-probe.end"));
+        assertThat(gpu.logged("env-blocking.txt")).doesNotContain("PYTORCH_USE_CUDA_DSA");
+        assertThat(dir.resolve("run/blocking-before-environment-check")).doesNotExist();
         assertThat(report.verdict()).isEqualTo("FAIL");
         assertThat(report.diagnosis().faultAt().line()).isEqualTo(32);
         assertThat(report.execution().environment().torchVersion()).isEqualTo("2.11.0+cu130");
@@ -81,15 +84,47 @@ class EnvironmentCheckBesideTest {
                 .as("what the stopped run wrote is kept")
                 .exists();
         assertThat(dir.resolve("run/sanitizer-memcheck")).doesNotExist();
-        assertThat(gpu.log.resolve("pid-blocking.txt"))
-                .as("the blocking run never started")
-                .doesNotExist();
+        assertThat(dir.resolve("run/blocking-before-environment-check"))
+                .as("the blocking run started beside the check is stopped (or ended) and kept too")
+                .exists();
+        assertThat(dir.resolve("run/blocking")).doesNotExist();
         assertThat(seconds)
                 .as("stopped soon after the answer, not at the phase's time limit")
                 .isLessThan(15);
         long pid = Long.parseLong(gpu.logged("pid-memcheck-app.txt").trim());
         assertThat(Processes.running(pid)).as("the stopped job is gone").isFalse();
         assertThat(console).anyMatch(l -> l.contains("before-environment-check") && l.contains("no phase result"));
+    }
+
+    @Test
+    void aTorchWithDeviceSideAssertionsRunsTheBlockingRunAgainWithThem() throws IOException {
+        FakeGpu gpu = new FakeGpu(dir)
+                .farOob()
+                .put("torch-probe.sleep", "2")
+                .put("blocking.sleep", "4")
+                .put(
+                        "torch-probe.json",
+                        "{\"python\": \"3.12.3\", \"torch\": \"2.11.0+cu130\", \"cuda\": \"13.0\","
+                                + " \"cuda_available\": true, \"dsa\": true}");
+        Report report = run(gpu, FakeGpu.farOobSpec(dir.resolve("run")));
+
+        assertThat(dir.resolve("run/blocking-before-environment-check/stderr.log"))
+                .as("the first blocking run, started on the usual torch, is kept")
+                .exists();
+        assertThat(started(gpu, "blocking"))
+                .as("the blocking run that counts started after the answer")
+                .isGreaterThan(stamp(gpu, "torch-probe.end"));
+        assertThat(gpu.logged("env-blocking.txt")).contains("PYTORCH_USE_CUDA_DSA=1");
+        assertThat(console).anyMatch(l -> l.contains("this torch has device-side assertions"));
+        assertThat(report.verdict()).isEqualTo("FAIL");
+        assertThat(report.diagnosis().faultAt().line()).isEqualTo(32);
+        assertThat(report.execution().phases())
+                .extracting(Report.PhaseJson::name)
+                .containsExactly("sanitizer-memcheck", "blocking", "regression");
+        assertThat(report.execution().phases())
+                .filteredOn(p -> p.name().equals("blocking"))
+                .singleElement()
+                .satisfies(p -> assertThat(p.status()).isEqualTo("failed"));
     }
 
     @Test
