@@ -31,7 +31,11 @@ for run, gate in sorted(gates.items()):
     sanitizer = sum(v for k, v in phases.items() if k.startswith("sanitizer"))
     blocking, regression = phases.get("blocking", 0), phases.get("regression", 0)
     critical = (max(sanitizer, blocking) if run.endswith("-beside") else sanitizer + blocking) + regression
+    console = out / (run + ".console.txt")
+    beside_check = console.exists() and "both beside the environment check" in console.read_text()
+    on_path = env - python if beside_check else env
     print(json.dumps({"run": run, "gate": gate, "environmentCheck": round(env, 2), "pythonCheck": round(python, 2),
-                      "phasesCriticalPath": round(critical, 2), "rest": round(gate - env - critical, 2),
+                      "besideCheck": beside_check, "environmentOnPath": round(on_path, 2),
+                      "phasesCriticalPath": round(critical, 2), "rest": round(gate - on_path - critical, 2),
                       "gateOverSanitizerPlusRegression": round(gate / (sanitizer + regression), 3),
-                      "withoutEnvironmentCheck": round((gate - env) / (sanitizer + regression), 3)}))
+                      "withoutEnvironmentCheck": round((gate - on_path) / (sanitizer + regression), 3)}))

@@ -30,9 +30,16 @@ class SignalsH200RecordTest {
 
     record Case(String name, int exit, double exitSeconds, int processesBefore, int goneAfter) {}
 
+    /** The second capture (2026-12-04, script with job control): SIGINT during blocking, SIGKILL during regression. */
+    static final Path RERUN = RECORD.resolve("rerun-2026-12-04");
+
     private static Map<String, Case> cases() throws IOException {
+        return cases(RECORD);
+    }
+
+    private static Map<String, Case> cases(Path record) throws IOException {
         Map<String, Case> cases = new LinkedHashMap<>();
-        for (String line : Files.readAllLines(RECORD.resolve("signals.txt"))) {
+        for (String line : Files.readAllLines(record.resolve("signals.txt"))) {
             Matcher m = LINE.matcher(line);
             if (m.lookingAt()) {
                 cases.put(
@@ -76,16 +83,33 @@ class SignalsH200RecordTest {
     }
 
     @Test
+    void sigintDuringTheBlockingRunAbortsLikeCtrlC() throws Exception {
+        Case c = cases(RERUN).get("INT-blocking");
+        assertThat(c).as("INT-blocking recorded").isNotNull();
+        assertThat(c.exit()).as("128 + SIGINT").isEqualTo(130);
+        assertThat(c.exitSeconds()).isLessThan(10);
+        assertThat(c.processesBefore()).isGreaterThanOrEqualTo(2);
+        assertThat(c.goneAfter()).isZero();
+        JsonNode report = CliRunner.json(RERUN.resolve("INT-blocking/report.json"));
+        assertThat(report.get("verdict").asText()).isEqualTo("ERROR");
+        assertThat(report.get("reasons").findValuesAsText("code")).contains("aborted");
+        assertThat(RERUN.resolve("INT-blocking/blocking/exit.status")).content().contains("status=aborted");
+    }
+
+    @Test
     void afterSigkillOfTheCliTheSupervisorEndsThePhaseWithinSeconds() throws Exception {
-        Map<String, Case> cases = cases();
-        for (String[] c : new String[][] {{"KILL-sanitizer", "sanitizer-memcheck"}, {"KILL-blocking", "blocking"}}) {
+        Map<String, Case> cases = new LinkedHashMap<>(cases());
+        cases.put("KILL-regression", cases(RERUN).get("KILL-regression"));
+        for (String[] c : new String[][] {
+            {"KILL-sanitizer", "sanitizer-memcheck"}, {"KILL-blocking", "blocking"}, {"KILL-regression", "regression"}
+        }) {
             Case kill = cases.get(c[0]);
             assertThat(kill).as(c[0] + " recorded").isNotNull();
             assertThat(kill.exit()).isEqualTo(137);
             assertThat(kill.goneAfter())
                     .as(c[0] + ": seconds until nothing of the phase ran")
                     .isBetween(0, 10);
-            Path run = RECORD.resolve(c[0]);
+            Path run = (c[0].equals("KILL-regression") ? RERUN : RECORD).resolve(c[0]);
             assertThat(run.resolve("report.json")).doesNotExist();
             String owner = Files.readAllLines(run.resolve(c[1]).resolve("supervisor.conf")).stream()
                     .filter(l -> l.startsWith("OWNER_PID="))
@@ -106,11 +130,11 @@ class SignalsH200RecordTest {
 
     @Test
     void everyCaseEndedWithNoPhaseProcessAndNoGpuApp() throws Exception {
-        try (var files = Files.list(RECORD)) {
+        try (var files = Files.walk(RECORD, 2)) {
             List<Path> watches = files.filter(p -> p.toString().endsWith(".watch.txt"))
                     .sorted()
                     .toList();
-            assertThat(watches).hasSizeGreaterThanOrEqualTo(5);
+            assertThat(watches).hasSizeGreaterThanOrEqualTo(7);
             for (Path watch : watches) {
                 List<String> lines = Files.readAllLines(watch);
                 assertThat(lines.get(0))
@@ -122,5 +146,6 @@ class SignalsH200RecordTest {
             }
         }
         assertThat(RECORD.resolve("signals.txt")).content().contains("GPU apps now: ; phase processes now: ");
+        assertThat(RERUN.resolve("signals.txt")).content().contains("GPU apps now: ; phase processes now: ");
     }
 }
