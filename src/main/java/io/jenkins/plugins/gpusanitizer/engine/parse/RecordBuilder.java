@@ -61,6 +61,15 @@ final class RecordBuilder {
         }
     }
 
+    /** A native frame whose text is the UTF-8 bytes {@code [from, to)}: copied, decoded and parsed only if looked at. */
+    void addNativeFrame(byte[] bytes, int from, int to) {
+        if (nativeFrames++ < MAX_NATIVE_FRAMES) {
+            frames.addNative(bytes, from, to);
+        } else {
+            droppedFrames++;
+        }
+    }
+
     SanitizerRecord build() {
         return new SanitizerRecord(
                 tool,

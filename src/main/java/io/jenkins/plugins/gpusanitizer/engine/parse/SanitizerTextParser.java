@@ -40,8 +40,6 @@ public final class SanitizerTextParser {
             "^(Error|Warning|WARN|Information|INFO): ?(?:\\(([^)]*)\\) )?Potential (\\w+) hazard detected at (\\S+) (\\S+) in block \\(([^)]*)\\).*");
     private static final Pattern RACE =
             Pattern.compile("^(Error|Warning): Race reported between (\\w+) access at (.+)$");
-    private static final Pattern AT = Pattern.compile("^at (.+?)\\+(0x[0-9a-fA-F]+)(?: in (.+):(\\d+))?$");
-    private static final Pattern AT_OLD = Pattern.compile("^at (0x[0-9a-fA-F]+) in (.+)$");
     private static final Pattern BY_THREAD = Pattern.compile("^by thread \\(([^)]*)\\) in block \\(([^)]*)\\)");
     private static final Pattern HAZARD_THREAD =
             Pattern.compile("^(\\w+) Thread \\(([^)]*)\\) at (.+?)\\+(0x[0-9a-fA-F]+)(?: in (.+):(\\d+))?$");
@@ -97,10 +95,12 @@ public final class SanitizerTextParser {
     public List<SanitizerOutput> parseRuns(
             InputStream in, Path name, Tool hint, IntFunction<Consumer<SanitizerRecord>> sinks) throws IOException {
         State st = new State(name, hint, sinks);
-        ByteLineReader lines = new ByteLineReader(InputFiles.utf8(in), BoundedLineReader.DEFAULT_MAX_LINE);
-        String line;
-        while ((line = lines.readLine()) != null) {
-            st.line(line);
+        LineChunker lines = new LineChunker(InputFiles.utf8(in), BoundedLineReader.DEFAULT_MAX_LINE);
+        try (ChunkReader chunks = new ChunkReader(lines, new SanitizerLines(prefix))) {
+            LineChunk c;
+            while ((c = chunks.next()) != null) {
+                st.lines(c);
+            }
         }
         st.flush();
         if (lines.truncatedLines() > 0) {
@@ -242,6 +242,38 @@ public final class SanitizerTextParser {
         void openRun() {
             if (run.closed()) {
                 nextRun();
+            }
+        }
+
+        /** A chunk's lines in the forms {@link SanitizerLines} read them into: what {@link #line} does with each. */
+        void lines(LineChunk c) {
+            byte[] tags = c.tag;
+            Object[] values = c.values;
+            for (int i = 0, n = c.lines; i < n; i++) {
+                switch (tags[i]) {
+                    case LineChunk.NATIVE_FRAME:
+                        if (current != null) {
+                            pendingBarePc = false;
+                            current.addNativeFrame(c.bytes, c.from[i], c.to[i]);
+                        }
+                        break;
+                    case LineChunk.HOST_FRAME:
+                        if (current != null) {
+                            hostFrame((Frame) values[i]);
+                        }
+                        break;
+                    case LineChunk.AT:
+                        if (current != null && values[i] != null) {
+                            ((AtLine) values[i]).applyTo(current);
+                        }
+                        break;
+                    case LineChunk.SEPARATOR:
+                        flush();
+                        break;
+                    default:
+                        line((String) values[i]);
+                        break;
+                }
             }
         }
 
@@ -474,10 +506,16 @@ public final class SanitizerTextParser {
             if (hint != null) {
                 return hint;
             }
-            return run.typedRecords.entrySet().stream()
-                    .max(Map.Entry.comparingByValue())
-                    .map(Map.Entry::getKey)
-                    .orElse(natural);
+            // the first of the most frequent, as a stream's max would give, without a stream per record
+            Tool most = natural;
+            int count = 0;
+            for (Map.Entry<Tool, Integer> e : run.typedRecords.entrySet()) {
+                if (e.getValue() > count) {
+                    most = e.getKey();
+                    count = e.getValue();
+                }
+            }
+            return most;
         }
 
         RecordBuilder hazard(Matcher m) {
@@ -518,7 +556,7 @@ public final class SanitizerTextParser {
                 r.addDetail(text);
             } else if (text.startsWith("Device Frame:")) {
                 if (r.deviceLocation == null) {
-                    Matcher d = AT.matcher(
+                    Matcher d = AtLine.AT.matcher(
                             "at " + text.substring("Device Frame:".length()).trim());
                     if (d.matches() && d.group(3) != null && !d.group(1).startsWith("__assertfail")) {
                         r.deviceLocation = SourceLocation.of(d.group(3), FrameParser.parseInt(d.group(4)), d.group(1));
@@ -538,7 +576,11 @@ public final class SanitizerTextParser {
                 current.addNativeFrame(rest);
                 return;
             }
-            Frame f = FrameParser.parse(rest);
+            hostFrame(FrameParser.parse(rest));
+        }
+
+        /** @param f the frame, null for the first half of the two-line form */
+        void hostFrame(Frame f) {
             if (f == null) {
                 pendingBarePc = true;
                 return;
@@ -577,19 +619,9 @@ public final class SanitizerTextParser {
         }
 
         void atLocation(RecordBuilder r, String text) {
-            Matcher m = AT.matcher(text);
-            if (m.matches()) {
-                r.kernel = m.group(1);
-                r.pc = m.group(2);
-                if (m.group(3) != null) {
-                    r.deviceLocation = SourceLocation.of(m.group(3), FrameParser.parseInt(m.group(4)), null);
-                }
-                return;
-            }
-            m = AT_OLD.matcher(text);
-            if (m.matches()) {
-                r.pc = m.group(1);
-                r.kernel = m.group(2);
+            AtLine at = AtLine.parse(text);
+            if (at != null) {
+                at.applyTo(r);
             }
         }
 

@@ -1,0 +1,127 @@
+package io.jenkins.plugins.gpusanitizer.engine.parse;
+
+import java.nio.charset.StandardCharsets;
+import java.util.function.Consumer;
+
+/**
+ * Reads each line of a chunk into the form the text parser's state machine takes, doing there the
+ * work that needs no state: the text of a line, a host frame parsed, an {@code at} line matched, a
+ * native frame (the bulk of every log) recognised on its bytes and kept as bytes, no String made. On
+ * the reader thread when the log is read ahead ({@link ChunkReader}), so that this work and the
+ * state machine use one core each.
+ *
+ * <p>The tests are those of {@code SanitizerTextParser.State#line} on the line's text, made on its
+ * bytes: only on lines without control bytes (no ESC, no NUL), whose text is their bytes, and only
+ * with a plain ASCII prefix. Every other line goes to the state machine as text.
+ */
+final class SanitizerLines implements Consumer<LineChunk> {
+    private static final byte[] HOST_FRAME = "Host Frame:".getBytes(StandardCharsets.US_ASCII);
+
+    /** The prefix as bytes, or null when it is not plain ASCII. */
+    private final byte[] prefix;
+
+    SanitizerLines(String prefix) {
+        this.prefix = ascii(prefix) ? prefix.getBytes(StandardCharsets.US_ASCII) : null;
+    }
+
+    private static boolean ascii(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char ch = s.charAt(i);
+            if (ch < 0x20 || ch >= 0x7f) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public void accept(LineChunk c) {
+        for (int i = 0, n = c.lines; i < n; i++) {
+            if (c.tag[i] != LineChunk.PLAIN || prefix == null || !read(c, i)) {
+                c.tag[i] = LineChunk.TEXT;
+                c.values[i] = c.text(i);
+            }
+        }
+    }
+
+    /** Reads a plain line of the prefix into its form; false when it is to be read as text. */
+    private boolean read(LineChunk c, int i) {
+        byte[] b = c.bytes;
+        int from = c.from[i];
+        int to = c.to[i];
+        int n = prefix.length;
+        if (to - from < n) {
+            return false;
+        }
+        for (int k = 0; k < n; k++) {
+            if (b[from + k] != prefix[k]) {
+                return false;
+            }
+        }
+        int start = from + n;
+        while (start < to && b[start] == ' ') {
+            start++;
+        }
+        int end = to;
+        while (end > start && (b[end - 1] & 0xff) <= ' ') {
+            end--;
+        }
+        if (start == end) {
+            c.tag[i] = LineChunk.SEPARATOR;
+            return true;
+        }
+        if (start - from - n <= 1) {
+            return false; // a header: the state machine reads it
+        }
+        if (startsWith(b, start, end, HOST_FRAME)) {
+            int rest = start + HOST_FRAME.length;
+            if (holdsModuleMark(b, rest, end)) {
+                c.tag[i] = LineChunk.NATIVE_FRAME;
+                c.from[i] = rest;
+                c.to[i] = end;
+            } else {
+                c.tag[i] = LineChunk.HOST_FRAME;
+                c.values[i] = FrameParser.parse(string(b, rest, end));
+            }
+            return true;
+        }
+        if (end - start > 3 && b[start] == 'a' && b[start + 1] == 't' && b[start + 2] == ' ') {
+            c.tag[i] = LineChunk.AT;
+            c.values[i] = AtLine.parse(string(b, start, end));
+            return true;
+        }
+        return false;
+    }
+
+    private static boolean startsWith(byte[] b, int from, int to, byte[] head) {
+        if (to - from < head.length) {
+            return false;
+        }
+        for (int k = 0; k < head.length; k++) {
+            if (b[from + k] != head[k]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Whether {@code "] in "} occurs in {@code [from, to)}: searched from the end, where the short module name is. */
+    static boolean holdsModuleMark(byte[] b, int from, int to) {
+        for (int i = to - 5; i >= from; i--) {
+            if (b[i] == ']' && b[i + 1] == ' ' && b[i + 2] == 'i' && b[i + 3] == 'n' && b[i + 4] == ' ') {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The text of bytes without control bytes: what decoding the whole line and cutting it would give. */
+    private static String string(byte[] b, int from, int to) {
+        for (int k = from; k < to; k++) {
+            if (b[k] < 0) {
+                return new String(b, from, to - from, StandardCharsets.UTF_8);
+            }
+        }
+        return new String(b, from, to - from, StandardCharsets.ISO_8859_1);
+    }
+}
