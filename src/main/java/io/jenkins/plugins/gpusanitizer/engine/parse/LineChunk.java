@@ -24,6 +24,10 @@ final class LineChunk {
     static final byte HOST_FRAME = 5;
     /** A record's {@code at} line: the {@link AtLine} is in {@link #values}, null when it did not match. */
     static final byte AT = 6;
+    /** A line of the prefix indented by one blank at most, its text without prefix and blanks in {@link #values}. */
+    static final byte HEADER = 7;
+    /** A line of the prefix indented further, its text without prefix and blanks in {@link #values}. */
+    static final byte DETAIL = 8;
 
     final byte[] bytes;
     int length;

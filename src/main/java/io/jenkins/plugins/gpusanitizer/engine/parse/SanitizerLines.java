@@ -1,6 +1,8 @@
 package io.jenkins.plugins.gpusanitizer.engine.parse;
 
+import io.jenkins.plugins.gpusanitizer.engine.model.Frame;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.function.Consumer;
 
 /**
@@ -19,6 +21,9 @@ final class SanitizerLines implements Consumer<LineChunk> {
 
     /** The prefix as bytes, or null when it is not plain ASCII. */
     private final byte[] prefix;
+
+    private final LineCache<Frame> frames = new LineCache<>(FrameParser::parse);
+    private final LineCache<AtLine> atLines = new LineCache<>(AtLine::parse);
 
     SanitizerLines(String prefix) {
         this.prefix = ascii(prefix) ? prefix.getBytes(StandardCharsets.US_ASCII) : null;
@@ -53,10 +58,8 @@ final class SanitizerLines implements Consumer<LineChunk> {
         if (to - from < n) {
             return false;
         }
-        for (int k = 0; k < n; k++) {
-            if (b[from + k] != prefix[k]) {
-                return false;
-            }
+        if (!Arrays.equals(b, from, from + n, prefix, 0, n)) {
+            return false;
         }
         int start = from + n;
         while (start < to && b[start] == ' ') {
@@ -71,7 +74,9 @@ final class SanitizerLines implements Consumer<LineChunk> {
             return true;
         }
         if (start - from - n <= 1) {
-            return false; // a header: the state machine reads it
+            c.tag[i] = LineChunk.HEADER;
+            c.values[i] = string(b, start, end);
+            return true;
         }
         if (startsWith(b, start, end, HOST_FRAME)) {
             int rest = start + HOST_FRAME.length;
@@ -81,28 +86,22 @@ final class SanitizerLines implements Consumer<LineChunk> {
                 c.to[i] = end;
             } else {
                 c.tag[i] = LineChunk.HOST_FRAME;
-                c.values[i] = FrameParser.parse(string(b, rest, end));
+                c.values[i] = frames.apply(b, rest, end);
             }
             return true;
         }
         if (end - start > 3 && b[start] == 'a' && b[start + 1] == 't' && b[start + 2] == ' ') {
             c.tag[i] = LineChunk.AT;
-            c.values[i] = AtLine.parse(string(b, start, end));
+            c.values[i] = atLines.apply(b, start, end);
             return true;
         }
-        return false;
+        c.tag[i] = LineChunk.DETAIL;
+        c.values[i] = string(b, start, end);
+        return true;
     }
 
     private static boolean startsWith(byte[] b, int from, int to, byte[] head) {
-        if (to - from < head.length) {
-            return false;
-        }
-        for (int k = 0; k < head.length; k++) {
-            if (b[from + k] != head[k]) {
-                return false;
-            }
-        }
-        return true;
+        return to - from >= head.length && Arrays.equals(b, from, from + head.length, head, 0, head.length);
     }
 
     /** Whether {@code "] in "} occurs in {@code [from, to)}: searched from the end, where the short module name is. */
@@ -116,7 +115,7 @@ final class SanitizerLines implements Consumer<LineChunk> {
     }
 
     /** The text of bytes without control bytes: what decoding the whole line and cutting it would give. */
-    private static String string(byte[] b, int from, int to) {
+    static String string(byte[] b, int from, int to) {
         for (int k = from; k < to; k++) {
             if (b[k] < 0) {
                 return new String(b, from, to - from, StandardCharsets.UTF_8);

@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -100,6 +101,7 @@ public final class SanitizerTextParser {
             LineChunk c;
             while ((c = chunks.next()) != null) {
                 st.lines(c);
+                st.deliver();
             }
         }
         st.flush();
@@ -222,6 +224,15 @@ public final class SanitizerTextParser {
         boolean lastToolSpecific;
 
         long nulLines;
+        /** Records finished and not yet given to their sinks ({@link #deliver}). */
+        RecordBuilder[] finishedBuilders = new RecordBuilder[64];
+
+        @SuppressWarnings("unchecked")
+        Consumer<SanitizerRecord>[] finishedSinks = new Consumer[64];
+
+        int finished;
+        String lastInvalidText;
+        boolean lastInvalid;
 
         State(Path name, Tool hint, IntFunction<Consumer<SanitizerRecord>> sinks) {
             this.name = name;
@@ -269,6 +280,14 @@ public final class SanitizerTextParser {
                         break;
                     case LineChunk.SEPARATOR:
                         flush();
+                        break;
+                    case LineChunk.HEADER:
+                        header((String) values[i]);
+                        break;
+                    case LineChunk.DETAIL:
+                        if (current != null) {
+                            detail((String) values[i]);
+                        }
                         break;
                     default:
                         line((String) values[i]);
@@ -395,7 +414,7 @@ public final class SanitizerTextParser {
             Matcher m;
             switch (text.charAt(0)) {
                 case 'I':
-                    if (text.startsWith("Invalid ") && (m = INVALID.matcher(text)).matches()) {
+                    if (text.startsWith("Invalid ") && invalidAccess(text)) {
                         return typed(Tool.MEMCHECK, Kind.INVALID_ACCESS, text, false);
                     }
                     if (text.startsWith("Illegal")) {
@@ -494,6 +513,15 @@ public final class SanitizerTextParser {
                     break;
             }
             return null;
+        }
+
+        /** Whether the headline is memcheck's invalid access; the last answer is kept: a log repeats its headlines. */
+        boolean invalidAccess(String text) {
+            if (!text.equals(lastInvalidText)) {
+                lastInvalidText = text;
+                lastInvalid = INVALID.matcher(text).matches();
+            }
+            return lastInvalid;
         }
 
         /** @param toolSpecific true when only that tool prints this kind of record */
@@ -680,9 +708,29 @@ public final class SanitizerTextParser {
                     run.sink = sinks.apply(done.size());
                 }
                 run.records++;
-                run.sink.accept(current.build());
+                if (finished == finishedBuilders.length) {
+                    finishedBuilders = Arrays.copyOf(finishedBuilders, 2 * finished);
+                    finishedSinks = Arrays.copyOf(finishedSinks, 2 * finished);
+                }
+                finishedBuilders[finished] = current;
+                finishedSinks[finished++] = run.sink;
                 current = null;
             }
+        }
+
+        /**
+         * Builds the records finished since the last call and gives them to their sinks, in order. Out of the
+         * line loop so that the JIT compiles the loop without the sink (a compile of both took a second).
+         */
+        void deliver() {
+            for (int i = 0; i < finished; i++) {
+                RecordBuilder r = finishedBuilders[i];
+                Consumer<SanitizerRecord> sink = finishedSinks[i];
+                finishedBuilders[i] = null;
+                finishedSinks[i] = null;
+                sink.accept(r.build());
+            }
+            finished = 0;
         }
 
         void problem(String text) {
@@ -697,6 +745,7 @@ public final class SanitizerTextParser {
 
         List<SanitizerOutput> finish(long lineCount) {
             nextRun();
+            deliver();
             if (done.stream().noneMatch(r -> r.banner || r.records > 0 || r.closed())) {
                 if (!anyBanner && !foreignToolErrors.isEmpty() && lineCount <= MAX_LINES_OF_REFUSAL) {
                     return List.of(new SanitizerOutput(
