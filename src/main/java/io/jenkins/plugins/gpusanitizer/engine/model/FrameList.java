@@ -64,6 +64,32 @@ public final class FrameList extends AbstractList<Frame> implements RandomAccess
         return python;
     }
 
+    /**
+     * The bytes of native frames, for builders that follow one another (each built before the next
+     * starts): collected in one buffer, and kept as the same array as a recent record's when equal.
+     * The records of one defect have the same stack, so a log of many records keeps few arrays.
+     */
+    public static final class NativeTexts {
+        private static final int SLOTS = 64;
+        private static final int MAX_SHARED = 16 * 1024;
+        private byte[] buffer = new byte[4096];
+        private final byte[][] recent = new byte[SLOTS][];
+
+        byte[] keep(byte[] text, int length) {
+            if (length > MAX_SHARED) {
+                return Arrays.copyOf(text, length);
+            }
+            int slot = (length ^ (length >>> 6)) & (SLOTS - 1);
+            byte[] r = recent[slot];
+            if (r != null && Arrays.equals(r, 0, r.length, text, 0, length)) {
+                return r;
+            }
+            r = Arrays.copyOf(text, length);
+            recent[slot] = r;
+            return r;
+        }
+    }
+
     /** Collects frames in order: Python frames parsed now, native ones kept raw. Builds one list. */
     public static final class Builder {
         private final Function<String, Frame> parser;
@@ -75,8 +101,16 @@ public final class FrameList extends AbstractList<Frame> implements RandomAccess
         private List<Frame> python;
         private int size;
 
+        private final NativeTexts texts;
+
         public Builder(Function<String, Frame> parser) {
+            this(parser, null);
+        }
+
+        /** @param texts where the native frames' bytes are collected, shared by the builders of one parser; or null */
+        public Builder(Function<String, Frame> parser, NativeTexts texts) {
             this.parser = parser;
+            this.texts = texts;
         }
 
         public void addNative(String text) {
@@ -92,13 +126,16 @@ public final class FrameList extends AbstractList<Frame> implements RandomAccess
             slot();
             if (spans == null) {
                 spans = new int[2 * parsed.length];
-                text = new byte[Math.max(1024, 16 * (to - from))];
+                text = texts != null ? texts.buffer : new byte[Math.max(1024, 16 * (to - from))];
             }
             int n = to - from;
             if (textLength + n > text.length) {
                 text = Arrays.copyOf(text, Math.max(textLength + n, 2 * text.length));
             }
             System.arraycopy(bytes, from, text, textLength, n);
+            if (texts != null) {
+                texts.buffer = text;
+            }
             spans[2 * size] = textLength;
             textLength += n;
             spans[2 * size + 1] = textLength;
@@ -137,7 +174,7 @@ public final class FrameList extends AbstractList<Frame> implements RandomAccess
         public FrameList build() {
             return new FrameList(
                     raw,
-                    text,
+                    texts != null && text != null ? texts.keep(text, textLength) : text,
                     spans,
                     Arrays.copyOf(parsed, size),
                     parser,

@@ -28,6 +28,8 @@ final class LineChunk {
     static final byte HEADER = 7;
     /** A line of the prefix indented further, its text without prefix and blanks in {@link #values}. */
     static final byte DETAIL = 8;
+    /** A record's {@code by thread} line: the {@link ThreadLine} is in {@link #values}. */
+    static final byte THREAD = 9;
 
     final byte[] bytes;
     int length;

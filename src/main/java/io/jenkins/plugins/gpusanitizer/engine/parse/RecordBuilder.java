@@ -23,15 +23,21 @@ final class RecordBuilder {
     String block;
     boolean severityError = true;
     private final StringBuilder detail = new StringBuilder();
-    private final FrameList.Builder frames = new FrameList.Builder(FrameParser::parse);
+    private final FrameList.Builder frames;
     private int nativeFrames;
     private int pythonFrames;
     int droppedFrames;
 
     RecordBuilder(Tool tool, Kind kind, String message) {
+        this(tool, kind, message, null);
+    }
+
+    /** @param texts shared by the builders of one parser, each built before the next starts; or null */
+    RecordBuilder(Tool tool, Kind kind, String message, FrameList.NativeTexts texts) {
         this.tool = tool;
         this.kind = kind;
         this.message = message;
+        this.frames = new FrameList.Builder(FrameParser::parse, texts);
     }
 
     void addDetail(String text) {

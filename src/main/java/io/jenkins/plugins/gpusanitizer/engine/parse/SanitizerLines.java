@@ -95,8 +95,15 @@ final class SanitizerLines implements Consumer<LineChunk> {
             c.values[i] = atLines.apply(b, start, end);
             return true;
         }
-        c.tag[i] = LineChunk.DETAIL;
-        c.values[i] = string(b, start, end);
+        String text = string(b, start, end);
+        ThreadLine thread = b[start] == 'b' ? ThreadLine.parse(text) : null;
+        if (thread != null) {
+            c.tag[i] = LineChunk.THREAD;
+            c.values[i] = thread;
+        } else {
+            c.tag[i] = LineChunk.DETAIL;
+            c.values[i] = text;
+        }
         return true;
     }
 

@@ -1,6 +1,7 @@
 package io.jenkins.plugins.gpusanitizer.engine.parse;
 
 import io.jenkins.plugins.gpusanitizer.engine.model.Frame;
+import io.jenkins.plugins.gpusanitizer.engine.model.FrameList;
 import io.jenkins.plugins.gpusanitizer.engine.model.Kind;
 import io.jenkins.plugins.gpusanitizer.engine.model.SanitizerRecord;
 import io.jenkins.plugins.gpusanitizer.engine.model.SourceLocation;
@@ -41,7 +42,6 @@ public final class SanitizerTextParser {
             "^(Error|Warning|WARN|Information|INFO): ?(?:\\(([^)]*)\\) )?Potential (\\w+) hazard detected at (\\S+) (\\S+) in block \\(([^)]*)\\).*");
     private static final Pattern RACE =
             Pattern.compile("^(Error|Warning): Race reported between (\\w+) access at (.+)$");
-    private static final Pattern BY_THREAD = Pattern.compile("^by thread \\(([^)]*)\\) in block \\(([^)]*)\\)");
     private static final Pattern HAZARD_THREAD =
             Pattern.compile("^(\\w+) Thread \\(([^)]*)\\) at (.+?)\\+(0x[0-9a-fA-F]+)(?: in (.+):(\\d+))?$");
     private static final Pattern RACE_AND = Pattern.compile("^and (\\w+) access at .*?(?:\\[([\\d,]+) hazards?\\])?$");
@@ -224,8 +224,10 @@ public final class SanitizerTextParser {
         boolean lastToolSpecific;
 
         long nulLines;
+        /** The native frames' bytes of one record after the other: built at once when the record ends. */
+        final FrameList.NativeTexts nativeTexts = new FrameList.NativeTexts();
         /** Records finished and not yet given to their sinks ({@link #deliver}). */
-        RecordBuilder[] finishedBuilders = new RecordBuilder[64];
+        SanitizerRecord[] finishedRecords = new SanitizerRecord[64];
 
         @SuppressWarnings("unchecked")
         Consumer<SanitizerRecord>[] finishedSinks = new Consumer[64];
@@ -276,6 +278,11 @@ public final class SanitizerTextParser {
                     case LineChunk.AT:
                         if (current != null && values[i] != null) {
                             ((AtLine) values[i]).applyTo(current);
+                        }
+                        break;
+                    case LineChunk.THREAD:
+                        if (current != null) {
+                            ((ThreadLine) values[i]).applyTo(current);
                         }
                         break;
                     case LineChunk.SEPARATOR:
@@ -527,7 +534,7 @@ public final class SanitizerTextParser {
         /** @param toolSpecific true when only that tool prints this kind of record */
         RecordBuilder typed(Tool natural, Kind kind, String message, boolean toolSpecific) {
             lastToolSpecific = toolSpecific;
-            return new RecordBuilder(natural, kind, message);
+            return new RecordBuilder(natural, kind, message, nativeTexts);
         }
 
         Tool generalTool(Tool natural) {
@@ -564,15 +571,14 @@ public final class SanitizerTextParser {
 
         void detail(String text) {
             RecordBuilder r = current;
-            Matcher m;
+            ThreadLine t;
             if (pendingBarePc && text.startsWith("in ")) {
                 pendingBarePc = false;
                 r.addFrame(Frame.nativeFrame(null, null, 0, text.substring(3).trim()));
             } else if (text.startsWith("at ")) {
                 atLocation(r, text);
-            } else if (text.startsWith("by thread") && (m = BY_THREAD.matcher(text)).find()) {
-                r.thread = "(" + m.group(1).replace(" ", "") + ")";
-                r.block = "(" + m.group(2).replace(" ", "") + ")";
+            } else if (text.startsWith("by thread") && (t = ThreadLine.parse(text)) != null) {
+                t.applyTo(r);
             } else if (text.startsWith("Access to ") || text.startsWith("Address ")) {
                 if (text.endsWith("is misaligned")) {
                     r.kind = Kind.MISALIGNED;
@@ -708,27 +714,27 @@ public final class SanitizerTextParser {
                     run.sink = sinks.apply(done.size());
                 }
                 run.records++;
-                if (finished == finishedBuilders.length) {
-                    finishedBuilders = Arrays.copyOf(finishedBuilders, 2 * finished);
+                if (finished == finishedRecords.length) {
+                    finishedRecords = Arrays.copyOf(finishedRecords, 2 * finished);
                     finishedSinks = Arrays.copyOf(finishedSinks, 2 * finished);
                 }
-                finishedBuilders[finished] = current;
+                finishedRecords[finished] = current.build();
                 finishedSinks[finished++] = run.sink;
                 current = null;
             }
         }
 
         /**
-         * Builds the records finished since the last call and gives them to their sinks, in order. Out of the
-         * line loop so that the JIT compiles the loop without the sink (a compile of both took a second).
+         * Gives the records finished since the last call to their sinks, in order. Out of the line loop so
+         * that the JIT compiles the loop without the sink (a compile of both took a second).
          */
         void deliver() {
             for (int i = 0; i < finished; i++) {
-                RecordBuilder r = finishedBuilders[i];
+                SanitizerRecord r = finishedRecords[i];
                 Consumer<SanitizerRecord> sink = finishedSinks[i];
-                finishedBuilders[i] = null;
+                finishedRecords[i] = null;
                 finishedSinks[i] = null;
-                sink.accept(r.build());
+                sink.accept(r);
             }
             finished = 0;
         }
