@@ -11,7 +11,6 @@ import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -90,7 +89,7 @@ public final class SanitizerTextParser {
     /** All runs of the stream as one output (records of every run go to {@code sink}); see {@link #parseRuns}. */
     public SanitizerOutput parse(InputStream in, Path name, Tool hint, Consumer<SanitizerRecord> sink)
             throws IOException {
-        return combine(parseRuns(in, name, hint, i -> sink));
+        return TextRun.combine(parseRuns(in, name, hint, i -> sink));
     }
 
     public List<SanitizerOutput> parseRuns(
@@ -112,111 +111,14 @@ public final class SanitizerTextParser {
         return st.finish(lines.lineNumber());
     }
 
-    /**
-     * Several runs as one output, for callers that judge a file as a whole: complete only when every
-     * run is, counts summed (unknown when one is unknown), every failure and problem kept.
-     */
-    static SanitizerOutput combine(List<SanitizerOutput> runs) {
-        if (runs.size() == 1) {
-            return runs.get(0);
-        }
-        SanitizerOutput first = runs.get(0);
-        List<String> failures = new ArrayList<>();
-        List<String> problems = new ArrayList<>();
-        long records = 0;
-        Long total = 0L;
-        Long notPrinted = null;
-        Long warnings = null;
-        String leak = null;
-        String unreadable = null;
-        boolean banner = false;
-        boolean tre = false;
-        boolean crashed = false;
-        boolean complete = true;
-        boolean detected = true;
-        for (SanitizerOutput o : runs) {
-            records += o.recordsParsed();
-            total = total == null || o.errorsTotal() == null ? null : total + o.errorsTotal();
-            notPrinted = sum(notPrinted, o.errorsNotPrinted());
-            warnings = sum(warnings, o.warningsTotal());
-            leak = o.leakSummary() != null ? o.leakSummary() : leak;
-            unreadable = o.unreadableSummary() != null ? o.unreadableSummary() : unreadable;
-            banner |= o.banner();
-            tre |= o.targetReturnedError();
-            crashed |= o.appCrashed();
-            complete &= o.complete();
-            detected &= o.toolDetected();
-            failures.addAll(o.toolFailures());
-            o.problems().stream().filter(p -> !problems.contains(p)).forEach(problems::add);
-        }
-        problems.add(runs.size() + " tool runs in one file: "
-                + runs.stream().map(o -> o.tool().id()).toList());
-        return new SanitizerOutput(
-                first.source(),
-                first.format(),
-                first.tool(),
-                detected,
-                banner,
-                records,
-                total,
-                notPrinted,
-                warnings,
-                leak,
-                tre,
-                crashed,
-                failures,
-                complete,
-                problems,
-                unreadable);
-    }
-
-    private static Long sum(Long a, Long b) {
-        return a == null ? b : b == null ? a : Long.valueOf(a + b);
-    }
-
-    /** One tool run inside the file: everything the output of one run says. */
-    private static final class Run {
-        final Map<Tool, Integer> typedRecords = new EnumMap<>(Tool.class);
-        final List<String> toolFailures = new ArrayList<>();
-        final List<String> problems = new ArrayList<>();
-        Consumer<SanitizerRecord> sink;
-        boolean banner;
-        boolean racecheckSummary;
-        boolean errorSummary;
-        long records;
-        Long errorsTotal;
-        Long notPrinted;
-        Long warnings;
-        String leakSummary;
-        String unreadableSummary;
-        boolean targetReturnedError;
-        boolean appCrashed;
-
-        /** The run has ended: its summary was printed. */
-        boolean closed() {
-            return errorSummary || racecheckSummary;
-        }
-
-        boolean empty() {
-            return !banner
-                    && !closed()
-                    && records == 0
-                    && toolFailures.isEmpty()
-                    && leakSummary == null
-                    && unreadableSummary == null
-                    && !targetReturnedError
-                    && !appCrashed;
-        }
-    }
-
     private final class State {
         final Path name;
         final Tool hint;
         final IntFunction<Consumer<SanitizerRecord>> sinks;
-        final List<Run> done = new ArrayList<>();
+        final List<TextRun> done = new ArrayList<>();
         final List<String> fileProblems = new ArrayList<>();
         final List<String> foreignToolErrors = new ArrayList<>();
-        Run run = new Run();
+        TextRun run = new TextRun();
         RecordBuilder current;
         boolean pendingBarePc;
         boolean anyBanner;
@@ -248,7 +150,7 @@ public final class SanitizerTextParser {
             if (!run.empty()) {
                 done.add(run);
             }
-            run = new Run();
+            run = new TextRun();
         }
 
         /** Before an event that belongs to a run still going: a finished run does not take it. */
@@ -787,13 +689,13 @@ public final class SanitizerTextParser {
                 fileProblem(nulLines + " line(s) held NUL bytes");
             }
             List<SanitizerOutput> out = new ArrayList<>(done.size());
-            for (Run r : done) {
+            for (TextRun r : done) {
                 out.add(output(r));
             }
             return out;
         }
 
-        SanitizerOutput output(Run r) {
+        SanitizerOutput output(TextRun r) {
             Tool tool = hint;
             boolean detected = false;
             if (r.racecheckSummary) {
