@@ -21,24 +21,25 @@ empty="$tmp/empty.log"
 printf '========= COMPUTE-SANITIZER\n========= ERROR SUMMARY: 0 errors\n' > "$empty"
 out=${OUT:-$work/compare-text-$size.txt}
 : > "$out"
-timed() { # NAME command...: one line "NAME seconds"
+timed() { # NAME command...: "NAME seconds" (wall clock), then "  cpu NAME seconds" (user + system, all threads)
   local name=$1; shift
   local a b; a=$(date +%s.%N)
   # to a file, not /dev/null: GNU grep stops at the first match when its output is /dev/null
-  "$@" > "$tmp/out" 2>&1 || true
+  /usr/bin/time -o "$tmp/time" -f "%U %S" "$@" > "$tmp/out" 2>&1 || true
   b=$(date +%s.%N)
   echo "$name $(awk -v a="$a" -v b="$b" 'BEGIN{printf "%.3f", b-a}')" | tee -a "$out"
+  echo "  cpu $name $(tail -1 "$tmp/time" | awk '{printf "%.2f", $1 + $2}')" | tee -a "$out"
 }
-run() { java -Xmx64m -XX:+UseSerialGC -jar "$@" -q; }
+jvm=(java -Xmx64m -XX:+UseSerialGC -jar)
 echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); $(java -version 2>&1 | head -1)" | tee -a "$out"
 cat "$text" > /dev/null
 for i in $(seq "$repeats"); do
   timed grep grep -c '^========= Invalid' "$text"
   timed minimal-python python3 bench/minimal_parser.py "$text"
-  timed old run "$old" analyze --sanitizer-log "$text"
-  timed new run "$new" analyze --sanitizer-log "$text"
-  timed old-empty run "$old" analyze --sanitizer-log "$empty"
-  timed new-empty run "$new" analyze --sanitizer-log "$empty"
+  timed old "${jvm[@]}" "$old" analyze --sanitizer-log "$text" -q
+  timed new "${jvm[@]}" "$new" analyze --sanitizer-log "$text" -q
+  timed old-empty "${jvm[@]}" "$old" analyze --sanitizer-log "$empty" -q
+  timed new-empty "${jvm[@]}" "$new" analyze --sanitizer-log "$empty" -q
 done
 echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out"
 for jar in old new; do
@@ -59,13 +60,18 @@ for line in open(sys.argv[1]):
             runs.setdefault(parts[0], []).append(float(parts[1]))
         except ValueError:
             pass
+cpu = {}
+for line in open(sys.argv[1]):
+    parts = line.split()
+    if len(parts) == 3 and parts[0] == "cpu":
+        cpu.setdefault(parts[1], []).append(float(parts[2]))
 med = {k: statistics.median(v) for k, v in runs.items()}
 mb = os.path.getsize(sys.argv[2]) / 1e6
-print("%-15s %8s %22s %s" % ("", "median", "minus the empty log", "runs"))
+print("%-15s %8s %22s %9s  %s" % ("", "median", "minus the empty log", "cpu", "runs"))
 for k in ("grep", "minimal-python", "old", "new", "old-empty", "new-empty"):
     fixed = med.get(k + "-empty")
     net = "%.2f s (%4.0f MB/s)" % (med[k] - fixed, mb / (med[k] - fixed)) if fixed else ""
-    print("%-15s %6.2f s %22s %s" % (k, med[k], net, ", ".join("%.2f" % x for x in runs[k])))
+    print("%-15s %6.2f s %22s %7.2f s  %s" % (k, med[k], net, statistics.median(cpu[k]), ", ".join("%.2f" % x for x in runs[k])))
 g = med["grep"]
 print("speed as a fraction of grep's: old %.2fx, new %.2fx; without the fixed cost: old %.2fx, new %.2fx (goal 0.5x)"
       % (g / med["old"], g / med["new"], g / (med["old"] - med["old-empty"]), g / (med["new"] - med["new-empty"])))
