@@ -31,8 +31,11 @@ public enum Kind {
     /** a record the parser saw but does not classify further. */
     OTHER;
 
+    /** Computed once: fingerprints ask for it on every record. */
+    private final String id = name().toLowerCase(Locale.ROOT).replace('_', '-');
+
     public String id() {
-        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        return id;
     }
 
     /** Access errors are the ones a pre-merge gate exists for: they corrupt memory. */

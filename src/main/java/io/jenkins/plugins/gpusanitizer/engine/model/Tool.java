@@ -10,9 +10,12 @@ public enum Tool {
     INITCHECK,
     SYNCCHECK;
 
+    /** Computed once: fingerprints ask for it on every record. */
+    private final String id = name().toLowerCase(Locale.ROOT);
+
     /** The name compute-sanitizer uses on its command line ({@code --tool memcheck}). */
     public String id() {
-        return name().toLowerCase(Locale.ROOT);
+        return id;
     }
 
     public static Optional<Tool> fromId(String id) {

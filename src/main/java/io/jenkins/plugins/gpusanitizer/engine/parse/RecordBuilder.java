@@ -23,15 +23,21 @@ final class RecordBuilder {
     String block;
     boolean severityError = true;
     private final StringBuilder detail = new StringBuilder();
-    private final FrameList.Builder frames = new FrameList.Builder(FrameParser::parse);
+    private final FrameList.Builder frames;
     private int nativeFrames;
     private int pythonFrames;
     int droppedFrames;
 
     RecordBuilder(Tool tool, Kind kind, String message) {
+        this(tool, kind, message, null);
+    }
+
+    /** @param texts shared by the builders of one parser, each built before the next starts; or null */
+    RecordBuilder(Tool tool, Kind kind, String message, FrameList.NativeTexts texts) {
         this.tool = tool;
         this.kind = kind;
         this.message = message;
+        this.frames = new FrameList.Builder(FrameParser::parse, texts);
     }
 
     void addDetail(String text) {
@@ -56,6 +62,15 @@ final class RecordBuilder {
     void addNativeFrame(String text) {
         if (nativeFrames++ < MAX_NATIVE_FRAMES) {
             frames.addNative(text);
+        } else {
+            droppedFrames++;
+        }
+    }
+
+    /** A native frame whose text is the UTF-8 bytes {@code [from, to)}: copied, decoded and parsed only if looked at. */
+    void addNativeFrame(byte[] bytes, int from, int to) {
+        if (nativeFrames++ < MAX_NATIVE_FRAMES) {
+            frames.addNative(bytes, from, to);
         } else {
             droppedFrames++;
         }

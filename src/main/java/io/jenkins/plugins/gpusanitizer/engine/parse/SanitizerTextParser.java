@@ -1,6 +1,7 @@
 package io.jenkins.plugins.gpusanitizer.engine.parse;
 
 import io.jenkins.plugins.gpusanitizer.engine.model.Frame;
+import io.jenkins.plugins.gpusanitizer.engine.model.FrameList;
 import io.jenkins.plugins.gpusanitizer.engine.model.Kind;
 import io.jenkins.plugins.gpusanitizer.engine.model.SanitizerRecord;
 import io.jenkins.plugins.gpusanitizer.engine.model.SourceLocation;
@@ -9,7 +10,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.EnumMap;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -40,9 +41,6 @@ public final class SanitizerTextParser {
             "^(Error|Warning|WARN|Information|INFO): ?(?:\\(([^)]*)\\) )?Potential (\\w+) hazard detected at (\\S+) (\\S+) in block \\(([^)]*)\\).*");
     private static final Pattern RACE =
             Pattern.compile("^(Error|Warning): Race reported between (\\w+) access at (.+)$");
-    private static final Pattern AT = Pattern.compile("^at (.+?)\\+(0x[0-9a-fA-F]+)(?: in (.+):(\\d+))?$");
-    private static final Pattern AT_OLD = Pattern.compile("^at (0x[0-9a-fA-F]+) in (.+)$");
-    private static final Pattern BY_THREAD = Pattern.compile("^by thread \\(([^)]*)\\) in block \\(([^)]*)\\)");
     private static final Pattern HAZARD_THREAD =
             Pattern.compile("^(\\w+) Thread \\(([^)]*)\\) at (.+?)\\+(0x[0-9a-fA-F]+)(?: in (.+):(\\d+))?$");
     private static final Pattern RACE_AND = Pattern.compile("^and (\\w+) access at .*?(?:\\[([\\d,]+) hazards?\\])?$");
@@ -91,16 +89,19 @@ public final class SanitizerTextParser {
     /** All runs of the stream as one output (records of every run go to {@code sink}); see {@link #parseRuns}. */
     public SanitizerOutput parse(InputStream in, Path name, Tool hint, Consumer<SanitizerRecord> sink)
             throws IOException {
-        return combine(parseRuns(in, name, hint, i -> sink));
+        return TextRun.combine(parseRuns(in, name, hint, i -> sink));
     }
 
     public List<SanitizerOutput> parseRuns(
             InputStream in, Path name, Tool hint, IntFunction<Consumer<SanitizerRecord>> sinks) throws IOException {
         State st = new State(name, hint, sinks);
-        ByteLineReader lines = new ByteLineReader(InputFiles.utf8(in), BoundedLineReader.DEFAULT_MAX_LINE);
-        String line;
-        while ((line = lines.readLine()) != null) {
-            st.line(line);
+        LineChunker lines = new LineChunker(InputFiles.utf8(in), BoundedLineReader.DEFAULT_MAX_LINE);
+        try (ChunkReader chunks = new ChunkReader(lines, new SanitizerLines(prefix))) {
+            LineChunk c;
+            while ((c = chunks.next()) != null) {
+                st.lines(c);
+                st.deliver();
+            }
         }
         st.flush();
         if (lines.truncatedLines() > 0) {
@@ -110,111 +111,14 @@ public final class SanitizerTextParser {
         return st.finish(lines.lineNumber());
     }
 
-    /**
-     * Several runs as one output, for callers that judge a file as a whole: complete only when every
-     * run is, counts summed (unknown when one is unknown), every failure and problem kept.
-     */
-    static SanitizerOutput combine(List<SanitizerOutput> runs) {
-        if (runs.size() == 1) {
-            return runs.get(0);
-        }
-        SanitizerOutput first = runs.get(0);
-        List<String> failures = new ArrayList<>();
-        List<String> problems = new ArrayList<>();
-        long records = 0;
-        Long total = 0L;
-        Long notPrinted = null;
-        Long warnings = null;
-        String leak = null;
-        String unreadable = null;
-        boolean banner = false;
-        boolean tre = false;
-        boolean crashed = false;
-        boolean complete = true;
-        boolean detected = true;
-        for (SanitizerOutput o : runs) {
-            records += o.recordsParsed();
-            total = total == null || o.errorsTotal() == null ? null : total + o.errorsTotal();
-            notPrinted = sum(notPrinted, o.errorsNotPrinted());
-            warnings = sum(warnings, o.warningsTotal());
-            leak = o.leakSummary() != null ? o.leakSummary() : leak;
-            unreadable = o.unreadableSummary() != null ? o.unreadableSummary() : unreadable;
-            banner |= o.banner();
-            tre |= o.targetReturnedError();
-            crashed |= o.appCrashed();
-            complete &= o.complete();
-            detected &= o.toolDetected();
-            failures.addAll(o.toolFailures());
-            o.problems().stream().filter(p -> !problems.contains(p)).forEach(problems::add);
-        }
-        problems.add(runs.size() + " tool runs in one file: "
-                + runs.stream().map(o -> o.tool().id()).toList());
-        return new SanitizerOutput(
-                first.source(),
-                first.format(),
-                first.tool(),
-                detected,
-                banner,
-                records,
-                total,
-                notPrinted,
-                warnings,
-                leak,
-                tre,
-                crashed,
-                failures,
-                complete,
-                problems,
-                unreadable);
-    }
-
-    private static Long sum(Long a, Long b) {
-        return a == null ? b : b == null ? a : Long.valueOf(a + b);
-    }
-
-    /** One tool run inside the file: everything the output of one run says. */
-    private static final class Run {
-        final Map<Tool, Integer> typedRecords = new EnumMap<>(Tool.class);
-        final List<String> toolFailures = new ArrayList<>();
-        final List<String> problems = new ArrayList<>();
-        Consumer<SanitizerRecord> sink;
-        boolean banner;
-        boolean racecheckSummary;
-        boolean errorSummary;
-        long records;
-        Long errorsTotal;
-        Long notPrinted;
-        Long warnings;
-        String leakSummary;
-        String unreadableSummary;
-        boolean targetReturnedError;
-        boolean appCrashed;
-
-        /** The run has ended: its summary was printed. */
-        boolean closed() {
-            return errorSummary || racecheckSummary;
-        }
-
-        boolean empty() {
-            return !banner
-                    && !closed()
-                    && records == 0
-                    && toolFailures.isEmpty()
-                    && leakSummary == null
-                    && unreadableSummary == null
-                    && !targetReturnedError
-                    && !appCrashed;
-        }
-    }
-
     private final class State {
         final Path name;
         final Tool hint;
         final IntFunction<Consumer<SanitizerRecord>> sinks;
-        final List<Run> done = new ArrayList<>();
+        final List<TextRun> done = new ArrayList<>();
         final List<String> fileProblems = new ArrayList<>();
         final List<String> foreignToolErrors = new ArrayList<>();
-        Run run = new Run();
+        TextRun run = new TextRun();
         RecordBuilder current;
         boolean pendingBarePc;
         boolean anyBanner;
@@ -222,6 +126,17 @@ public final class SanitizerTextParser {
         boolean lastToolSpecific;
 
         long nulLines;
+        /** The native frames' bytes of one record after the other: built at once when the record ends. */
+        final FrameList.NativeTexts nativeTexts = new FrameList.NativeTexts();
+        /** Records finished and not yet given to their sinks ({@link #deliver}). */
+        SanitizerRecord[] finishedRecords = new SanitizerRecord[64];
+
+        @SuppressWarnings("unchecked")
+        Consumer<SanitizerRecord>[] finishedSinks = new Consumer[64];
+
+        int finished;
+        String lastInvalidText;
+        boolean lastInvalid;
 
         State(Path name, Tool hint, IntFunction<Consumer<SanitizerRecord>> sinks) {
             this.name = name;
@@ -235,13 +150,58 @@ public final class SanitizerTextParser {
             if (!run.empty()) {
                 done.add(run);
             }
-            run = new Run();
+            run = new TextRun();
         }
 
         /** Before an event that belongs to a run still going: a finished run does not take it. */
         void openRun() {
             if (run.closed()) {
                 nextRun();
+            }
+        }
+
+        /** A chunk's lines in the forms {@link SanitizerLines} read them into: what {@link #line} does with each. */
+        void lines(LineChunk c) {
+            byte[] tags = c.tag;
+            Object[] values = c.values;
+            for (int i = 0, n = c.lines; i < n; i++) {
+                switch (tags[i]) {
+                    case LineChunk.NATIVE_FRAME:
+                        if (current != null) {
+                            pendingBarePc = false;
+                            current.addNativeFrame(c.bytes, c.from[i], c.to[i]);
+                        }
+                        break;
+                    case LineChunk.HOST_FRAME:
+                        if (current != null) {
+                            hostFrame((Frame) values[i]);
+                        }
+                        break;
+                    case LineChunk.AT:
+                        if (current != null && values[i] != null) {
+                            ((AtLine) values[i]).applyTo(current);
+                        }
+                        break;
+                    case LineChunk.THREAD:
+                        if (current != null) {
+                            ((ThreadLine) values[i]).applyTo(current);
+                        }
+                        break;
+                    case LineChunk.SEPARATOR:
+                        flush();
+                        break;
+                    case LineChunk.HEADER:
+                        header((String) values[i]);
+                        break;
+                    case LineChunk.DETAIL:
+                        if (current != null) {
+                            detail((String) values[i]);
+                        }
+                        break;
+                    default:
+                        line((String) values[i]);
+                        break;
+                }
             }
         }
 
@@ -363,7 +323,7 @@ public final class SanitizerTextParser {
             Matcher m;
             switch (text.charAt(0)) {
                 case 'I':
-                    if (text.startsWith("Invalid ") && (m = INVALID.matcher(text)).matches()) {
+                    if (text.startsWith("Invalid ") && invalidAccess(text)) {
                         return typed(Tool.MEMCHECK, Kind.INVALID_ACCESS, text, false);
                     }
                     if (text.startsWith("Illegal")) {
@@ -464,20 +424,35 @@ public final class SanitizerTextParser {
             return null;
         }
 
+        /** Whether the headline is memcheck's invalid access; the last answer is kept: a log repeats its headlines. */
+        boolean invalidAccess(String text) {
+            if (!text.equals(lastInvalidText)) {
+                lastInvalidText = text;
+                lastInvalid = INVALID.matcher(text).matches();
+            }
+            return lastInvalid;
+        }
+
         /** @param toolSpecific true when only that tool prints this kind of record */
         RecordBuilder typed(Tool natural, Kind kind, String message, boolean toolSpecific) {
             lastToolSpecific = toolSpecific;
-            return new RecordBuilder(natural, kind, message);
+            return new RecordBuilder(natural, kind, message, nativeTexts);
         }
 
         Tool generalTool(Tool natural) {
             if (hint != null) {
                 return hint;
             }
-            return run.typedRecords.entrySet().stream()
-                    .max(Map.Entry.comparingByValue())
-                    .map(Map.Entry::getKey)
-                    .orElse(natural);
+            // the first of the most frequent, as a stream's max would give, without a stream per record
+            Tool most = natural;
+            int count = 0;
+            for (Map.Entry<Tool, Integer> e : run.typedRecords.entrySet()) {
+                if (e.getValue() > count) {
+                    most = e.getKey();
+                    count = e.getValue();
+                }
+            }
+            return most;
         }
 
         RecordBuilder hazard(Matcher m) {
@@ -498,15 +473,14 @@ public final class SanitizerTextParser {
 
         void detail(String text) {
             RecordBuilder r = current;
-            Matcher m;
+            ThreadLine t;
             if (pendingBarePc && text.startsWith("in ")) {
                 pendingBarePc = false;
                 r.addFrame(Frame.nativeFrame(null, null, 0, text.substring(3).trim()));
             } else if (text.startsWith("at ")) {
                 atLocation(r, text);
-            } else if (text.startsWith("by thread") && (m = BY_THREAD.matcher(text)).find()) {
-                r.thread = "(" + m.group(1).replace(" ", "") + ")";
-                r.block = "(" + m.group(2).replace(" ", "") + ")";
+            } else if (text.startsWith("by thread") && (t = ThreadLine.parse(text)) != null) {
+                t.applyTo(r);
             } else if (text.startsWith("Access to ") || text.startsWith("Address ")) {
                 if (text.endsWith("is misaligned")) {
                     r.kind = Kind.MISALIGNED;
@@ -518,7 +492,7 @@ public final class SanitizerTextParser {
                 r.addDetail(text);
             } else if (text.startsWith("Device Frame:")) {
                 if (r.deviceLocation == null) {
-                    Matcher d = AT.matcher(
+                    Matcher d = AtLine.AT.matcher(
                             "at " + text.substring("Device Frame:".length()).trim());
                     if (d.matches() && d.group(3) != null && !d.group(1).startsWith("__assertfail")) {
                         r.deviceLocation = SourceLocation.of(d.group(3), FrameParser.parseInt(d.group(4)), d.group(1));
@@ -538,7 +512,11 @@ public final class SanitizerTextParser {
                 current.addNativeFrame(rest);
                 return;
             }
-            Frame f = FrameParser.parse(rest);
+            hostFrame(FrameParser.parse(rest));
+        }
+
+        /** @param f the frame, null for the first half of the two-line form */
+        void hostFrame(Frame f) {
             if (f == null) {
                 pendingBarePc = true;
                 return;
@@ -577,19 +555,9 @@ public final class SanitizerTextParser {
         }
 
         void atLocation(RecordBuilder r, String text) {
-            Matcher m = AT.matcher(text);
-            if (m.matches()) {
-                r.kernel = m.group(1);
-                r.pc = m.group(2);
-                if (m.group(3) != null) {
-                    r.deviceLocation = SourceLocation.of(m.group(3), FrameParser.parseInt(m.group(4)), null);
-                }
-                return;
-            }
-            m = AT_OLD.matcher(text);
-            if (m.matches()) {
-                r.pc = m.group(1);
-                r.kernel = m.group(2);
+            AtLine at = AtLine.parse(text);
+            if (at != null) {
+                at.applyTo(r);
             }
         }
 
@@ -648,9 +616,29 @@ public final class SanitizerTextParser {
                     run.sink = sinks.apply(done.size());
                 }
                 run.records++;
-                run.sink.accept(current.build());
+                if (finished == finishedRecords.length) {
+                    finishedRecords = Arrays.copyOf(finishedRecords, 2 * finished);
+                    finishedSinks = Arrays.copyOf(finishedSinks, 2 * finished);
+                }
+                finishedRecords[finished] = current.build();
+                finishedSinks[finished++] = run.sink;
                 current = null;
             }
+        }
+
+        /**
+         * Gives the records finished since the last call to their sinks, in order. Out of the line loop so
+         * that the JIT compiles the loop without the sink (a compile of both took a second).
+         */
+        void deliver() {
+            for (int i = 0; i < finished; i++) {
+                SanitizerRecord r = finishedRecords[i];
+                Consumer<SanitizerRecord> sink = finishedSinks[i];
+                finishedRecords[i] = null;
+                finishedSinks[i] = null;
+                sink.accept(r);
+            }
+            finished = 0;
         }
 
         void problem(String text) {
@@ -665,6 +653,7 @@ public final class SanitizerTextParser {
 
         List<SanitizerOutput> finish(long lineCount) {
             nextRun();
+            deliver();
             if (done.stream().noneMatch(r -> r.banner || r.records > 0 || r.closed())) {
                 if (!anyBanner && !foreignToolErrors.isEmpty() && lineCount <= MAX_LINES_OF_REFUSAL) {
                     return List.of(new SanitizerOutput(
@@ -700,13 +689,13 @@ public final class SanitizerTextParser {
                 fileProblem(nulLines + " line(s) held NUL bytes");
             }
             List<SanitizerOutput> out = new ArrayList<>(done.size());
-            for (Run r : done) {
+            for (TextRun r : done) {
                 out.add(output(r));
             }
             return out;
         }
 
-        SanitizerOutput output(Run r) {
+        SanitizerOutput output(TextRun r) {
             Tool tool = hint;
             boolean detected = false;
             if (r.racecheckSummary) {

@@ -128,7 +128,8 @@ public final class TracebackParser {
             return false;
         }
         String f = file.indexOf('\\') >= 0 ? file.replace('\\', '/') : file;
-        return isCacheFile(f) || INDUCTOR_HASHED.matcher(f).find();
+        // the hashed name is 54 characters at least: most files are not searched
+        return isCacheFile(f) || f.length() >= 54 && INDUCTOR_HASHED.matcher(f).find();
     }
 
     /** A file under an Inductor or Triton cache directory (what the runner may copy into the run directory). */

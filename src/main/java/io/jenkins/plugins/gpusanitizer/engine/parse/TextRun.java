@@ -1,0 +1,106 @@
+package io.jenkins.plugins.gpusanitizer.engine.parse;
+
+import io.jenkins.plugins.gpusanitizer.engine.model.SanitizerRecord;
+import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/** One tool run inside a text log ({@link SanitizerTextParser}): everything the output of one run says. */
+final class TextRun {
+    final Map<Tool, Integer> typedRecords = new EnumMap<>(Tool.class);
+    final List<String> toolFailures = new ArrayList<>();
+    final List<String> problems = new ArrayList<>();
+    Consumer<SanitizerRecord> sink;
+    boolean banner;
+    boolean racecheckSummary;
+    boolean errorSummary;
+    long records;
+    Long errorsTotal;
+    Long notPrinted;
+    Long warnings;
+    String leakSummary;
+    String unreadableSummary;
+    boolean targetReturnedError;
+    boolean appCrashed;
+
+    /** The run has ended: its summary was printed. */
+    boolean closed() {
+        return errorSummary || racecheckSummary;
+    }
+
+    boolean empty() {
+        return !banner
+                && !closed()
+                && records == 0
+                && toolFailures.isEmpty()
+                && leakSummary == null
+                && unreadableSummary == null
+                && !targetReturnedError
+                && !appCrashed;
+    }
+
+    /**
+     * Several runs as one output, for callers that judge a file as a whole: complete only when every
+     * run is, counts summed (unknown when one is unknown), every failure and problem kept.
+     */
+    static SanitizerOutput combine(List<SanitizerOutput> runs) {
+        if (runs.size() == 1) {
+            return runs.get(0);
+        }
+        SanitizerOutput first = runs.get(0);
+        List<String> failures = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
+        long records = 0;
+        Long total = 0L;
+        Long notPrinted = null;
+        Long warnings = null;
+        String leak = null;
+        String unreadable = null;
+        boolean banner = false;
+        boolean tre = false;
+        boolean crashed = false;
+        boolean complete = true;
+        boolean detected = true;
+        for (SanitizerOutput o : runs) {
+            records += o.recordsParsed();
+            total = total == null || o.errorsTotal() == null ? null : total + o.errorsTotal();
+            notPrinted = sum(notPrinted, o.errorsNotPrinted());
+            warnings = sum(warnings, o.warningsTotal());
+            leak = o.leakSummary() != null ? o.leakSummary() : leak;
+            unreadable = o.unreadableSummary() != null ? o.unreadableSummary() : unreadable;
+            banner |= o.banner();
+            tre |= o.targetReturnedError();
+            crashed |= o.appCrashed();
+            complete &= o.complete();
+            detected &= o.toolDetected();
+            failures.addAll(o.toolFailures());
+            o.problems().stream().filter(p -> !problems.contains(p)).forEach(problems::add);
+        }
+        problems.add(runs.size() + " tool runs in one file: "
+                + runs.stream().map(o -> o.tool().id()).toList());
+        return new SanitizerOutput(
+                first.source(),
+                first.format(),
+                first.tool(),
+                detected,
+                banner,
+                records,
+                total,
+                notPrinted,
+                warnings,
+                leak,
+                tre,
+                crashed,
+                failures,
+                complete,
+                problems,
+                unreadable);
+    }
+
+    private static Long sum(Long a, Long b) {
+        return a == null ? b : b == null ? a : Long.valueOf(a + b);
+    }
+}
