@@ -1,0 +1,224 @@
+package io.jenkins.plugins.gpusanitizer.engine.parse;
+
+import io.jenkins.plugins.gpusanitizer.engine.model.Frame;
+import io.jenkins.plugins.gpusanitizer.engine.model.SanitizerRecord;
+import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import javax.xml.stream.XMLStreamConstants;
+import javax.xml.stream.XMLStreamException;
+import javax.xml.stream.XMLStreamReader;
+
+/**
+ * Reads one {@code <record>} of compute-sanitizer's XML into a {@link SanitizerRecord}. One instance
+ * per thread: its buffers are reused from record to record.
+ */
+final class XmlRecordReader {
+    static final int MAX_DESTINATIONS = 16;
+    private static final int MAX_TEXT = 16 * 1024;
+    /** The deepest value read below {@code <record>}: {@code /what/source/where/func} (racecheck's accesses). */
+    private static final int MAX_KEY_DEPTH = 4;
+    /** Values kept per record (and per frame): a record holds a few dozen. */
+    static final int MAX_VALUES = 256;
+
+    private final Tool hint;
+    // the element path below <record>, kept incrementally ("/hostStack/frame/func") and only as deep as
+    // a value is ever read: deeper elements are skipped in constant time, so a deep-and-wide record
+    // parses in linear time (building each leaf's full path made it quadratic)
+    private final StringBuilder path = new StringBuilder(64);
+    private final int[] marks = new int[MAX_KEY_DEPTH];
+    private final boolean[] hasChild = new boolean[MAX_KEY_DEPTH];
+    private final StringBuilder text = new StringBuilder(256);
+    private final FrameValues frame = new FrameValues();
+
+    XmlRecordReader(Tool hint) {
+        this.hint = hint;
+    }
+
+    /** Reads one {@code <record>} (the reader is on its start tag) into a record. */
+    SanitizerRecord read(XMLStreamReader r) throws XMLStreamException {
+        Map<String, String> v = new HashMap<>();
+        List<Frame> frames = new ArrayList<>();
+        boolean inFrame = false;
+        // racecheck's Analysis records hold one <source> and several <destination> accesses
+        List<Map<String, String>> destinations = new ArrayList<>();
+        Map<String, String> destination = null;
+        path.setLength(0);
+        text.setLength(0);
+        int depth = 0;
+        while (true) {
+            if (!r.hasNext()) {
+                throw new XMLStreamException("record not closed");
+            }
+            int ev = r.next();
+            if (ev == XMLStreamConstants.START_ELEMENT) {
+                depth++;
+                text.setLength(0);
+                if (depth > MAX_KEY_DEPTH) {
+                    hasChild[MAX_KEY_DEPTH - 1] = true;
+                    continue;
+                }
+                if (depth > 1) {
+                    hasChild[depth - 2] = true;
+                }
+                marks[depth - 1] = path.length();
+                hasChild[depth - 1] = false;
+                path.append('/').append(r.getLocalName());
+                if (depth == 2 && "/hostStack/frame".contentEquals(path)) {
+                    frame.clear();
+                    inFrame = true;
+                } else if (depth == 2 && "/what/destination".contentEquals(path)) {
+                    destination = new HashMap<>();
+                }
+            } else if (ev == XMLStreamConstants.CHARACTERS || ev == XMLStreamConstants.CDATA) {
+                if (text.length() < MAX_TEXT) {
+                    int n = Math.min(r.getTextLength(), MAX_TEXT - text.length());
+                    text.append(r.getTextCharacters(), r.getTextStart(), n);
+                }
+            } else if (ev == XMLStreamConstants.END_ELEMENT) {
+                if (depth == 0) {
+                    return XmlRecords.toRecord(v, frames, destinations, hint); // </record>
+                }
+                int level = depth--;
+                if (level > MAX_KEY_DEPTH) {
+                    text.setLength(0);
+                    continue;
+                }
+                if (inFrame && depth == 1 && "/hostStack/frame".contentEquals(path)) {
+                    if (frames.size() < SanitizerRecord.MAX_FRAMES) {
+                        frames.add(frame.toFrame());
+                    }
+                    inFrame = false;
+                } else if (destination != null && depth == 1 && "/what/destination".contentEquals(path)) {
+                    if (destinations.size() < MAX_DESTINATIONS) {
+                        destinations.add(destination);
+                    }
+                    destination = null;
+                } else if (!hasChild[depth]) {
+                    if (inFrame && depth == 2) {
+                        frame.put(r.getLocalName(), text);
+                    } else if (destination != null && depth >= 2) {
+                        if (destination.size() < MAX_VALUES) {
+                            destination.putIfAbsent(path.substring("/what/destination".length()), trimmed());
+                        }
+                    } else if (v.size() < MAX_VALUES) {
+                        v.putIfAbsent(path.toString(), trimmed());
+                    }
+                }
+                path.setLength(marks[depth]);
+                text.setLength(0);
+            }
+        }
+    }
+
+    private String trimmed() {
+        return trim(text);
+    }
+
+    /** {@code text.toString().trim()} with one copy. */
+    static String trim(CharSequence s) {
+        int start = 0;
+        int end = s.length();
+        while (start < end && s.charAt(start) <= ' ') {
+            start++;
+        }
+        while (end > start && s.charAt(end - 1) <= ' ') {
+            end--;
+        }
+        return s.subSequence(start, end).toString();
+    }
+
+    /**
+     * The values of one {@code <frame>} that make a {@link Frame}, in fields instead of a map per frame
+     * (the host frames are most of a record). It behaves as the map it replaces did: a later value of
+     * the same element wins, and at most {@link #MAX_VALUES} distinct elements are taken, so a value
+     * after that many other elements is dropped.
+     */
+    private static final class FrameValues {
+        private String func;
+        private String path;
+        private String line;
+        private String module;
+        /** Only whether the frame has a pc matters (a Python frame has none): its value is not kept. */
+        private boolean pc;
+
+        private int size;
+        private Set<String> others;
+
+        void clear() {
+            func = null;
+            path = null;
+            line = null;
+            module = null;
+            pc = false;
+            size = 0;
+            others = null;
+        }
+
+        void put(String name, CharSequence text) {
+            boolean present;
+            switch (name) {
+                case "func":
+                    present = func != null;
+                    break;
+                case "path":
+                    present = path != null;
+                    break;
+                case "line":
+                    present = line != null;
+                    break;
+                case "module":
+                    present = module != null;
+                    break;
+                case "pc":
+                    present = pc;
+                    break;
+                default:
+                    present = others != null && others.contains(name);
+                    if (!present && size < MAX_VALUES) {
+                        if (others == null) {
+                            others = new HashSet<>();
+                        }
+                        others.add(name);
+                        size++;
+                    }
+                    return;
+            }
+            if (!present) {
+                if (size >= MAX_VALUES) {
+                    return;
+                }
+                size++;
+            }
+            switch (name) {
+                case "func":
+                    func = trim(text);
+                    break;
+                case "path":
+                    path = trim(text);
+                    break;
+                case "line":
+                    line = trim(text);
+                    break;
+                case "module":
+                    module = trim(text);
+                    break;
+                default:
+                    pc = true;
+                    break;
+            }
+        }
+
+        Frame toFrame() {
+            int n = line != null ? FrameParser.parseInt(line) : 0;
+            if (module == null && !pc && path != null) {
+                return Frame.python(func, path, n);
+            }
+            return Frame.nativeFrame(func, path, n, module);
+        }
+    }
+}
