@@ -1,5 +1,6 @@
 package io.jenkins.plugins.gpusanitizer.engine.parse;
 
+import com.fasterxml.aalto.WFCException;
 import io.jenkins.plugins.gpusanitizer.engine.model.SanitizerRecord;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import java.io.InputStream;
@@ -79,7 +80,7 @@ final class XmlDocumentScan {
             if (ev == XMLStreamConstants.DTD) {
                 problems.add("DOCTYPE ignored (DTDs are not processed)");
             } else if (ev == XMLStreamConstants.ENTITY_REFERENCE) {
-                problems.add("entity reference &" + r.getLocalName() + "; not expanded");
+                throw unexpandedEntity(r);
             } else if (ev == XMLStreamConstants.START_ELEMENT) {
                 String el = r.getLocalName();
                 if (!rootSeen) {
@@ -96,6 +97,15 @@ final class XmlDocumentScan {
                 closingLine = r.getLocation().getLineNumber();
             }
         }
+    }
+
+    /**
+     * An entity reference other than the five XML predefines: with DTDs off nothing declares it, so the
+     * document is not well-formed (the JDK's reader stopped there too; Aalto reports it and reads on).
+     */
+    static XMLStreamException unexpandedEntity(XMLStreamReader r) {
+        return new WFCException(
+                "entity reference &" + r.getLocalName() + "; not expanded (DTDs are not processed)", r.getLocation());
     }
 
     /** Counts a record and hands it on (a failing sink stops the parse, as a failing reader does). */

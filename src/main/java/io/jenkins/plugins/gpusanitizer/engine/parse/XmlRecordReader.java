@@ -79,6 +79,8 @@ final class XmlRecordReader {
                     int n = Math.min(r.getTextLength(), MAX_TEXT - text.length());
                     text.append(r.getTextCharacters(), r.getTextStart(), n);
                 }
+            } else if (ev == XMLStreamConstants.ENTITY_REFERENCE) {
+                throw XmlDocumentScan.unexpandedEntity(r);
             } else if (ev == XMLStreamConstants.END_ELEMENT) {
                 if (depth == 0) {
                     return XmlRecords.toRecord(v, frames, destinations, hint); // </record>
