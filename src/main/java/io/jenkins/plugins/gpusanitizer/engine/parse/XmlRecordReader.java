@@ -25,29 +25,39 @@ final class XmlRecordReader {
     /** Values kept per record (and per frame): a record holds a few dozen. */
     static final int MAX_VALUES = 256;
 
+    private static final String FRAME = "/hostStack/frame";
+    private static final String DESTINATION = "/what/destination";
+    /** Paths kept for reuse; past this many (only a strange file has them) each is built anew. */
+    private static final int MAX_PATHS = 4096;
+
     private final Tool hint;
-    // the element path below <record>, kept incrementally ("/hostStack/frame/func") and only as deep as
-    // a value is ever read: deeper elements are skipped in constant time, so a deep-and-wide record
-    // parses in linear time (building each leaf's full path made it quadratic)
-    private final StringBuilder path = new StringBuilder(64);
-    private final int[] marks = new int[MAX_KEY_DEPTH];
+    // the element path below <record> at each depth ("/hostStack/frame/func"), only as deep as a value is
+    // ever read: deeper elements are skipped in constant time, so a deep-and-wide record parses in linear
+    // time. A path is only made when a value needs it (not for a host frame's values, most of a record),
+    // and the path strings are reused from record to record, so a value's key costs no string of its own.
+    private final String[] nameAt = new String[MAX_KEY_DEPTH + 1];
+    private final String[] pathAt = new String[MAX_KEY_DEPTH + 1];
+    private final Map<String, Map<String, String>> childPaths = new HashMap<>();
+    private int paths;
     private final boolean[] hasChild = new boolean[MAX_KEY_DEPTH];
     private final StringBuilder text = new StringBuilder(256);
     private final FrameValues frame = new FrameValues();
+    /** The record's values by path; reused, as the record made from it keeps none of it. */
+    private final Map<String, String> v = new HashMap<>(64);
 
     XmlRecordReader(Tool hint) {
         this.hint = hint;
+        pathAt[0] = "";
     }
 
     /** Reads one {@code <record>} (the reader is on its start tag) into a record. */
     SanitizerRecord read(XMLStreamReader r) throws XMLStreamException {
-        Map<String, String> v = new HashMap<>();
+        v.clear();
         List<Frame> frames = new ArrayList<>();
         boolean inFrame = false;
         // racecheck's Analysis records hold one <source> and several <destination> accesses
         List<Map<String, String>> destinations = new ArrayList<>();
         Map<String, String> destination = null;
-        path.setLength(0);
         text.setLength(0);
         int depth = 0;
         while (true) {
@@ -65,13 +75,13 @@ final class XmlRecordReader {
                 if (depth > 1) {
                     hasChild[depth - 2] = true;
                 }
-                marks[depth - 1] = path.length();
                 hasChild[depth - 1] = false;
-                path.append('/').append(r.getLocalName());
-                if (depth == 2 && "/hostStack/frame".contentEquals(path)) {
+                nameAt[depth] = r.getLocalName();
+                pathAt[depth] = null;
+                if (depth == 2 && FRAME.equals(path(2))) {
                     frame.clear();
                     inFrame = true;
-                } else if (depth == 2 && "/what/destination".contentEquals(path)) {
+                } else if (depth == 2 && DESTINATION.equals(path(2))) {
                     destination = new HashMap<>();
                 }
             } else if (ev == XMLStreamConstants.CHARACTERS || ev == XMLStreamConstants.CDATA) {
@@ -90,31 +100,54 @@ final class XmlRecordReader {
                     text.setLength(0);
                     continue;
                 }
-                if (inFrame && depth == 1 && "/hostStack/frame".contentEquals(path)) {
+                if (inFrame && depth == 1 && FRAME.equals(path(level))) {
                     if (frames.size() < SanitizerRecord.MAX_FRAMES) {
                         frames.add(frame.toFrame());
                     }
                     inFrame = false;
-                } else if (destination != null && depth == 1 && "/what/destination".contentEquals(path)) {
+                } else if (destination != null && depth == 1 && DESTINATION.equals(path(level))) {
                     if (destinations.size() < MAX_DESTINATIONS) {
                         destinations.add(destination);
                     }
                     destination = null;
                 } else if (!hasChild[depth]) {
                     if (inFrame && depth == 2) {
-                        frame.put(r.getLocalName(), text);
+                        frame.put(nameAt[level], text);
                     } else if (destination != null && depth >= 2) {
                         if (destination.size() < MAX_VALUES) {
-                            destination.putIfAbsent(path.substring("/what/destination".length()), trimmed());
+                            destination.putIfAbsent(path(level).substring(DESTINATION.length()), trimmed());
                         }
-                    } else if (v.size() < MAX_VALUES) {
-                        v.putIfAbsent(path.toString(), trimmed());
+                    } else if (v.size() < MAX_VALUES && !v.containsKey(path(level))) {
+                        v.put(path(level), trimmed());
                     }
                 }
-                path.setLength(marks[depth]);
                 text.setLength(0);
             }
         }
+    }
+
+    /** The path of the open element at {@code level}, made when first asked for. */
+    private String path(int level) {
+        String path = pathAt[level];
+        if (path == null) {
+            path = child(path(level - 1), nameAt[level]);
+            pathAt[level] = path;
+        }
+        return path;
+    }
+
+    /** {@code parent + "/" + name}, the same string each time. */
+    private String child(String parent, String name) {
+        Map<String, String> children = childPaths.get(parent);
+        String path = children == null ? null : children.get(name);
+        if (path == null) {
+            path = parent + "/" + name;
+            if (paths < MAX_PATHS) {
+                childPaths.computeIfAbsent(parent, p -> new HashMap<>()).put(name, path);
+                paths++;
+            }
+        }
+        return path;
     }
 
     private String trimmed() {
