@@ -12,7 +12,7 @@ import java.nio.channels.FileChannel;
  */
 final class ChunkInput extends InputStream {
     static final byte[] NONE = new byte[0];
-    private static final int BUFFER = 64 * 1024;
+    private static final int BUFFER = 32 * 1024;
 
     private final FileChannel channel;
     private final byte[] prefix;

@@ -45,7 +45,7 @@ import javax.xml.stream.XMLStreamReader;
  */
 final class ParallelXmlParse {
     static final int MAX_THREADS = 4;
-    static final int CHUNK_BYTES = 1 << 20;
+    static final int CHUNK_BYTES = 256 << 10;
     /** How far past a piece's planned end a record start is looked for; past that the rest is read on one thread. */
     private static final int MAX_SEARCH = 8 << 20;
     /** Indentation allowed in front of a {@code <record>} that starts a piece. */
