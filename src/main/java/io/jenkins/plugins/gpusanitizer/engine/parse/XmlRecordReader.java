@@ -40,7 +40,10 @@ final class XmlRecordReader {
     private final Map<String, Map<String, String>> childPaths = new HashMap<>();
     private int paths;
     private final boolean[] hasChild = new boolean[MAX_KEY_DEPTH];
+    /** The text of the element being read, less the blanks in front of it, and how many blanks those were. */
     private final StringBuilder text = new StringBuilder(256);
+
+    private int blanks;
     private final FrameValues frame = new FrameValues();
     /** The record's values by path; reused, as the record made from it keeps none of it. */
     private final Map<String, String> v = new HashMap<>(64);
@@ -58,7 +61,7 @@ final class XmlRecordReader {
         // racecheck's Analysis records hold one <source> and several <destination> accesses
         List<Map<String, String>> destinations = new ArrayList<>();
         Map<String, String> destination = null;
-        text.setLength(0);
+        clearText();
         int depth = 0;
         while (true) {
             if (!r.hasNext()) {
@@ -67,7 +70,7 @@ final class XmlRecordReader {
             int ev = r.next();
             if (ev == XMLStreamConstants.START_ELEMENT) {
                 depth++;
-                text.setLength(0);
+                clearText();
                 if (depth > MAX_KEY_DEPTH) {
                     hasChild[MAX_KEY_DEPTH - 1] = true;
                     continue;
@@ -85,8 +88,12 @@ final class XmlRecordReader {
                     destination = new HashMap<>();
                 }
             } else if (ev == XMLStreamConstants.CHARACTERS || ev == XMLStreamConstants.CDATA) {
-                if (text.length() < MAX_TEXT) {
-                    int n = Math.min(r.getTextLength(), MAX_TEXT - text.length());
+                if (text.length() == 0 && r.isWhiteSpace()) {
+                    // blanks in front of a value go in its trim anyway: counted against MAX_TEXT, not
+                    // copied (most are the file's indentation between elements)
+                    blanks = Math.min(MAX_TEXT, blanks + r.getTextLength());
+                } else if (blanks + text.length() < MAX_TEXT) {
+                    int n = Math.min(r.getTextLength(), MAX_TEXT - blanks - text.length());
                     text.append(r.getTextCharacters(), r.getTextStart(), n);
                 }
             } else if (ev == XMLStreamConstants.ENTITY_REFERENCE) {
@@ -97,7 +104,7 @@ final class XmlRecordReader {
                 }
                 int level = depth--;
                 if (level > MAX_KEY_DEPTH) {
-                    text.setLength(0);
+                    clearText();
                     continue;
                 }
                 if (inFrame && depth == 1 && FRAME.equals(path(level))) {
@@ -121,19 +128,26 @@ final class XmlRecordReader {
                         v.put(path(level), trimmed());
                     }
                 }
-                text.setLength(0);
+                clearText();
             }
         }
     }
 
     /** The path of the open element at {@code level}, made when first asked for. */
     private String path(int level) {
-        String path = pathAt[level];
-        if (path == null) {
-            path = child(path(level - 1), nameAt[level]);
-            pathAt[level] = path;
+        int known = level;
+        while (pathAt[known] == null) {
+            known--; // pathAt[0] is ""
         }
-        return path;
+        for (int l = known + 1; l <= level; l++) {
+            pathAt[l] = child(pathAt[l - 1], nameAt[l]);
+        }
+        return pathAt[level];
+    }
+
+    private void clearText() {
+        text.setLength(0);
+        blanks = 0;
     }
 
     /** {@code parent + "/" + name}, the same string each time. */
@@ -152,6 +166,28 @@ final class XmlRecordReader {
 
     private String trimmed() {
         return trim(text);
+    }
+
+    /** {@code FrameParser.parseInt(trim(text))} without the strings: a number, else 0. */
+    static int lineNumber(CharSequence text) {
+        int start = 0;
+        int end = text.length();
+        while (start < end && text.charAt(start) <= ' ') {
+            start++;
+        }
+        while (end > start && text.charAt(end - 1) <= ' ') {
+            end--;
+        }
+        for (int i = start; i < end; i++) {
+            if (text.charAt(i) == ',') {
+                return FrameParser.parseInt(trim(text)); // "1,234": the commas go first
+            }
+        }
+        try {
+            return Integer.parseInt(text, start, end, 10);
+        } catch (NumberFormatException e) {
+            return 0;
+        }
     }
 
     /** {@code text.toString().trim()} with one copy. */
@@ -176,7 +212,10 @@ final class XmlRecordReader {
     private static final class FrameValues {
         private String func;
         private String path;
-        private String line;
+        /** {@code <line>} as FrameParser.parseInt reads it, and whether there was one. */
+        private int line;
+
+        private boolean hasLine;
         private String module;
         /** Only whether the frame has a pc matters (a Python frame has none): its value is not kept. */
         private boolean pc;
@@ -187,7 +226,8 @@ final class XmlRecordReader {
         void clear() {
             func = null;
             path = null;
-            line = null;
+            line = 0;
+            hasLine = false;
             module = null;
             pc = false;
             size = 0;
@@ -204,7 +244,7 @@ final class XmlRecordReader {
                     present = path != null;
                     break;
                 case "line":
-                    present = line != null;
+                    present = hasLine;
                     break;
                 case "module":
                     present = module != null;
@@ -237,7 +277,8 @@ final class XmlRecordReader {
                     path = trim(text);
                     break;
                 case "line":
-                    line = trim(text);
+                    line = lineNumber(text);
+                    hasLine = true;
                     break;
                 case "module":
                     module = trim(text);
@@ -249,11 +290,10 @@ final class XmlRecordReader {
         }
 
         Frame toFrame() {
-            int n = line != null ? FrameParser.parseInt(line) : 0;
             if (module == null && !pc && path != null) {
-                return Frame.python(func, path, n);
+                return Frame.python(func, path, line);
             }
-            return Frame.nativeFrame(func, path, n, module);
+            return Frame.nativeFrame(func, path, line, module);
         }
     }
 }
