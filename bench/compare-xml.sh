@@ -41,7 +41,7 @@ top() { # NAME JAR: the 10 most sampled top frames of one profiled run
     analyze --sanitizer-xml "$xml" -q > /dev/null 2>&1 || true
   echo "top frames, $1 (samples):"
   jfr print --events jdk.ExecutionSample "$out_dir/$1.jfr" | awk '/stackTrace = \[/{getline; sub(/line:.*/, ""); print}' \
-    | sort | uniq -c | sort -rn | head -10
+    | sort | uniq -c | sort -rn | sed -n 1,10p  # sed reads on: head would end sort with SIGPIPE (pipefail)
 }
 { top xml-old "$old"; top xml-new "$new"; } | tee -a "$out"
 python3 - "$out" "$xml" <<'PY' | tee "$out_dir/compare-xml-summary.txt"

@@ -40,9 +40,12 @@ final class XmlRecordReader {
     private final Map<String, Map<String, String>> childPaths = new HashMap<>();
     private int paths;
     private final boolean[] hasChild = new boolean[MAX_KEY_DEPTH];
-    /** The text of the element being read, less the blanks in front of it, and how many blanks those were. */
+    // The text of the element being read, less the blanks in front of it (counted): a value that came as
+    // one piece of text (nearly all do) is kept as the string made from the reader's characters, a value
+    // in several pieces is gathered in the builder.
     private final StringBuilder text = new StringBuilder(256);
 
+    private String piece;
     private int blanks;
     private final FrameValues frame = new FrameValues();
     /** The record's values by path; reused, as the record made from it keeps none of it. */
@@ -56,7 +59,7 @@ final class XmlRecordReader {
     /** Reads one {@code <record>} (the reader is on its start tag) into a record. */
     SanitizerRecord read(XMLStreamReader r) throws XMLStreamException {
         v.clear();
-        List<Frame> frames = new ArrayList<>();
+        List<Frame> frames = new ArrayList<>(48);
         boolean inFrame = false;
         // racecheck's Analysis records hold one <source> and several <destination> accesses
         List<Map<String, String>> destinations = new ArrayList<>();
@@ -88,13 +91,22 @@ final class XmlRecordReader {
                     destination = new HashMap<>();
                 }
             } else if (ev == XMLStreamConstants.CHARACTERS || ev == XMLStreamConstants.CDATA) {
-                if (text.length() == 0 && r.isWhiteSpace()) {
+                int had = piece != null ? piece.length() : text.length();
+                if (had == 0 && r.isWhiteSpace()) {
                     // blanks in front of a value go in its trim anyway: counted against MAX_TEXT, not
                     // copied (most are the file's indentation between elements)
                     blanks = Math.min(MAX_TEXT, blanks + r.getTextLength());
-                } else if (blanks + text.length() < MAX_TEXT) {
-                    int n = Math.min(r.getTextLength(), MAX_TEXT - blanks - text.length());
-                    text.append(r.getTextCharacters(), r.getTextStart(), n);
+                } else if (blanks + had < MAX_TEXT) {
+                    int n = Math.min(r.getTextLength(), MAX_TEXT - blanks - had);
+                    if (had == 0) {
+                        piece = new String(r.getTextCharacters(), r.getTextStart(), n);
+                    } else {
+                        if (piece != null) {
+                            text.append(piece);
+                            piece = null;
+                        }
+                        text.append(r.getTextCharacters(), r.getTextStart(), n);
+                    }
                 }
             } else if (ev == XMLStreamConstants.ENTITY_REFERENCE) {
                 throw XmlDocumentScan.unexpandedEntity(r);
@@ -119,7 +131,7 @@ final class XmlRecordReader {
                     destination = null;
                 } else if (!hasChild[depth]) {
                     if (inFrame && depth == 2) {
-                        frame.put(nameAt[level], text);
+                        frame.put(nameAt[level], value());
                     } else if (destination != null && depth >= 2) {
                         if (destination.size() < MAX_VALUES) {
                             destination.putIfAbsent(path(level).substring(DESTINATION.length()), trimmed());
@@ -147,6 +159,7 @@ final class XmlRecordReader {
 
     private void clearText() {
         text.setLength(0);
+        piece = null;
         blanks = 0;
     }
 
@@ -164,8 +177,12 @@ final class XmlRecordReader {
         return path;
     }
 
+    private CharSequence value() {
+        return piece != null ? piece : text;
+    }
+
     private String trimmed() {
-        return trim(text);
+        return trim(value());
     }
 
     /** {@code FrameParser.parseInt(trim(text))} without the strings: a number, else 0. */
