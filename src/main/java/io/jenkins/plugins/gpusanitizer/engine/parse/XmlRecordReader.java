@@ -25,7 +25,6 @@ final class XmlRecordReader {
     /** Values kept per record (and per frame): a record holds a few dozen. */
     static final int MAX_VALUES = 256;
 
-    private static final String FRAME = "/hostStack/frame";
     private static final String DESTINATION = "/what/destination";
     /** Paths kept for reuse; past this many (only a strange file has them) each is built anew. */
     private static final int MAX_PATHS = 4096;
@@ -84,10 +83,10 @@ final class XmlRecordReader {
                 hasChild[depth - 1] = false;
                 nameAt[depth] = r.getLocalName();
                 pathAt[depth] = null;
-                if (depth == 2 && FRAME.equals(path(2))) {
+                if (depth == 2 && is(2, "hostStack", "frame")) {
                     frame.clear();
                     inFrame = true;
-                } else if (depth == 2 && DESTINATION.equals(path(2))) {
+                } else if (depth == 2 && is(2, "what", "destination")) {
                     destination = new HashMap<>();
                 }
             } else if (ev == XMLStreamConstants.CHARACTERS || ev == XMLStreamConstants.CDATA) {
@@ -119,12 +118,12 @@ final class XmlRecordReader {
                     clearText();
                     continue;
                 }
-                if (inFrame && depth == 1 && FRAME.equals(path(level))) {
+                if (inFrame && depth == 1 && is(level, "hostStack", "frame")) {
                     if (frames.size() < SanitizerRecord.MAX_FRAMES) {
                         frames.add(frame.toFrame());
                     }
                     inFrame = false;
-                } else if (destination != null && depth == 1 && DESTINATION.equals(path(level))) {
+                } else if (destination != null && depth == 1 && is(level, "what", "destination")) {
                     if (destinations.size() < MAX_DESTINATIONS) {
                         destinations.add(destination);
                     }
@@ -136,13 +135,18 @@ final class XmlRecordReader {
                         if (destination.size() < MAX_VALUES) {
                             destination.putIfAbsent(path(level).substring(DESTINATION.length()), trimmed());
                         }
-                    } else if (v.size() < MAX_VALUES && !v.containsKey(path(level))) {
-                        v.put(path(level), trimmed());
+                    } else if (v.size() < MAX_VALUES) {
+                        v.putIfAbsent(path(level), trimmed());
                     }
                 }
                 clearText();
             }
         }
+    }
+
+    /** Whether the open element at {@code level} (2) is {@code /parent/name}, without making its path. */
+    private boolean is(int level, String parent, String name) {
+        return name.equals(nameAt[level]) && parent.equals(nameAt[level - 1]);
     }
 
     /** The path of the open element at {@code level}, made when first asked for. */
