@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Side by side, alternating, REPEATS times (issue #15, part 1): `gpu-sanitize analyze` on the text log under the
-# serial, G1 and parallel collectors (-Xmx64m) and bench/minimal_parser.py; analyze on the XML with the JDK's
-# StAX, Aalto and Woodstox on the class path (XMLInputFactory.newFactory() takes the first it finds); then one
-# JFR profile of each path and its top frames. Medians at the end.
-# usage: bash bench/compare-parsers.sh [SIZE=512M] [REPEATS=3] [WORKDIR=target/bench]
+# Side by side, alternating, REPEATS times (issue #15, part 1): grep and bench/minimal_parser.py on the text log,
+# `grep -c '<record>'` on the XML, and `gpu-sanitize analyze` of this checkout's jar and of the jar of before
+# (OLD_JAR, when given) on both, at -Xmx64m with the launcher's serial collector; each jar also on a two-line
+# log (banner and summary): the fixed cost of starting the JVM and the CLI. Then one JFR profile of each path and
+# its top frames. Medians and the issue's ratios at the end. (Since the rewrite the parser names Aalto itself, so
+# the StAX variants this script once compared are gone.)
+# usage: [OLD_JAR=/tmp/old-gs.jar] bash bench/compare-parsers.sh [SIZE=512M] [REPEATS=3] [WORKDIR=target/bench]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 size=${1:-512M}
@@ -11,19 +13,14 @@ repeats=${2:-3}
 work=${3:-target/bench}
 mkdir -p "$work"
 jar=standalone/target/gpu-sanitize.jar
+old=${OLD_JAR:-}
 [ -f "$jar" ] || mvn -q -B -f standalone/pom.xml package -DskipTests
 text="$work/memcheck-$size.log"
 xml="$work/memcheck-$size.xml"
 [ -f "$text" ] || python3 bench/generate.py --format text --size "$size" --out "$text"
 [ -f "$xml" ] || python3 bench/generate.py --format xml --size "$size" --out "$xml"
-repo=${MAVEN_REPO:-$HOME/.m2/repository}
-# (from standalone/: the root POM's Jenkins parent is not on Maven Central)
-fetch() { mvn -q -B -f standalone/pom.xml dependency:get -Dartifact="$1" >/dev/null; }
-fetch com.fasterxml:aalto-xml:1.3.3
-fetch com.fasterxml.woodstox:woodstox-core:7.1.0
-aalto=$repo/com/fasterxml/aalto-xml/1.3.3/aalto-xml-1.3.3.jar:$repo/org/codehaus/woodstox/stax2-api/4.2.1/stax2-api-4.2.1.jar
-woodstox=$repo/com/fasterxml/woodstox/woodstox-core/7.1.0/woodstox-core-7.1.0.jar:$repo/org/codehaus/woodstox/stax2-api/4.2.2/stax2-api-4.2.2.jar
-main=io.jenkins.plugins.gpusanitizer.cli.GpuSanitizeCli
+empty="$work/empty.log"
+printf '========= COMPUTE-SANITIZER\n========= ERROR SUMMARY: 0 errors\n' > "$empty"
 out=$work/compare-$size.txt
 : > "$out"
 timed() { # NAME command...: one line "NAME seconds"
@@ -34,17 +31,21 @@ timed() { # NAME command...: one line "NAME seconds"
   b=$(date +%s.%N)
   echo "$name $(awk -v a="$a" -v b="$b" 'BEGIN{printf "%.2f", b-a}')" | tee -a "$out"
 }
+jvm=(java -Xmx64m -XX:+UseSerialGC -jar)
+main=io.jenkins.plugins.gpusanitizer.cli.GpuSanitizeCli
+echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); $(java -version 2>&1 | head -1)" | tee -a "$out"
 cat "$text" "$xml" > /dev/null
 for i in $(seq "$repeats"); do
-  for gc in Serial G1 Parallel; do
-    timed "text-$gc" java -Xmx64m -XX:+Use${gc}GC -cp "$jar" $main analyze --sanitizer-log "$text" -q
-  done
-  timed text-minimal-python python3 bench/minimal_parser.py "$text"
   timed grep grep -c '^========= Invalid' "$text"
-  timed xml-jdk java -Xmx64m -XX:+UseSerialGC -cp "$jar" $main analyze --sanitizer-xml "$xml" -q
-  timed xml-aalto java -Xmx64m -XX:+UseSerialGC -cp "$jar:$aalto" $main analyze --sanitizer-xml "$xml" -q
-  timed xml-woodstox java -Xmx64m -XX:+UseSerialGC -cp "$jar:$woodstox" $main analyze --sanitizer-xml "$xml" -q
+  timed text-minimal-python python3 bench/minimal_parser.py "$text"
+  timed text "${jvm[@]}" "$jar" analyze --sanitizer-log "$text" -q
+  [ -n "$old" ] && timed text-old "${jvm[@]}" "$old" analyze --sanitizer-log "$text" -q
+  timed empty "${jvm[@]}" "$jar" analyze --sanitizer-log "$empty" -q
+  timed grep-xml grep -c '<record>' "$xml"
+  timed xml "${jvm[@]}" "$jar" analyze --sanitizer-xml "$xml" -q
+  [ -n "$old" ] && timed xml-old "${jvm[@]}" "$old" analyze --sanitizer-xml "$xml" -q
 done
+echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out"
 top() { # FORMAT FILE: the 8 most sampled top frames of one profiled run
   java -Xmx64m -XX:+UseSerialGC -XX:StartFlightRecording=filename="$work/$1.jfr",settings=profile -cp "$jar" $main \
     analyze --sanitizer-"$1" "$2" -q > /dev/null 2>&1 || true
@@ -58,7 +59,7 @@ import os, statistics, sys
 runs = {}
 for line in open(sys.argv[1]):
     parts = line.split()
-    if len(parts) == 2 and not line.startswith(" "):
+    if len(parts) == 2 and not line.startswith((" ", "#")):
         try:
             runs.setdefault(parts[0], []).append(float(parts[1]))
         except ValueError:
@@ -66,11 +67,15 @@ for line in open(sys.argv[1]):
 med = {k: statistics.median(v) for k, v in runs.items()}
 tb, xb = os.path.getsize(sys.argv[2]), os.path.getsize(sys.argv[3])
 for k, v in runs.items():
-    b = xb if k.startswith("xml") else tb
-    print("%-20s median %.2f s (%s)  %.0f MB/s" % (k, med[k], ", ".join("%.2f" % x for x in v), b / 1e6 / med[k]))
-a = med["text-Serial"]
-print("analyze (text, serial GC) is %.2fx grep's speed and %.2fx the minimal Python parser's (goals 0.5x and 20x)"
-      % (med["grep"] / a, med["text-minimal-python"] / a))
-print("XML: JDK %.0f MB/s, Aalto %.0f MB/s, Woodstox %.0f MB/s (goal 200)"
-      % (xb / 1e6 / med["xml-jdk"], xb / 1e6 / med["xml-aalto"], xb / 1e6 / med["xml-woodstox"]))
+    b = 0 if k == "empty" else xb if k.startswith(("xml", "grep-xml")) else tb
+    rate = "  %.0f MB/s" % (b / 1e6 / med[k]) if b else ""
+    print("%-20s median %.2f s (%s)%s" % (k, med[k], ", ".join("%.2f" % x for x in v), rate))
+for name in ("text", "text-old"):
+    if name in med:
+        a = med[name]
+        print("%s: %.2fx grep's speed (%.2fx without the fixed cost), %.2fx the minimal Python parser's"
+              % (name, med["grep"] / a, med["grep"] / (a - med["empty"]), med["text-minimal-python"] / a))
+for name in ("xml", "xml-old"):
+    if name in med:
+        print("%s: %.0f MB/s (goal 200)" % (name, xb / 1e6 / med[name]))
 PY

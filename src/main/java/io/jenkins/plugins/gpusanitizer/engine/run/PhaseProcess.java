@@ -114,7 +114,16 @@ final class PhaseProcess {
                 return new Outcome(PhaseResult.ABORTED, null, 0, "aborted before it started");
             }
         }
-        return follow(settings, progressEvery, progress, stopEarly, begin);
+        try {
+            return follow(settings, progressEvery, progress, stopEarly, begin);
+        } catch (RunLease.Superseded e) {
+            throw e; // a resumed runner follows the phase now: it keeps running
+        } catch (RuntimeException | Error e) {
+            // the runner fails (a bug, a callback that threw): the phase must not run on with nobody following it
+            requestStop("abort");
+            awaitAfterStop(settings, begin);
+            throw e;
+        }
     }
 
     private Outcome follow(

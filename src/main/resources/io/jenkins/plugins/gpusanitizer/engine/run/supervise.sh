@@ -103,11 +103,13 @@ add_note() {
 }
 
 LAST_BEAT=0
+DIR_LOST=
 heartbeat() {
   now_cs
   if [ $((NOW - LAST_BEAT)) -ge 100 ]; then
-    : > "$dir/heartbeat"
-    LAST_BEAT=$NOW
+    # `true`, not `:`: a failed redirection of a special built-in ends a POSIX sh (dash), and this shell
+    # must outlive a run directory that was deleted (a workspace cleanup) or a full disk to stop its phase
+    if true > "$dir/heartbeat" 2> /dev/null; then LAST_BEAT=$NOW; else DIR_LOST=1; fi
   fi
 }
 
@@ -189,6 +191,8 @@ while :; do
   if [ -n "$STOP_BY_SIGNAL" ]; then why=signal; break; fi
   if [ -n "$OWNER_PID" ] && ! owner_alive; then why=owner; break; fi
   if [ -f "$dir/stop" ]; then why=stop; break; fi
+  # nothing of the phase can be recorded and the runner takes a silent supervisor for gone: stop it
+  if [ -n "$DIR_LOST" ]; then why=lost; break; fi
   if [ -n "$STOP_AT_CS" ] && [ "$elapsed" -ge "$STOP_AT_CS" ] && [ "$STOP_AT_CS" -le "$TIMEOUT_CS" ]; then
     why=target
     break
@@ -227,6 +231,10 @@ else
     signal)
       status=aborted
       NOTE="aborted: the supervisor was signalled${NOTE:+; $NOTE}"
+      ;;
+    lost)
+      status=aborted
+      NOTE="aborted: its run directory could not be written (deleted, or the disk full)${NOTE:+; $NOTE}"
       ;;
     stop)
       { read -r request reason < "$dir/stop"; } 2>/dev/null
