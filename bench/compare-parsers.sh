@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Side by side, alternating, REPEATS times (issue #15, part 1): grep and bench/minimal_parser.py on the text log,
 # `grep -c '<record>'` on the XML, and `gpu-sanitize analyze` of this checkout's jar and of the jar of before
-# (OLD_JAR, when given) on both, at -Xmx64m with the launcher's serial collector; each jar also on a two-line
+# (OLD_JAR, when given) on both, at -Xmx64m with the serial collector, with and without C1 alone (-c1: what
+# bin/gpu-sanitize runs); each jar also on a two-line
 # log (banner and summary): the fixed cost of starting the JVM and the CLI. Then one JFR profile of each path and
 # its top frames. Medians and the issue's ratios at the end. (Since the rewrite the parser names Aalto itself, so
 # the StAX variants this script once compared are gone.)
@@ -32,6 +33,7 @@ timed() { # NAME command...: one line "NAME seconds"
   echo "$name $(awk -v a="$a" -v b="$b" 'BEGIN{printf "%.2f", b-a}')" | tee -a "$out"
 }
 jvm=(java -Xmx64m -XX:+UseSerialGC -jar)
+c1=(java -Xmx64m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -jar) # what bin/gpu-sanitize runs (plus the heap limit)
 main=io.jenkins.plugins.gpusanitizer.cli.GpuSanitizeCli
 echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); $(java -version 2>&1 | head -1)" | tee -a "$out"
 cat "$text" "$xml" > /dev/null
@@ -39,10 +41,13 @@ for i in $(seq "$repeats"); do
   timed grep grep -c '^========= Invalid' "$text"
   timed text-minimal-python python3 bench/minimal_parser.py "$text"
   timed text "${jvm[@]}" "$jar" analyze --sanitizer-log "$text" -q
+  timed text-c1 "${c1[@]}" "$jar" analyze --sanitizer-log "$text" -q
   [ -n "$old" ] && timed text-old "${jvm[@]}" "$old" analyze --sanitizer-log "$text" -q
   timed empty "${jvm[@]}" "$jar" analyze --sanitizer-log "$empty" -q
+  timed empty-c1 "${c1[@]}" "$jar" analyze --sanitizer-log "$empty" -q
   timed grep-xml grep -c '<record>' "$xml"
   timed xml "${jvm[@]}" "$jar" analyze --sanitizer-xml "$xml" -q
+  timed xml-c1 "${c1[@]}" "$jar" analyze --sanitizer-xml "$xml" -q
   [ -n "$old" ] && timed xml-old "${jvm[@]}" "$old" analyze --sanitizer-xml "$xml" -q
 done
 echo "# load after: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out"
@@ -67,15 +72,16 @@ for line in open(sys.argv[1]):
 med = {k: statistics.median(v) for k, v in runs.items()}
 tb, xb = os.path.getsize(sys.argv[2]), os.path.getsize(sys.argv[3])
 for k, v in runs.items():
-    b = 0 if k == "empty" else xb if k.startswith(("xml", "grep-xml")) else tb
+    b = 0 if k.startswith("empty") else xb if k.startswith(("xml", "grep-xml")) else tb
     rate = "  %.0f MB/s" % (b / 1e6 / med[k]) if b else ""
     print("%-20s median %.2f s (%s)%s" % (k, med[k], ", ".join("%.2f" % x for x in v), rate))
-for name in ("text", "text-old"):
+for name in ("text", "text-c1", "text-old"):
     if name in med:
         a = med[name]
+        empty = med["empty-c1" if name.endswith("-c1") else "empty"]
         print("%s: %.2fx grep's speed (%.2fx without the fixed cost), %.2fx the minimal Python parser's"
-              % (name, med["grep"] / a, med["grep"] / (a - med["empty"]), med["text-minimal-python"] / a))
-for name in ("xml", "xml-old"):
+              % (name, med["grep"] / a, med["grep"] / (a - empty), med["text-minimal-python"] / a))
+for name in ("xml", "xml-c1", "xml-old"):
     if name in med:
         print("%s: %.0f MB/s (goal 200)" % (name, xb / 1e6 / med[name]))
 PY
