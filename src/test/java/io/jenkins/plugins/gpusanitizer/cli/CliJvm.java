@@ -2,13 +2,16 @@ package io.jenkins.plugins.gpusanitizer.cli;
 
 import io.jenkins.plugins.gpusanitizer.engine.run.FakeGpu;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
- * {@code gpu-sanitize run} in a JVM of its own, with the stand-in GPU tools' environment only: for what an
- * in-process run cannot show (signals, a killed CLI, a lock held by another process).
+ * The CLI in a JVM of its own: {@code gpu-sanitize run} with the stand-in GPU tools' environment only, for what an
+ * in-process run cannot show (signals, a killed CLI, a lock held by another process); {@code analyze} under a
+ * heap limit of its own.
  */
 final class CliJvm {
     private CliJvm() {}
@@ -35,5 +38,27 @@ final class CliJvm {
         pb.environment().clear();
         pb.environment().putAll(gpu.env());
         return pb.start();
+    }
+
+    /** What a CLI that ran to its end printed (stdout and stderr) and its exit code. */
+    record Ended(int exit, String out) {}
+
+    /** {@code analyze ARGS...} with {@code -Xmx<heap>}; waits at most 300 s for it. */
+    static Ended analyze(String heap, String... args) throws IOException, InterruptedException {
+        List<String> cmd = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx" + heap,
+                "-cp",
+                System.getProperty("java.class.path"),
+                GpuSanitizeCli.class.getName(),
+                "analyze"));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (!p.waitFor(300, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("analyze did not end within 300 s: " + out);
+        }
+        return new Ended(p.exitValue(), out);
     }
 }

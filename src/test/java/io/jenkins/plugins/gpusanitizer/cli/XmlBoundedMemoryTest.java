@@ -7,8 +7,6 @@ import java.io.BufferedWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -38,24 +36,15 @@ class XmlBoundedMemoryTest {
             w.write("</ComputeSanitizerOutput>\n");
         }
         assertThat(Files.size(file)).isGreaterThan(110_000_000L);
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(List.of(
-                        java,
-                        "-Xmx32m",
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        GpuSanitizeCli.class.getName(),
-                        "analyze",
-                        "--sanitizer-xml",
-                        file.toString(),
-                        "--json",
-                        dir.resolve("report.json").toString(),
-                        "-q"))
-                .redirectErrorStream(true)
-                .start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(300, TimeUnit.SECONDS)).isTrue();
-        assertThat(p.exitValue()).as(out).isEqualTo(1);
+        CliJvm.Ended p = CliJvm.analyze(
+                "32m",
+                "--sanitizer-xml",
+                file.toString(),
+                "--json",
+                dir.resolve("report.json").toString(),
+                "-q");
+        String out = p.out();
+        assertThat(p.exit()).as(out).isEqualTo(1);
         assertThat(out).contains("40 defect(s)");
         assertThat(Files.readString(dir.resolve("report.json"))).contains("\"recordsParsed\" : " + records);
     }
