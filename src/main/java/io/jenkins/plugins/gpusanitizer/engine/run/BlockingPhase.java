@@ -60,8 +60,7 @@ final class BlockingPhase {
             return first;
         }
         Path ran = context.dir().dir(Phase.BLOCKING.id());
-        Path kept = ran.resolveSibling(ran.getFileName() + "-before-environment-check");
-        Files.move(ran, kept);
+        Path kept = EnvironmentCheck.setAside(ran);
         context.reference().forget();
         context.progress()
                 .say("the blocking run started before the environment check answered"

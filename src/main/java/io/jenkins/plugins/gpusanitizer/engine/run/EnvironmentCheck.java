@@ -1,5 +1,8 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
@@ -124,6 +127,16 @@ final class EnvironmentCheck {
             return null;
         }
         return usable(whole.join()) ? null : "stopped: the environment check found the environment unusable";
+    }
+
+    /**
+     * Moves the folder of a run started before the answer out of the way (its files stay as evidence, nothing of
+     * it counts): {@code NAME-before-environment-check}.
+     */
+    static Path setAside(Path phaseDir) throws IOException {
+        Path kept = phaseDir.resolveSibling(phaseDir.getFileName() + "-before-environment-check");
+        Files.move(phaseDir, kept);
+        return kept;
     }
 
     /** Phases may run in it: the check answered and did not find an incompatibility. */

@@ -217,8 +217,7 @@ final class PhaseScheduler {
         for (PhaseResult result : results) {
             Path ran = context.dir().dir(result.directory());
             if (Files.exists(ran)) {
-                Path kept = ran.resolveSibling(ran.getFileName() + "-before-environment-check");
-                Files.move(ran, kept);
+                Path kept = EnvironmentCheck.setAside(ran);
                 context.progress()
                         .say("environment unusable: " + result.name() + " (started beside the check) was stopped;"
                                 + " its files are kept in " + kept.getFileName() + ", no phase result counts");
