@@ -6,6 +6,8 @@
 # the blocking phase and the regression phase. For every case it records the CLI's exit code and how long
 # it took to exit, then watches, once a second for 30 s, the processes carrying a phase cookie
 # (GPU_SANITIZE_COOKIE in /proc/PID/environ) and nvidia-smi's compute apps, and writes when both were gone.
+# RM:PHASE is not a signal: the run directory is deleted under the running phase (a workspace cleanup);
+# the phase's job must be stopped and the CLI must end.
 # After SIGTERM/SIGINT the report must exist (verdict ERROR, reason aborted); after SIGKILL there is no
 # report, and the phase's exit.status says that its owner is gone.
 # From the repository root, on the GPU machine, .device/ carried (jlink runtime and shaded jar, as
@@ -58,7 +60,17 @@ one() { # one SIGNAL PHASE
   { echo "before the signal (after ${waited}+5 s): phase processes: $before; GPU apps: $apps_before"; describe "$before"; } > "$out/$name.watch.txt"
   local a b rc
   a=$(date +%s.%N)
-  kill -s "$sig" "$cli"
+  if [ "$sig" = RM ]; then
+    # not a signal: the workspace cleaned under a running gate (the run directory deleted); every
+    # phase supervisor must notice within its heartbeat and stop its job, the CLI must end
+    rm -rf "$dir"
+    local w=0
+    while [ "$w" -lt 60 ] && kill -0 "$cli" 2>/dev/null; do sleep 1; w=$((w + 1)); done
+    kill -0 "$cli" 2>/dev/null && echo "CLI still running 60 s after its run directory was deleted" >> "$out/$name.watch.txt"
+    kill -s KILL "$cli" 2>/dev/null
+  else
+    kill -s "$sig" "$cli"
+  fi
   wait "$cli"; rc=$?
   b=$(date +%s.%N)
   local gone=-1 left apps i

@@ -7,25 +7,34 @@ import java.nio.file.Path;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code analyze --run-dir} over the run directories the fixed CLI wrote on the H200
- * (docs/h200-2026-12-03-verify): the verdicts and lines the runner gave there come out again.
+ * (docs/h200-2026-12-03-verify, and the same cases again with the runner of 2026-12-04, whose
+ * sanitizer and blocking runs start beside the environment check, in docs/h200-2026-12-04-verify):
+ * the verdicts and lines the runner gave there come out again.
  */
 class H200VerifyRecordTest {
-    static final Path RECORD = Path.of(System.getProperty("gs.projectRoot", "."), "docs", "h200-2026-12-03-verify");
+    static final Path DOCS = Path.of(System.getProperty("gs.projectRoot", "."), "docs");
+    static final Path RECORD = DOCS.resolve("h200-2026-12-03-verify");
 
     @TempDir
     Path dir;
 
     private JsonNode analyze(String runCase, int exit) {
+        return analyze(RECORD, runCase, exit);
+    }
+
+    private JsonNode analyze(Path record, String runCase, int exit) {
         Path json = dir.resolve(runCase + ".json");
         CliRunner r =
-                CliRunner.run("analyze", "--run-dir", RECORD.resolve(runCase).toString(), "--json", json.toString());
+                CliRunner.run("analyze", "--run-dir", record.resolve(runCase).toString(), "--json", json.toString());
         assertThat(r.exit()).as(r.out() + r.err()).isEqualTo(exit);
         JsonNode report = CliRunner.json(json);
         // the runner's own report in the same directory says the same
-        JsonNode runner = CliRunner.json(RECORD.resolve(runCase).resolve("report.json"));
+        JsonNode runner = CliRunner.json(record.resolve(runCase).resolve("report.json"));
         assertThat(report.get("verdict").asText())
                 .isEqualTo(runner.get("verdict").asText());
         return report;
@@ -38,30 +47,34 @@ class H200VerifyRecordTest {
                 .orElseThrow();
     }
 
-    @Test
-    void aCleanTorchrunNcclJobPasses() {
-        JsonNode r = analyze("ddp-clean", 0);
+    @ParameterizedTest
+    @ValueSource(strings = {"h200-2026-12-03-verify", "h200-2026-12-04-verify"})
+    void aCleanTorchrunNcclJobPasses(String record) {
+        JsonNode r = analyze(DOCS.resolve(record), "ddp-clean", 0);
         assertThat(r.get("defects"))
                 .allSatisfy(d ->
                         assertThat(d.get("suppressedBy").get("rule").asText()).isEqualTo("vendor-handled-api-error"));
         assertThat(phase(r, "sanitizer-memcheck").get("status").asText()).isEqualTo("passed");
     }
 
-    @Test
-    void aCudaGraphJobIsCheckedAgainWithTheCacheKeptAndPasses() {
-        JsonNode r = analyze("cudagraph", 0);
+    @ParameterizedTest
+    @ValueSource(strings = {"h200-2026-12-03-verify", "h200-2026-12-04-verify"})
+    void aCudaGraphJobIsCheckedAgainWithTheCacheKeptAndPasses(String record) {
+        JsonNode r = analyze(DOCS.resolve(record), "cudagraph", 0);
         assertThat(phase(r, "sanitizer-memcheck-cached").get("status").asText()).isEqualTo("passed");
         assertThat(r.get("reasons").toString()).contains("capture-conflict").contains("caching-allocator");
     }
 
-    @Test
-    void cudnnBenchmarkAutotuningIsNoLeak() {
-        analyze("cudnn-bench", 0);
+    @ParameterizedTest
+    @ValueSource(strings = {"h200-2026-12-03-verify", "h200-2026-12-04-verify"})
+    void cudnnBenchmarkAutotuningIsNoLeak(String record) {
+        analyze(DOCS.resolve(record), "cudnn-bench", 0);
     }
 
-    @Test
-    void theTritonKernelThatWroteOutOfBoundsIsTheFaultNotTheCrossEntropyThatTrippedOverIt() {
-        JsonNode r = analyze("triton-stride", 1);
+    @ParameterizedTest
+    @ValueSource(strings = {"h200-2026-12-03-verify", "h200-2026-12-04-verify"})
+    void theTritonKernelThatWroteOutOfBoundsIsTheFaultNotTheCrossEntropyThatTrippedOverIt(String record) {
+        JsonNode r = analyze(DOCS.resolve(record), "triton-stride", 1);
         JsonNode d = r.get("diagnosis");
         assertThat(d.get("faultAt").get("line").asInt()).isEqualTo(51);
         assertThat(d.get("faultEvidence").asText()).isEqualTo("sanitizer");
@@ -70,17 +83,19 @@ class H200VerifyRecordTest {
                 .contains("the blocking run's failure at triton_stride.py:109");
     }
 
-    @Test
-    void aTorchrunWorkersTracebackIsReadWithItsRank() {
-        JsonNode r = analyze("ddp-scatter", 1);
+    @ParameterizedTest
+    @ValueSource(strings = {"h200-2026-12-03-verify", "h200-2026-12-04-verify"})
+    void aTorchrunWorkersTracebackIsReadWithItsRank(String record) {
+        JsonNode r = analyze(DOCS.resolve(record), "ddp-scatter", 1);
         assertThat(r.get("diagnosis").get("reportedAt").get("line").asInt()).isEqualTo(121);
         assertThat(r.get("diagnosis").get("faultAt").get("line").asInt()).isEqualTo(82);
         assertThat(r.get("diagnosis").get("summary").asText()).contains("on rank 0");
     }
 
-    @Test
-    void aHangAfterACaughtGpuErrorSaysSo() {
-        JsonNode r = analyze("hang-driver", 1);
+    @ParameterizedTest
+    @ValueSource(strings = {"h200-2026-12-03-verify", "h200-2026-12-04-verify"})
+    void aHangAfterACaughtGpuErrorSaysSo(String record) {
+        JsonNode r = analyze(DOCS.resolve(record), "hang-driver", 1);
         assertThat(r.get("reasons").toString())
                 .contains("an illegal memory access was encountered")
                 .contains("the hang followed a GPU fault");
@@ -108,5 +123,32 @@ class H200VerifyRecordTest {
             assertThat(d.get("kernel").asText()).isEqualTo("row_sumsq");
             assertThat(d.get("detail").asText()).contains("Write at row_sumsq+0x200 -> Read at row_sumsq+0x270");
         });
+    }
+
+    @Test
+    void withTheXmlLostTheTextLogsFullPathsStillNameTheTritonLaunchLine() throws Exception {
+        // the runner asks compute-sanitizer for full paths: with its default basenames the text log
+        // says "__call__ in driver.py:713", which nothing tells apart from the user's own driver.py
+        Path phase = DOCS.resolve("h200-2026-12-04-verify/triton-stride/sanitizer-memcheck");
+        assertThat(phase.resolve("command.txt")).content().contains("--strip-paths no");
+        Path json = dir.resolve("text-only.json");
+        CliRunner r = CliRunner.run(
+                "analyze", "--sanitizer-log", phase.resolve("sanitizer.log").toString(), "--json", json.toString());
+        assertThat(r.exit()).as(r.out() + r.err()).isEqualTo(1);
+        JsonNode d = CliRunner.json(json).get("diagnosis");
+        assertThat(d.get("faultAt").get("file").asText()).endsWith("triton_stride.py");
+        assertThat(d.get("faultAt").get("line").asInt()).isEqualTo(51);
+
+        Path stripped = RECORD.resolve("triton-stride/sanitizer-memcheck");
+        assertThat(stripped.resolve("command.txt")).content().doesNotContain("--strip-paths");
+        CliRunner.run(
+                "analyze", "--sanitizer-log", stripped.resolve("sanitizer.log").toString(), "--json", json.toString());
+        assertThat(CliRunner.json(json)
+                        .get("diagnosis")
+                        .get("faultAt")
+                        .get("file")
+                        .asText())
+                .as("why: the same case's text log from before, with basenames")
+                .isEqualTo("driver.py");
     }
 }

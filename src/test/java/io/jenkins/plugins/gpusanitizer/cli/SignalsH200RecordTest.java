@@ -148,4 +148,26 @@ class SignalsH200RecordTest {
         assertThat(RECORD.resolve("signals.txt")).content().contains("GPU apps now: ; phase processes now: ");
         assertThat(RERUN.resolve("signals.txt")).content().contains("GPU apps now: ; phase processes now: ");
     }
+
+    @Test
+    void aRunDirectoryDeletedUnderARunningPhaseOnTheH200StopsItsJobAtOnce() throws Exception {
+        // not a signal: `rm -rf` of the run directory in the middle of the sanitizer and the regression phase
+        Path record = ProbeH200RecordTest.ROOT.resolve("docs/h200-2026-12-04-verify/signals-lost-directory");
+        Map<String, Case> cases = cases(record);
+        for (String name : List.of("RM-sanitizer", "RM-regression")) {
+            Case c = cases.get(name);
+            assertThat(c).as(name + " recorded").isNotNull();
+            assertThat(c.exit()).as(name + ": ERROR's exit code").isEqualTo(3);
+            assertThat(c.exitSeconds()).isLessThan(10);
+            assertThat(c.processesBefore())
+                    .as(name + ": torchrun, its worker, its loaders")
+                    .isGreaterThanOrEqualTo(3);
+            assertThat(c.goneAfter())
+                    .as(name + ": seconds until no phase process and no GPU app")
+                    .isZero();
+            JsonNode report = CliRunner.json(record.resolve(name).resolve("report.json"));
+            assertThat(report.get("verdict").asText()).isEqualTo("ERROR");
+            assertThat(report.get("reasons").findValuesAsText("code")).contains("runner", "no-evidence");
+        }
+    }
 }

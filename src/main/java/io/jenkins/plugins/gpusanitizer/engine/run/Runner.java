@@ -156,7 +156,7 @@ public final class Runner {
             if (superseded != null) {
                 throw superseded;
             }
-            reasons.add(Reason.error("runner", "the runner failed: " + e));
+            reasons.add(Reason.error("runner", runnerFailure(e)));
         }
         lease.check();
         try {
@@ -169,6 +169,15 @@ public final class Runner {
             Thread.currentThread().interrupt();
         }
         return report;
+    }
+
+    /** What went wrong, said plainly where it is the workspace cleaned under a running gate. */
+    private String runnerFailure(Exception e) {
+        if (!Files.isDirectory(dir.root())) {
+            return "the run directory " + dir.root() + " was deleted while the run went on (a workspace cleanup?):"
+                    + " its phases were stopped and nothing they wrote is left; " + e;
+        }
+        return "the runner failed: " + e;
     }
 
     /**

@@ -85,6 +85,35 @@ class RunnerFaultTest {
         assertThat(dir.resolve("run/report.json")).isNotEmptyFile();
     }
 
+    @Test
+    void aRunDirectoryDeletedUnderTheRunEndsItWithNothingLeftAndSaysWhy() throws Exception {
+        // a workspace cleanup while the gate runs (as on the H200, docs/h200-2026-12-04-verify/signals-lost-directory)
+        FakeGpu gpu = new FakeGpu(dir).clean().put("async.hang", "");
+        AtomicReference<Report> report = new AtomicReference<>();
+        Thread t = new Thread(() ->
+                report.set(new Runner(spec().phases(List.of(Phase.REGRESSION)), gpu.env(), console::add).run()));
+        t.start();
+        long job = waitForPid(gpu, "pid-async.txt");
+        long[] children = java.util.Arrays.stream(
+                        gpu.logged("children-async.txt").split("\\s+"))
+                .filter(s -> !s.isBlank())
+                .mapToLong(Long::parseLong)
+                .toArray();
+        try (var files = Files.walk(dir.resolve("run"))) {
+            for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(f);
+            }
+        }
+        t.join(60_000);
+        assertThat(t.isAlive()).isFalse();
+        Report r = report.get();
+        assertThat(r.verdict()).isEqualTo("ERROR");
+        assertThat(r.reasons())
+                .anyMatch(x -> x.code().equals("runner") && x.message().contains("was deleted while the run went on"));
+        assertGone(job);
+        assertGone(children);
+    }
+
     @ParameterizedTest
     @EnumSource(Phase.class)
     void abortInTheMiddleOfEachPhase(Phase phase) throws Exception {
