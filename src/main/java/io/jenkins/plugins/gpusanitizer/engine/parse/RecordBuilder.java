@@ -58,6 +58,11 @@ final class RecordBuilder {
         }
     }
 
+    /** The module line below a native frame (full paths); false when the last frame is not one waiting for it. */
+    boolean moduleOfLastFrame(String module) {
+        return nativeFrames <= MAX_NATIVE_FRAMES && frames.moduleOfLast(module);
+    }
+
     /** A native frame's text, parsed only if someone looks at it (see FrameList). */
     void addNativeFrame(String text) {
         if (nativeFrames++ < MAX_NATIVE_FRAMES) {

@@ -121,6 +121,7 @@ public final class SanitizerTextParser {
         TextRun run = new TextRun();
         RecordBuilder current;
         boolean pendingBarePc;
+        boolean pendingModule; // the last frame is native, full-path, and its module line may follow
         boolean anyBanner;
         /** Set by {@link #typed}: the record's kind is printed only by its tool. */
         boolean lastToolSpecific;
@@ -169,6 +170,7 @@ public final class SanitizerTextParser {
                     case LineChunk.NATIVE_FRAME:
                         if (current != null) {
                             pendingBarePc = false;
+                            pendingModule = false;
                             current.addNativeFrame(c.bytes, c.from[i], c.to[i]);
                         }
                         break;
@@ -178,11 +180,13 @@ public final class SanitizerTextParser {
                         }
                         break;
                     case LineChunk.AT:
+                        pendingModule = false;
                         if (current != null && values[i] != null) {
                             ((AtLine) values[i]).applyTo(current);
                         }
                         break;
                     case LineChunk.THREAD:
+                        pendingModule = false;
                         if (current != null) {
                             ((ThreadLine) values[i]).applyTo(current);
                         }
@@ -474,6 +478,13 @@ public final class SanitizerTextParser {
         void detail(String text) {
             RecordBuilder r = current;
             ThreadLine t;
+            boolean moduleLine = pendingModule;
+            pendingModule = false;
+            if (moduleLine
+                    && text.startsWith("in ")
+                    && r.moduleOfLastFrame(text.substring(3).trim())) {
+                return; // with full paths, the module of the frame above on a line of its own
+            }
             if (pendingBarePc && text.startsWith("in ")) {
                 pendingBarePc = false;
                 r.addFrame(Frame.nativeFrame(null, null, 0, text.substring(3).trim()));
@@ -509,6 +520,7 @@ public final class SanitizerTextParser {
             if (rest.contains("] in ")) {
                 // a native frame in the 2025.x form: kept raw, parsed when needed
                 pendingBarePc = false;
+                pendingModule = false;
                 current.addNativeFrame(rest);
                 return;
             }
@@ -523,6 +535,7 @@ public final class SanitizerTextParser {
             }
             pendingBarePc = false;
             current.addFrame(f);
+            pendingModule = !f.python() && f.module() == null && f.file() == null;
         }
 
         void raceDetail(RecordBuilder r, String text) {
@@ -611,6 +624,7 @@ public final class SanitizerTextParser {
 
         void flush() {
             pendingBarePc = false;
+            pendingModule = false;
             if (current != null) {
                 if (run.sink == null) {
                     run.sink = sinks.apply(done.size());

@@ -33,8 +33,10 @@ final class BlockingPhase {
      * the environment is unusable (the scheduler sets it aside); run again, the first run kept beside it, when
      * the answer differs in what the run's settings depend on.
      *
+     * @param cut polled every second: a reason cuts the run short (the scheduler's, once the sanitizer run beside
+     *            it ended clean)
      */
-    PhaseResult runBesideCheck(String gpu, EnvironmentCheck check) throws IOException {
+    PhaseResult runBesideCheck(String gpu, EnvironmentCheck check, Supplier<String> cut) throws IOException {
         Environment assumed = check.assumed();
         PhaseResult first = run(gpu, assumed, () -> {
             String unusable = check.stopReason();
@@ -44,7 +46,7 @@ final class BlockingPhase {
             Environment answer = check.answered();
             return answer != null && settingsDiffer(assumed, answer)
                     ? "stopped: started before the environment check answered, on settings the answer changed"
-                    : null;
+                    : cut.get();
         });
         if (PhaseResult.ABORTED.equals(first.status()) || Thread.currentThread().isInterrupted()) {
             return first;
@@ -66,8 +68,18 @@ final class BlockingPhase {
                 .say("the blocking run started before the environment check answered"
                         + (Boolean.TRUE.equals(answer.torchDsa()) ? " (this torch has device-side assertions)" : "")
                         + ": run again with the answer's settings (the first is kept in " + kept.getFileName() + ")");
-        return run(gpu, answer, () -> null);
+        return run(gpu, answer, cut);
     }
+
+    /** Whether this result is a blocking run the scheduler cut short (its traceback is of that stop, not the job's). */
+    static boolean wasCut(PhaseResult result) {
+        return PhaseResult.STOPPED_EARLY.equals(result.status())
+                && result.note() != null
+                && result.note().startsWith(CUT);
+    }
+
+    /** The note of a blocking run cut when the sanitizer run beside it ended clean. */
+    static final String CUT = "cut when the sanitizer run beside it ended clean";
 
     /** What the run's settings depend on: device-side assertions, and whether the probe can go in (torch found). */
     static boolean settingsDiffer(Environment a, Environment b) {

@@ -81,10 +81,16 @@ public final class PhaseReasons {
             case PhaseResult.NOT_STARTED ->
                 reasons.add(Reason.error("not-started", name + " could not start: " + p.note()));
             case PhaseResult.STOPPED_EARLY ->
-                reasons.add(Reason.info(
-                        "stopped-early",
-                        name + " " + p.note() + " after " + ProgressLog.seconds(p.wallSeconds())
-                                + " s: the defects found are complete records, the run was not"));
+                reasons.add(
+                        phase == Phase.BLOCKING
+                                ? Reason.info(
+                                        "blocking-cut",
+                                        name + " was " + p.note() + ", after " + ProgressLog.seconds(p.wallSeconds())
+                                                + " s")
+                                : Reason.info(
+                                        "stopped-early",
+                                        name + " " + p.note() + " after " + ProgressLog.seconds(p.wallSeconds())
+                                                + " s: the defects found are complete records, the run was not"));
             case PhaseResult.PASSED, PhaseResult.FAILED, PhaseResult.STOPPED_AT_TARGET -> {}
             default ->
                 reasons.add(Reason.error("phase-status", name + " ended with an unknown status '" + p.status() + "'"));

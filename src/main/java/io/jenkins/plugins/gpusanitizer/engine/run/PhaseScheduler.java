@@ -14,6 +14,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Runs the planned phases: on one GPU the blocking run beside the sanitizer runs, then the regression
@@ -143,16 +144,19 @@ final class PhaseScheduler {
     private boolean runOverlapped(String gpu) throws IOException {
         RunSpec spec = context.spec();
         EnvironmentCheck check = context.environmentCheck();
-        BesideRun blocking = new BesideRun(() -> new BlockingPhase(context).runBesideCheck(gpu, check));
+        AtomicReference<String> cut = new AtomicReference<>();
+        BesideRun blocking = new BesideRun(() -> new BlockingPhase(context).runBesideCheck(gpu, check, cut::get));
         context.progress()
                 .say("blocking runs beside the sanitizer on GPU " + gpu + ", both beside the environment check"
                         + " (--no-overlap: one after the other)");
         boolean aborted = false;
         boolean unusable = false;
+        boolean clean = true;
         try {
             sanitizer:
             for (Tool tool : spec.tools()) {
-                List<PhaseResult> results = new SanitizerPhase(context, tool).run(gpu);
+                SanitizerPhase phase = new SanitizerPhase(context, tool);
+                List<PhaseResult> results = phase.run(gpu);
                 if (!EnvironmentCheck.usable(awaitCheck())) {
                     setAside(results);
                     unusable = true;
@@ -164,6 +168,13 @@ final class PhaseScheduler {
                         break sanitizer;
                     }
                 }
+                clean &= phase.endedClean(results);
+            }
+            if (!aborted && !unusable && clean && spec.phases().contains(Phase.REGRESSION)) {
+                // what is left of the blocking run only locates a failure, and the regression run, which runs the
+                // whole job, would show one: cut it now, run it in full only if the regression run fails
+                cut.set(BlockingPhase.CUT + " (the regression run runs the whole job; the blocking run runs again"
+                        + " in full if that fails)");
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -198,10 +209,42 @@ final class PhaseScheduler {
         if (record(result) || aborted) {
             return true;
         }
-        if (spec.phases().contains(Phase.REGRESSION)) {
-            return record(regression.run(gpu));
+        if (!spec.phases().contains(Phase.REGRESSION)) {
+            return false;
+        }
+        PhaseResult regressed = regression.run(gpu);
+        if (record(regressed)) {
+            return true;
+        }
+        if (BlockingPhase.wasCut(result) && PhaseResult.FAILED.equals(regressed.status())) {
+            return runBlockingAgain(gpu, result, regressed);
         }
         return false;
+    }
+
+    /**
+     * The regression run failed after the blocking run was cut short: the blocking run again, alone and in full,
+     * for the line that failed (its first, cut run is kept beside it and replaced in the record).
+     *
+     * @return true when aborted
+     */
+    private boolean runBlockingAgain(String gpu, PhaseResult cut, PhaseResult regressed) throws IOException {
+        Path ran = context.dir().dir(Phase.BLOCKING.id());
+        Path kept = ran.resolveSibling(Phase.BLOCKING.id() + "-cut");
+        Files.move(ran, kept);
+        context.progress()
+                .say("the regression run failed (" + regressed.name() + " " + regressed.status()
+                        + ") after the blocking run was cut: the blocking run again, in full (the cut one is kept in "
+                        + kept.getFileName() + ")");
+        PhaseResult full = new BlockingPhase(context)
+                .run(gpu)
+                .withNote("run again in full after the regression run failed; the run cut after "
+                        + ProgressLog.seconds(cut.wallSeconds()) + " s beside the sanitizer is kept in "
+                        + kept.getFileName());
+        journal.replace(cut, full);
+        context.progress().finished(full, context.dir());
+        return PhaseResult.ABORTED.equals(full.status())
+                || Thread.currentThread().isInterrupted();
     }
 
     /** The check's answer; the sanitizer run lasts longer than the check, so this rarely waits. */

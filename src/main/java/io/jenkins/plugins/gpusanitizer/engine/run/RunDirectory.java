@@ -136,7 +136,9 @@ public final class RunDirectory {
         if (Files.exists(dir(Phase.REGRESSION.id()).resolve(STDERR))) {
             logs.put("async", dir(Phase.REGRESSION.id()).resolve(STDERR));
         }
-        if (Files.exists(dir(Phase.BLOCKING.id()).resolve(STDERR))) {
+        // a blocking run cut short on purpose ends in the traceback of that stop (torchrun's SignalException), not the
+        // job's
+        if (Files.exists(dir(Phase.BLOCKING.id()).resolve(STDERR)) && !blockingCut(record)) {
             logs.put("blocking", dir(Phase.BLOCKING.id()).resolve(STDERR));
         }
         Path csv = dir(Phase.REGRESSION.id()).resolve(MEMORY_CSV);
@@ -170,6 +172,19 @@ public final class RunDirectory {
             }
         }
         return out;
+    }
+
+    /** Whether the record says the blocking run was cut when the sanitizer run beside it ended clean. */
+    static boolean blockingCut(RunRecord record) {
+        return record != null
+                && record.execution() != null
+                && record.execution().phases() != null
+                && record.execution().phases().stream()
+                        .anyMatch(p -> p != null
+                                && Phase.BLOCKING.id().equals(p.name())
+                                && PhaseResult.STOPPED_EARLY.equals(p.status())
+                                && p.note() != null
+                                && p.note().startsWith(BlockingPhase.CUT));
     }
 
     static boolean nonEmpty(Path p) {

@@ -46,6 +46,17 @@ final class RunJournal {
         write(false);
     }
 
+    /** A phase run again: its new result takes the first one's place (the first one's files are kept aside). */
+    synchronized void replace(PhaseResult first, PhaseResult again) throws IOException {
+        int at = results.indexOf(first);
+        if (at < 0) {
+            results.add(again);
+        } else {
+            results.set(at, again);
+        }
+        write(false);
+    }
+
     synchronized void write(boolean finished) throws IOException {
         dir.writeRecord(record(finished));
     }

@@ -5,6 +5,7 @@ import io.jenkins.plugins.gpusanitizer.engine.findings.DefectGrouper;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
+import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerOutput;
 import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerTextParser;
 import io.jenkins.plugins.gpusanitizer.engine.report.SanitizerPhaseStatus;
 import java.io.IOException;
@@ -146,16 +147,59 @@ final class SanitizerPhase {
         if (!RunDirectory.nonEmpty(log)) {
             return null;
         }
+        Checked checked = check(log);
+        return checked != null && checked.open() >= wanted
+                ? "stopped early: " + checked.open() + " distinct defect(s) seen (--stop-after-defects " + wanted + ")"
+                : null;
+    }
+
+    /**
+     * Whether this tool's run ended with nothing to answer for, so that the blocking run beside it may be cut:
+     * compute-sanitizer finished and said so (its summary, no tool failure, no crash of the job), and counted no
+     * error, or only errors whose every record was printed and is suppressed as known noise. Anything less,
+     * including a run stopped early or cut short, is not clean.
+     */
+    boolean endedClean(List<PhaseResult> results) {
+        if (results.isEmpty()) {
+            return false;
+        }
+        PhaseResult last = results.get(results.size() - 1); // a rerun with the cache kept is the one that checked
+        boolean exited = PhaseResult.PASSED.equals(last.status())
+                || PhaseResult.FAILED.equals(last.status()) && last.exitCode() != null && last.exitCode() == ERROR_EXIT;
+        Path log = context.dir().dir(last.directory()).resolve(RunDirectory.SANITIZER_LOG);
+        if (!exited || !RunDirectory.nonEmpty(log)) {
+            return false;
+        }
+        Checked checked = check(log);
+        if (checked == null) {
+            return false;
+        }
+        SanitizerOutput out = checked.output();
+        boolean finished = out.complete()
+                && out.banner()
+                && out.toolFailures().isEmpty()
+                && out.problems().isEmpty()
+                && !out.appCrashed()
+                && !out.targetReturnedError()
+                && out.errorsTotal() != null;
+        boolean allSeen = out.errorsNotPrinted() == null || out.errorsNotPrinted() == 0;
+        return finished
+                && (out.errorsTotal() == 0
+                        || allSeen && out.recordsParsed() >= out.errorsTotal() && checked.open() == 0);
+    }
+
+    private record Checked(SanitizerOutput output, long open) {}
+
+    /** The log parsed, its defects grouped and suppressed by the policy; null when it cannot be read. */
+    private Checked check(Path log) {
         try {
             GatePolicy policy = context.spec().policy();
             DefectGrouper grouper = new DefectGrouper(policy.frameClassifier());
-            new SanitizerTextParser().parse(log, tool, grouper);
+            SanitizerOutput out = new SanitizerTextParser().parse(log, tool, grouper);
             long open = Analyzer.suppress(grouper.defects(), policy.suppressions()).stream()
                     .filter(defect -> !defect.suppressed())
                     .count();
-            return open >= wanted
-                    ? "stopped early: " + open + " distinct defect(s) seen (--stop-after-defects " + wanted + ")"
-                    : null;
+            return new Checked(out, open);
         } catch (InputException | IllegalArgumentException e) {
             return null;
         }

@@ -117,9 +117,14 @@ public final class FakeGpu {
                 .copy("curves/clean.nvidia-smi.csv", "curve.csv");
     }
 
+    /** memcheck's output of a job without a bug. */
+    static String cleanMemcheckLog() {
+        return Corpus.textRun("mc-clean-exit").replace("sync -> 0 no error\n", "");
+    }
+
     /** A job without a bug: clean memcheck output, normal runs finish. */
     public FakeGpu clean() {
-        return put("memcheck.log", Corpus.textRun("mc-clean-exit").replace("sync -> 0 no error\n", ""))
+        return put("memcheck.log", cleanMemcheckLog())
                 .copy("near-oob/async.stdout", "async.stdout")
                 .copy("near-oob/async.stdout", "blocking.stdout")
                 .copy("near-oob/async.stdout", "memcheck-app.stdout")
@@ -143,6 +148,20 @@ public final class FakeGpu {
         } catch (java.net.URISyntaxException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** A file of the case taken away (e.g. the XML a tool would save). */
+    FakeGpu drop(String name) {
+        try {
+            Files.deleteIfExists(caseDir.resolve(name));
+            return this;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    FakeGpu putFile(Path file, String as) {
+        return copyFile(file, as);
     }
 
     private FakeGpu copyFile(Path file, String as) {

@@ -1,0 +1,129 @@
+package io.jenkins.plugins.gpusanitizer.engine.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * On one GPU the blocking run beside a shorter sanitizer run (a {@code --sanitizer-command} reproduction) is cut
+ * once the sanitizer run ended clean: the regression run, which runs the whole job, follows at once; the blocking
+ * run runs again in full only when the regression run fails, so a failure is still located by it.
+ */
+class BlockingCutTest {
+    @TempDir
+    Path dir;
+
+    private final List<String> console = Collections.synchronizedList(new ArrayList<>());
+
+    private RunSpec spec() {
+        return FakeGpu.farOobSpec(dir.resolve("run"));
+    }
+
+    private static Report.PhaseJson phase(Report r, String name) {
+        return r.execution().phases().stream()
+                .filter(p -> p.name().equals(name))
+                .findFirst()
+                .orElseThrow();
+    }
+
+    @Test
+    void aCleanJobsLongBlockingRunIsCutWhenTheSanitizerEndsCleanAndItsStopIsNoFailure() {
+        // torchrun prints a SignalException traceback when stopped: that must not read as the job failing
+        FakeGpu gpu = new FakeGpu(dir)
+                .clean()
+                .put("memcheck-app.sleep", "1")
+                .put("blocking.sleep", "60")
+                .copy("torchrun-sigterm/blocking.stderr", "blocking.term-stderr");
+        long begin = System.nanoTime();
+        Report r = new Runner(spec(), gpu.env(), console::add).run();
+        double seconds = (System.nanoTime() - begin) / 1e9;
+
+        assertThat(seconds).as("the 60 s blocking run did not hold the gate").isLessThan(30);
+        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo("PASS");
+        Report.PhaseJson blocking = phase(r, "blocking");
+        assertThat(blocking.status()).isEqualTo(PhaseResult.STOPPED_EARLY);
+        assertThat(blocking.note()).startsWith(BlockingPhase.CUT);
+        assertThat(dir.resolve("run/blocking/stderr.log")).content().contains("SignalException");
+        assertThat(r.reasons())
+                .anyMatch(x -> x.code().equals("blocking-cut") && x.level().equalsIgnoreCase("info"))
+                .noneMatch(x -> x.message().contains("SignalException"));
+        assertThat(r.execution().phases())
+                .extracting(Report.PhaseJson::name)
+                .containsExactly("sanitizer-memcheck", "blocking", "regression");
+        assertThat(dir.resolve("run/blocking-cut")).doesNotExist();
+    }
+
+    @Test
+    void aFailureAfterTheSanitizersShortRunIsLocatedByTheBlockingRunRunAgainInFull() throws Exception {
+        // the sanitizer's short reproduction is clean; the whole job fails later, in both normal and blocking runs
+        FakeGpu gpu = new FakeGpu(dir)
+                .farOob()
+                .put("memcheck.log", FakeGpu.cleanMemcheckLog())
+                .drop("memcheck.xml")
+                .drop("memcheck-app.stderr")
+                .put("memcheck-app.exit", "0")
+                .put("memcheck-app.sleep", "1")
+                .put("blocking.sleep", "6")
+                .copy("torchrun-sigterm/blocking.stderr", "blocking.term-stderr");
+        Report r = new Runner(spec(), gpu.env(), console::add).run();
+
+        assertThat(console).anyMatch(line -> line.contains("the blocking run again, in full"));
+        assertThat(dir.resolve("run/blocking-cut/stderr.log")).content().contains("SignalException");
+        assertThat(r.execution().phases())
+                .extracting(Report.PhaseJson::name)
+                .containsExactly("sanitizer-memcheck", "blocking", "regression");
+        Report.PhaseJson blocking = phase(r, "blocking");
+        assertThat(blocking.status()).isEqualTo(PhaseResult.FAILED);
+        assertThat(blocking.note()).contains("run again in full").contains("blocking-cut");
+        assertThat(r.verdict()).isEqualTo("FAIL");
+        assertThat(r.diagnosis().faultAt().line())
+                .as("the blocking run's line, not the normal run's innocent loss.item()")
+                .isEqualTo(32);
+        assertThat(r.reasons()).noneMatch(x -> x.code().equals("blocking-cut"));
+        // run.json names the full run only, as the report does
+        assertThat(Files.readString(dir.resolve("run/run.json"))).doesNotContain(BlockingPhase.CUT);
+    }
+
+    @Test
+    void aSanitizerRunThatFoundDefectsLeavesTheBlockingRunWhole() {
+        FakeGpu gpu = new FakeGpu(dir).farOob().put("blocking.sleep", "4");
+        Report r = new Runner(spec(), gpu.env(), console::add).run();
+
+        assertThat(phase(r, "blocking").status()).isEqualTo(PhaseResult.FAILED);
+        assertThat(r.diagnosis().faultAt().line()).isEqualTo(32);
+        assertThat(r.reasons()).noneMatch(x -> x.code().equals("blocking-cut"));
+    }
+
+    @Test
+    void aSanitizerRunWhoseOnlyErrorsAreSuppressedNoiseIsClean() {
+        // the H200's clean torchrun/NCCL job: 8 memcheck records of NCCL probing its kernels, all suppressed
+        Path ddpClean = Path.of(System.getProperty("gs.projectRoot", "."))
+                .resolve("docs/h200-2026-12-04-verify/ddp-clean/sanitizer-memcheck/sanitizer.log");
+        FakeGpu gpu = new FakeGpu(dir)
+                .clean()
+                .putFile(ddpClean, "memcheck.log")
+                .put("memcheck-app.sleep", "1")
+                .put("blocking.sleep", "60");
+        Report r = new Runner(spec(), gpu.env(), console::add).run();
+
+        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo("PASS");
+        assertThat(r.reasons()).anyMatch(x -> x.code().equals("suppressed"));
+        assertThat(phase(r, "blocking").status()).isEqualTo(PhaseResult.STOPPED_EARLY);
+    }
+
+    @Test
+    void withoutOverlapTheBlockingRunIsNeverCut() {
+        FakeGpu gpu = new FakeGpu(dir).clean().put("blocking.sleep", "3");
+        Report r = new Runner(spec().overlapBlocking(false), gpu.env(), console::add).run();
+
+        assertThat(phase(r, "blocking").status()).isEqualTo(PhaseResult.PASSED);
+        assertThat(r.verdict()).isEqualTo("PASS");
+    }
+}
