@@ -3,7 +3,7 @@
 # time (the device has 2 CPUs and one GPU: nothing runs beside a case, so every memory curve is its
 # own), and times a plain run of the clean jobs next to the gate's phases (GPU minutes per merge).
 # Usage (repository root, on the GPU machine, .device/ carried): bash examples/h200/verify-2026-12-03.sh OUTDIR [CASE...]
-# (cases: ddp-clean cudagraph cudnn-bench triton-stride ddp-scatter hang-driver compile-oob racecheck; default the first six)
+# (cases: ddp-clean cudagraph cudnn-bench triton-stride ddp-scatter ddp-late hang-driver compile-oob racecheck; default the first six)
 set -u
 out=${1:?usage: verify-2026-12-03.sh OUTDIR [CASE...]}
 shift
@@ -58,6 +58,11 @@ gscase triton-stride 90 "${common[@]}" --timeout sanitizer=60 --timeout blocking
 gscase ddp-scatter 110 "${common[@]}" --timeout sanitizer=60 --timeout blocking=40 --timeout regression=40 \
   --sanitizer-command "$TRS --standalone --nproc_per_node=1 examples/ddp_train.py --bug scatter --steps 8" \
   -- "${TR[@]}" --standalone --nproc_per_node=1 examples/ddp_train.py --bug scatter
+# a bug the short sanitizer reproduction never reaches (step 300 of 400): the blocking run beside it is cut when
+# the sanitizer run ends clean, the regression run fails, and the blocking run runs again in full for the line
+gscase ddp-late 240 "${common[@]}" --timeout sanitizer=90 --timeout blocking=120 --timeout regression=120 \
+  --sanitizer-command "$TRS --standalone --nproc_per_node=1 examples/ddp_train.py --bug scatter --bug-step 300 --steps 8" \
+  -- "${TR[@]}" --standalone --nproc_per_node=1 examples/ddp_train.py --bug scatter --bug-step 300 --steps 400
 gscase hang-driver 40 "${common[@]}" --phases blocking --timeout blocking=20 \
   -- python3 examples/hang_after_error.py --print-driver
 gscase compile-oob 150 "${common[@]}" --timeout sanitizer=70 --timeout blocking=40 --timeout regression=40 \
