@@ -4,7 +4,8 @@
 # (OLD_JAR, when given) on both, at -Xmx64m with the serial collector, with and without C1 alone (-c1: what
 # bin/gpu-sanitize runs); each jar also on a two-line
 # log (banner and summary): the fixed cost of starting the JVM and the CLI. Then one JFR profile of each path and
-# its top frames. Medians and the ratios at the end. (Since the rewrite the parser names Aalto itself, so
+# its top frames. Also the JVM floor (bench/LineFloor.java: only counting lines, on 2 threads). Medians and the
+# issue's ratios at the end. (Since the rewrite the parser names Aalto itself, so
 # the StAX variants this script once compared are gone.)
 # usage: [OLD_JAR=/tmp/old-gs.jar] bash bench/compare-parsers.sh [SIZE=512M] [REPEATS=3] [WORKDIR=target/bench]
 set -euo pipefail
@@ -35,11 +36,16 @@ timed() { # NAME command...: one line "NAME seconds"
 jvm=(java -Xmx64m -XX:+UseSerialGC -jar)
 c1=(java -Xmx64m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -jar) # what bin/gpu-sanitize runs (plus the heap limit)
 main=io.jenkins.plugins.gpusanitizer.cli.GpuSanitizeCli
+# the JVM floor: only counting lines, as grep does (bench/LineFloor.java)
+mkdir -p "$work/floor"
+javac --release 17 -nowarn -d "$work/floor" bench/LineFloor.java
 echo "# $(date -u +%FT%TZ) $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg); $(java -version 2>&1 | head -1)" | tee -a "$out"
 cat "$text" "$xml" > /dev/null
 for i in $(seq "$repeats"); do
   timed grep grep -c '^========= Invalid' "$text"
   timed text-minimal-python python3 bench/minimal_parser.py "$text"
+  timed jvm-floor java -Xmx64m -XX:+UseSerialGC -cp "$work/floor" LineFloor "$text" 2
+  timed jvm-floor-c1 java -Xmx64m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -cp "$work/floor" LineFloor "$text" 2
   timed text "${jvm[@]}" "$jar" analyze --sanitizer-log "$text" -q
   timed text-c1 "${c1[@]}" "$jar" analyze --sanitizer-log "$text" -q
   [ -n "$old" ] && timed text-old "${jvm[@]}" "$old" analyze --sanitizer-log "$text" -q

@@ -133,10 +133,12 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(
             names = "--no-overlap",
-            description = "on one GPU, run the environment check, the sanitizer run and the blocking run one after "
-                    + "the other instead of side by side (side by side the gate costs about the sanitizer run plus the "
-                    + "regression run; an unusable environment stops the runs started beside its check, a blocking run "
-                    + "that runs out of memory beside the sanitizer is run again alone).")
+            description =
+                    "on one GPU, run the environment check, the sanitizer run and the blocking run one after "
+                            + "the other instead of side by side (side by side the gate costs about the sanitizer run plus the "
+                            + "regression run; an unusable environment stops the runs started beside its check, a blocking run "
+                            + "that runs out of memory beside the sanitizer is run again alone; a blocking run still going when "
+                            + "every sanitizer run ended clean is cut, and run again in full only if the regression run fails).")
     boolean noOverlap;
 
     @Option(

@@ -48,7 +48,7 @@ class H200VerifyRecordTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"h200-2026-12-03-verify", "h200-2026-12-04-verify"})
+    @ValueSource(strings = {"h200-2026-12-03-verify", "h200-2026-12-04-verify", "h200-2026-12-04-verify/blocking-cut"})
     void aCleanTorchrunNcclJobPasses(String record) {
         JsonNode r = analyze(DOCS.resolve(record), "ddp-clean", 0);
         assertThat(r.get("defects"))
@@ -72,7 +72,7 @@ class H200VerifyRecordTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"h200-2026-12-03-verify", "h200-2026-12-04-verify"})
+    @ValueSource(strings = {"h200-2026-12-03-verify", "h200-2026-12-04-verify", "h200-2026-12-04-verify/blocking-cut"})
     void theTritonKernelThatWroteOutOfBoundsIsTheFaultNotTheCrossEntropyThatTrippedOverIt(String record) {
         JsonNode r = analyze(DOCS.resolve(record), "triton-stride", 1);
         JsonNode d = r.get("diagnosis");
@@ -84,7 +84,7 @@ class H200VerifyRecordTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"h200-2026-12-03-verify", "h200-2026-12-04-verify"})
+    @ValueSource(strings = {"h200-2026-12-03-verify", "h200-2026-12-04-verify", "h200-2026-12-04-verify/blocking-cut"})
     void aTorchrunWorkersTracebackIsReadWithItsRank(String record) {
         JsonNode r = analyze(DOCS.resolve(record), "ddp-scatter", 1);
         assertThat(r.get("diagnosis").get("reportedAt").get("line").asInt()).isEqualTo(121);
@@ -150,5 +150,24 @@ class H200VerifyRecordTest {
                         .asText())
                 .as("why: the same case's text log from before, with basenames")
                 .isEqualTo("driver.py");
+    }
+
+    @Test
+    void theBlockingRunBesideAShorterSanitizerRunIsCutWhenItEndsCleanAndTheJobStillPasses() {
+        Path record = DOCS.resolve("h200-2026-12-04-verify/blocking-cut");
+        JsonNode r = analyze(record, "cudnn-bench", 0);
+        JsonNode blocking = phase(r, "blocking");
+        assertThat(blocking.get("status").asText()).isEqualTo("stopped-early");
+        assertThat(blocking.get("wallSeconds").asDouble())
+                .as("cut as the sanitizer run ended, not run to its end")
+                .isLessThan(phase(r, "sanitizer-memcheck").get("wallSeconds").asDouble() + 3);
+        assertThat(r.get("reasons").findValuesAsText("code")).contains("blocking-cut");
+    }
+
+    @Test
+    void aBugTheShortSanitizerRunNeverReachesIsStillFoundAtItsLine() {
+        JsonNode r = analyze(DOCS.resolve("h200-2026-12-04-verify/blocking-cut"), "ddp-late", 1);
+        assertThat(r.get("diagnosis").get("faultAt").get("line").asInt()).isEqualTo(82);
+        assertThat(phase(r, "sanitizer-memcheck").get("status").asText()).isEqualTo("passed");
     }
 }
