@@ -27,6 +27,11 @@ final class BlockingPhase {
         return run(gpu, context.environment(), () -> null);
     }
 
+    /** @param cut polled every second: a reason cuts the run short */
+    PhaseResult run(String gpu, Supplier<String> cut) throws IOException {
+        return run(gpu, context.environment(), cut);
+    }
+
     /**
      * Started before the environment check answered, on what nearly every torch is (PyPI and conda wheels are
      * built without device-side assertions; {@link EnvironmentCheck#assumed()}). Stopped when the answer says

@@ -18,8 +18,9 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Runs the planned phases: on one GPU the blocking run beside the sanitizer runs, then the regression
- * run (or all in order with overlap off); with several GPUs the independent ones at once. Records each
- * result as it finishes and stops at the first abort.
+ * run (or all in order with overlap off); with several GPUs the independent ones at once. Either way a
+ * blocking run still going when every sanitizer run ended clean is cut, and run again in full only if the
+ * regression run fails. Records each result as it finishes and stops at the first abort.
  */
 final class PhaseScheduler {
     private final PhaseContext context;
@@ -92,26 +93,42 @@ final class PhaseScheduler {
         RunSpec spec = context.spec();
         List<String> gpus = spec.gpus();
         List<Callable<List<PhaseResult>>> independent = new ArrayList<>();
+        List<SanitizerPhase> sanitizers = new ArrayList<>();
+        AtomicReference<String> cut = new AtomicReference<>();
         int next = 0;
         if (spec.phases().contains(Phase.SANITIZER)) {
             for (Tool tool : spec.tools()) {
                 String gpu = gpus.get(next++ % gpus.size());
-                independent.add(() -> new SanitizerPhase(context, tool).run(gpu));
+                SanitizerPhase phase = new SanitizerPhase(context, tool);
+                sanitizers.add(phase);
+                independent.add(() -> phase.run(gpu));
             }
         }
-        if (spec.phases().contains(Phase.BLOCKING)) {
+        boolean blockingRuns = spec.phases().contains(Phase.BLOCKING);
+        if (blockingRuns) {
             String gpu = gpus.get(next++ % gpus.size());
-            independent.add(() -> List.of(new BlockingPhase(context).run(gpu)));
+            independent.add(() -> List.of(new BlockingPhase(context).run(gpu, cut::get)));
         }
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(independent.size(), gpus.size())));
         List<Future<List<PhaseResult>>> futures = new ArrayList<>();
         independent.forEach(task -> futures.add(pool.submit(task)));
         pool.shutdown();
         boolean aborted = false;
-        for (Future<List<PhaseResult>> future : futures) {
+        boolean clean = !sanitizers.isEmpty();
+        PhaseResult blocking = null;
+        for (int i = 0; i < futures.size(); i++) {
             try {
-                for (PhaseResult result : future.get()) {
+                List<PhaseResult> results = futures.get(i).get();
+                for (PhaseResult result : results) {
                     aborted |= record(result);
+                }
+                if (i < sanitizers.size()) {
+                    clean &= sanitizers.get(i).endedClean(results);
+                    if (i == sanitizers.size() - 1 && clean && !aborted) {
+                        cutBlocking(cut); // the sanitizer futures come first: the blocking run may still be going
+                    }
+                } else {
+                    blocking = results.get(0);
                 }
             } catch (InterruptedException e) {
                 // each phase kills its own tree and records itself as aborted
@@ -128,7 +145,33 @@ final class PhaseScheduler {
             return true;
         }
         if (spec.phases().contains(Phase.REGRESSION)) {
-            return record(regression.run(gpus.get(0)));
+            return runRegression(gpus.get(0), blocking);
+        }
+        return false;
+    }
+
+    /** A blocking run still going once every sanitizer run ended clean is cut (see {@link #runOverlapped}). */
+    private void cutBlocking(AtomicReference<String> cut) {
+        if (context.spec().phases().contains(Phase.REGRESSION)) {
+            // what is left of the blocking run only locates a failure, and the regression run, which runs the
+            // whole job, would show one: cut it now, run it in full only if the regression run fails
+            cut.set(BlockingPhase.CUT + " (the regression run runs the whole job; the blocking run runs again"
+                    + " in full if that fails)");
+        }
+    }
+
+    /**
+     * The regression run, alone; when it fails after the blocking run was cut, the blocking run again in full.
+     *
+     * @return true when aborted
+     */
+    private boolean runRegression(String gpu, PhaseResult blocking) throws IOException {
+        PhaseResult regressed = regression.run(gpu);
+        if (record(regressed)) {
+            return true;
+        }
+        if (blocking != null && BlockingPhase.wasCut(blocking) && PhaseResult.FAILED.equals(regressed.status())) {
+            return runBlockingAgain(gpu, blocking, regressed);
         }
         return false;
     }
@@ -170,11 +213,8 @@ final class PhaseScheduler {
                 }
                 clean &= phase.endedClean(results);
             }
-            if (!aborted && !unusable && clean && spec.phases().contains(Phase.REGRESSION)) {
-                // what is left of the blocking run only locates a failure, and the regression run, which runs the
-                // whole job, would show one: cut it now, run it in full only if the regression run fails
-                cut.set(BlockingPhase.CUT + " (the regression run runs the whole job; the blocking run runs again"
-                        + " in full if that fails)");
+            if (!aborted && !unusable && clean) {
+                cutBlocking(cut);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -209,17 +249,7 @@ final class PhaseScheduler {
         if (record(result) || aborted) {
             return true;
         }
-        if (!spec.phases().contains(Phase.REGRESSION)) {
-            return false;
-        }
-        PhaseResult regressed = regression.run(gpu);
-        if (record(regressed)) {
-            return true;
-        }
-        if (BlockingPhase.wasCut(result) && PhaseResult.FAILED.equals(regressed.status())) {
-            return runBlockingAgain(gpu, result, regressed);
-        }
-        return false;
+        return spec.phases().contains(Phase.REGRESSION) && runRegression(gpu, result);
     }
 
     /**

@@ -126,4 +126,25 @@ class BlockingCutTest {
         assertThat(phase(r, "blocking").status()).isEqualTo(PhaseResult.PASSED);
         assertThat(r.verdict()).isEqualTo("PASS");
     }
+
+    @Test
+    void withSeveralGpusTheBlockingRunOnItsOwnCardIsCutTooAndRunAgainWhenTheRegressionFails() {
+        FakeGpu gpu = new FakeGpu(dir)
+                .farOob()
+                .put("gpu-count", "2")
+                .put("memcheck.log", FakeGpu.cleanMemcheckLog())
+                .drop("memcheck.xml")
+                .drop("memcheck-app.stderr")
+                .put("memcheck-app.exit", "0")
+                .put("memcheck-app.sleep", "1")
+                .put("blocking.sleep", "6")
+                .copy("torchrun-sigterm/blocking.stderr", "blocking.term-stderr");
+        Report r = new Runner(spec().gpus(List.of("0", "1")), gpu.env(), console::add).run();
+
+        assertThat(console).anyMatch(line -> line.contains("the blocking run again, in full"));
+        assertThat(dir.resolve("run/blocking-cut/stderr.log")).content().contains("SignalException");
+        Report.PhaseJson blocking = phase(r, "blocking");
+        assertThat(blocking.status()).isEqualTo(PhaseResult.FAILED);
+        assertThat(r.diagnosis().faultAt().line()).isEqualTo(32);
+    }
 }
