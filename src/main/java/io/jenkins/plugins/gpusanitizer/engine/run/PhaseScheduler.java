@@ -261,6 +261,9 @@ final class PhaseScheduler {
     private boolean runBlockingAgain(String gpu, PhaseResult cut, PhaseResult regressed) throws IOException {
         Path ran = context.dir().dir(Phase.BLOCKING.id());
         Path kept = ran.resolveSibling(Phase.BLOCKING.id() + "-cut");
+        for (int n = 2; Files.exists(kept); n++) {
+            kept = ran.resolveSibling(Phase.BLOCKING.id() + "-cut-" + n); // a resumed run cut it again
+        }
         Files.move(ran, kept);
         context.progress()
                 .say("the regression run failed (" + regressed.name() + " " + regressed.status()
