@@ -3,7 +3,7 @@
 # time (the device has 2 CPUs and one GPU: nothing runs beside a case, so every memory curve is its
 # own), and times a plain run of the clean jobs next to the gate's phases (GPU minutes per merge).
 # Usage (repository root, on the GPU machine, .device/ carried): bash examples/h200/verify-2026-12-03.sh OUTDIR [CASE...]
-# (cases: ddp-clean cudagraph cudnn-bench triton-stride ddp-scatter ddp-late hang-driver compile-oob racecheck; default the first six)
+# (cases: ddp-clean cudagraph cudnn-bench triton-stride ddp-scatter ddp-late ddp-long-clean ddp-late-long hang-driver compile-oob racecheck; default the first six)
 set -u
 out=${1:?usage: verify-2026-12-03.sh OUTDIR [CASE...]}
 shift
@@ -63,6 +63,16 @@ gscase ddp-scatter 110 "${common[@]}" --timeout sanitizer=60 --timeout blocking=
 gscase ddp-late 240 "${common[@]}" --timeout sanitizer=90 --timeout blocking=120 --timeout regression=120 \
   --sanitizer-command "$TRS --standalone --nproc_per_node=1 examples/ddp_train.py --bug scatter --bug-step 300 --steps 8" \
   -- "${TR[@]}" --standalone --nproc_per_node=1 examples/ddp_train.py --bug scatter --bug-step 300 --steps 400
+# the same two shapes long enough (blocking ~165 it/s, ~31 s of sanitizer run) that the blocking run is still going
+# when the short sanitizer run ends: a clean torchrun job whose blocking run is cut (torchrun's SignalException on
+# the cut must not read as a failure), and a bug at step 5000 found by the regression run, then located by the
+# blocking run run again in full
+gscase ddp-long-clean 200 "${common[@]}" --timeout sanitizer=90 --timeout blocking=150 --timeout regression=150 \
+  --sanitizer-command "$TRS --standalone --nproc_per_node=1 examples/ddp_train.py --bug none --steps 8" \
+  -- "${TR[@]}" --standalone --nproc_per_node=1 examples/ddp_train.py --bug none --steps 6000 --log-every 100
+gscase ddp-late-long 260 "${common[@]}" --timeout sanitizer=90 --timeout blocking=150 --timeout regression=150 \
+  --sanitizer-command "$TRS --standalone --nproc_per_node=1 examples/ddp_train.py --bug scatter --bug-step 5000 --steps 8" \
+  -- "${TR[@]}" --standalone --nproc_per_node=1 examples/ddp_train.py --bug scatter --bug-step 5000 --steps 6000 --log-every 100
 gscase hang-driver 40 "${common[@]}" --phases blocking --timeout blocking=20 \
   -- python3 examples/hang_after_error.py --print-driver
 gscase compile-oob 150 "${common[@]}" --timeout sanitizer=70 --timeout blocking=40 --timeout regression=40 \
