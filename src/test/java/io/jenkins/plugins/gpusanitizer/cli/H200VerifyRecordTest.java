@@ -170,4 +170,40 @@ class H200VerifyRecordTest {
         assertThat(r.get("diagnosis").get("faultAt").get("line").asInt()).isEqualTo(82);
         assertThat(phase(r, "sanitizer-memcheck").get("status").asText()).isEqualTo("passed");
     }
+
+    @Test
+    void aCleanTorchrunJobsCutBlockingRunEndsInTorchrunsSignalTracebackAndStillPasses() {
+        Path record = DOCS.resolve("h200-2026-12-04-verify/blocking-cut-long");
+        assertThat(record.resolve("ddp-long-clean/blocking/stderr.log"))
+                .content()
+                .contains("SignalException");
+        JsonNode r = analyze(record, "ddp-long-clean", 0);
+        assertThat(phase(r, "blocking").get("status").asText()).isEqualTo("stopped-early");
+        assertThat(r.get("reasons").findValuesAsText("code"))
+                .contains("blocking-cut")
+                .doesNotContain("job-error");
+    }
+
+    @Test
+    void aLateBugIsLocatedByTheBlockingRunRunAgainEvenWhenNcclsWatchdogEatsItsTraceback() {
+        Path record = DOCS.resolve("h200-2026-12-04-verify/blocking-cut-long");
+        assertThat(record.resolve("ddp-late-long/blocking-cut/stderr.log"))
+                .content()
+                .contains("SignalException");
+        // the full run died by SIGABRT from NCCL's watchdog before Python printed the traceback
+        assertThat(record.resolve("ddp-late-long/blocking/stderr.log"))
+                .content()
+                .contains("Process group watchdog thread terminated with exception")
+                .doesNotContain("[rank0]: Traceback");
+        JsonNode r = analyze(record, "ddp-late-long", 1);
+        assertThat(phase(r, "blocking").get("status").asText()).isEqualTo("failed");
+        assertThat(phase(r, "blocking").get("note").asText()).contains("run again in full");
+        JsonNode d = r.get("diagnosis");
+        assertThat(d.get("reportedAt").get("line").asInt())
+                .as("the innocent .item()")
+                .isEqualTo(130);
+        assertThat(d.get("faultAt").get("line").asInt()).isEqualTo(82);
+        assertThat(d.get("faultEvidence").asText()).isEqualTo("blocking-probe");
+        assertThat(d.get("notes").toString()).contains("the in-process probe saw aten::index_add raise the error");
+    }
 }

@@ -43,6 +43,18 @@ public final class Diagnoser {
         SourceLocation sanitizerAt = top == null ? null : top.hostLocation();
         SourceLocation blockingAt =
                 blocking != null && isFailure(blocking) && !blocking.asyncWarning() ? blocking.userFrame() : null;
+        ProbeFindings.OperatorEvidence raised =
+                blockingAt == null && blocking != null && isFailure(blocking) ? raisedInBlockingRun(probe) : null;
+        if (raised != null) {
+            // the blocking run failed but its traceback was lost (the process killed first, e.g. by NCCL's
+            // watchdog aborting on the same error); the probe saw which call raised it, launches being synchronous
+            blockingAt = raised.failure().site();
+            notes.add("The blocking run's traceback was lost (the process was ended before Python printed it);"
+                    + " the in-process probe saw " + raised.failure().op() + " raise the error at " + show(blockingAt)
+                    + (raised.failure().rank() == null
+                            ? ""
+                            : " on rank " + raised.failure().rank()) + ".");
+        }
         // memcheck checks every access: an out-of-bounds access in a user kernel happened before whatever
         // the blocking run tripped over elsewhere, which is then most likely its victim (stray writes land in
         // live tensors, e.g. the labels a later cross_entropy asserts on)
@@ -53,10 +65,13 @@ public final class Diagnoser {
                 && blockingAt != null
                 && !sanitizerAt.sameLine(blockingAt);
         SourceLocation fault = corruptionFirst ? sanitizerAt : blockingAt != null ? blockingAt : sanitizerAt;
+        String blockingEvidence = raised != null ? "blocking-probe" : "blocking";
         String evidence = corruptionFirst
                 ? "sanitizer"
                 : blockingAt != null
-                        ? (sanitizerAt != null && sanitizerAt.sameLine(blockingAt) ? "blocking+sanitizer" : "blocking")
+                        ? (sanitizerAt != null && sanitizerAt.sameLine(blockingAt)
+                                ? blockingEvidence + "+sanitizer"
+                                : blockingEvidence)
                         : sanitizerAt != null ? "sanitizer" : null;
 
         String reportedShown = reported == null ? null : show(reported) + onRank(async);
@@ -162,6 +177,19 @@ public final class Diagnoser {
             summary = probeNotes(probe, summary, notes);
         }
         return new Diagnosis(reported, fault, evidence, summary, notes);
+    }
+
+    /** The call the probe saw raise a CUDA error in the blocking run (where launches are synchronous), or null. */
+    private static ProbeFindings.OperatorEvidence raisedInBlockingRun(ProbeFindings probe) {
+        if (probe == null) {
+            return null;
+        }
+        return probe.operators().stream()
+                .filter(o -> "blocking".equals(o.phase())
+                        && o.failure().exceptionType() != null
+                        && o.failure().site() != null)
+                .findFirst()
+                .orElse(null);
     }
 
     /** A CUDA failure known only from messages printed outside any traceback: the job caught it. */

@@ -8,7 +8,8 @@ import java.util.List;
  *
  * @param reportedAt    where the normal (asynchronous) run reported the error: often an innocent line
  * @param faultAt       where the fault really is: the blocking run's line, else the sanitizer's launch site
- * @param faultEvidence {@code blocking}, {@code sanitizer} or {@code blocking+sanitizer}
+ * @param faultEvidence {@code blocking}, {@code sanitizer} or {@code blocking+sanitizer}; {@code blocking-probe} when the
+ *                      blocking run's traceback was lost and the probe saw the call that raised the error
  * @param summary       one sentence for the build page
  * @param notes         further findings, most important first
  */
