@@ -27,10 +27,23 @@ class BlockingCutTest {
     }
 
     private static Report.PhaseJson phase(Report r, String name) {
-        return r.execution().phases().stream()
-                .filter(p -> p.name().equals(name))
-                .findFirst()
-                .orElseThrow();
+        return RunnerTest.phase(r, name);
+    }
+
+    /**
+     * A job whose bug the sanitizer's short reproduction never reaches: clean under memcheck (1 s), the whole job
+     * fails in the normal run and, after 6 s, in the blocking run (torchrun's traceback when stopped before).
+     */
+    private FakeGpu lateBug() {
+        return new FakeGpu(dir)
+                .farOob()
+                .put("memcheck.log", FakeGpu.cleanMemcheckLog())
+                .drop("memcheck.xml")
+                .drop("memcheck-app.stderr")
+                .put("memcheck-app.exit", "0")
+                .put("memcheck-app.sleep", "1")
+                .put("blocking.sleep", "6")
+                .copy("torchrun-sigterm/blocking.stderr", "blocking.term-stderr");
     }
 
     @Test
@@ -62,16 +75,7 @@ class BlockingCutTest {
 
     @Test
     void aFailureAfterTheSanitizersShortRunIsLocatedByTheBlockingRunRunAgainInFull() throws Exception {
-        // the sanitizer's short reproduction is clean; the whole job fails later, in both normal and blocking runs
-        FakeGpu gpu = new FakeGpu(dir)
-                .farOob()
-                .put("memcheck.log", FakeGpu.cleanMemcheckLog())
-                .drop("memcheck.xml")
-                .drop("memcheck-app.stderr")
-                .put("memcheck-app.exit", "0")
-                .put("memcheck-app.sleep", "1")
-                .put("blocking.sleep", "6")
-                .copy("torchrun-sigterm/blocking.stderr", "blocking.term-stderr");
+        FakeGpu gpu = lateBug();
         Report r = new Runner(spec(), gpu.env(), console::add).run();
 
         assertThat(console).anyMatch(line -> line.contains("the blocking run again, in full"));
@@ -129,16 +133,7 @@ class BlockingCutTest {
 
     @Test
     void withSeveralGpusTheBlockingRunOnItsOwnCardIsCutTooAndRunAgainWhenTheRegressionFails() {
-        FakeGpu gpu = new FakeGpu(dir)
-                .farOob()
-                .put("gpu-count", "2")
-                .put("memcheck.log", FakeGpu.cleanMemcheckLog())
-                .drop("memcheck.xml")
-                .drop("memcheck-app.stderr")
-                .put("memcheck-app.exit", "0")
-                .put("memcheck-app.sleep", "1")
-                .put("blocking.sleep", "6")
-                .copy("torchrun-sigterm/blocking.stderr", "blocking.term-stderr");
+        FakeGpu gpu = lateBug().put("gpu-count", "2");
         Report r = new Runner(spec().gpus(List.of("0", "1")), gpu.env(), console::add).run();
 
         assertThat(console).anyMatch(line -> line.contains("the blocking run again, in full"));

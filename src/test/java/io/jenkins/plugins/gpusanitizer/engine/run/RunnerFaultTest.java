@@ -50,6 +50,14 @@ class RunnerFaultTest {
         throw new AssertionError(file + " never appeared");
     }
 
+    /** The pids of the worker-like children the fake job of that mode started. */
+    private static long[] children(FakeGpu gpu, String mode) {
+        return java.util.Arrays.stream(gpu.logged("children-" + mode + ".txt").split("\\s+"))
+                .filter(s -> !s.isBlank())
+                .mapToLong(Long::parseLong)
+                .toArray();
+    }
+
     private static void assertGone(long... pids) throws InterruptedException {
         Thread.sleep(200);
         for (long pid : pids) {
@@ -94,11 +102,7 @@ class RunnerFaultTest {
                 report.set(new Runner(spec().phases(List.of(Phase.REGRESSION)), gpu.env(), console::add).run()));
         t.start();
         long job = waitForPid(gpu, "pid-async.txt");
-        long[] children = java.util.Arrays.stream(
-                        gpu.logged("children-async.txt").split("\\s+"))
-                .filter(s -> !s.isBlank())
-                .mapToLong(Long::parseLong)
-                .toArray();
+        long[] children = children(gpu, "async");
         try (var files = Files.walk(dir.resolve("run"))) {
             for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
                 Files.deleteIfExists(f);
@@ -147,11 +151,7 @@ class RunnerFaultTest {
                         phase == Phase.REGRESSION
                                 ? List.of("sanitizer-memcheck", "blocking", "regression")
                                 : List.of("sanitizer-memcheck", "blocking"));
-        long[] children = java.util.Arrays.stream(
-                        gpu.logged("children-" + mode + ".txt").split("\\s+"))
-                .filter(s -> !s.isBlank())
-                .mapToLong(Long::parseLong)
-                .toArray();
+        long[] children = children(gpu, mode);
         assertGone(job);
         assertGone(children);
         assertThat(dir.resolve("run/report.json")).isNotEmptyFile();

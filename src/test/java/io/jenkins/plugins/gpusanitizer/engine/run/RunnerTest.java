@@ -44,7 +44,8 @@ class RunnerTest {
         return new Runner(spec, env, console::add).run();
     }
 
-    private static Report.PhaseJson phase(Report r, String name) {
+    /** The recorded phase of that name (tests of the runner share it). */
+    static Report.PhaseJson phase(Report r, String name) {
         return r.execution().phases().stream()
                 .filter(p -> p.name().equals(name))
                 .findFirst()
