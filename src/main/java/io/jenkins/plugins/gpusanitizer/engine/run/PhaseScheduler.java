@@ -104,8 +104,7 @@ final class PhaseScheduler {
                 independent.add(() -> phase.run(gpu));
             }
         }
-        boolean blockingRuns = spec.phases().contains(Phase.BLOCKING);
-        if (blockingRuns) {
+        if (spec.phases().contains(Phase.BLOCKING)) {
             String gpu = gpus.get(next++ % gpus.size());
             independent.add(() -> List.of(new BlockingPhase(context).run(gpu, cut::get)));
         }
@@ -272,7 +271,7 @@ final class PhaseScheduler {
         PhaseResult full = new BlockingPhase(context)
                 .run(gpu)
                 .withNote("run again in full after the regression run failed; the run cut after "
-                        + ProgressLog.seconds(cut.wallSeconds()) + " s beside the sanitizer is kept in "
+                        + ProgressLog.seconds(cut.wallSeconds()) + " s is kept in "
                         + kept.getFileName());
         journal.replace(cut, full);
         context.progress().finished(full, context.dir());
