@@ -309,7 +309,7 @@ public final class Diagnoser {
         }
         notes.add(sb.toString());
         f.assertions().stream()
-                .filter(a -> io.jenkins.plugins.gpusanitizer.engine.parse.TracebackParser.isGeneratedFile(a.file()))
+                .filter(a -> io.jenkins.plugins.gpusanitizer.engine.parse.FrameOrigin.isGeneratedFile(a.file()))
                 .findFirst()
                 .ifPresent(a -> notes.add("The device assert fired in the Triton kernel Inductor generated ("
                         + io.jenkins.plugins.gpusanitizer.engine.model.Frame.baseName(a.file()) + ":" + a.line()

@@ -3,7 +3,7 @@ package io.jenkins.plugins.gpusanitizer.engine.findings;
 import io.jenkins.plugins.gpusanitizer.engine.model.Frame;
 import io.jenkins.plugins.gpusanitizer.engine.model.SanitizerRecord;
 import io.jenkins.plugins.gpusanitizer.engine.model.SourceLocation;
-import io.jenkins.plugins.gpusanitizer.engine.parse.TracebackParser;
+import io.jenkins.plugins.gpusanitizer.engine.parse.FrameOrigin;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
@@ -93,15 +93,14 @@ public final class FrameClassifier {
         boolean skipped = false;
         for (int i = 0; i < python.size(); i++) {
             Frame f = python.get(i);
-            if (!TracebackParser.isUserFile(f.file())) {
+            if (!FrameOrigin.isUserFile(f.file())) {
                 continue; // installed packages, the standard library, Inductor/Triton generated code
             }
             Frame callee = i > 0 ? python.get(i - 1) : null; // innermost first
             if (!skipped
                     && callee != null
-                    && TracebackParser.isCompiledFrame(f.toLocation(), callee.toLocation())
-                    && python.subList(i + 1, python.size()).stream()
-                            .anyMatch(c -> TracebackParser.isUserFile(c.file()))) {
+                    && FrameOrigin.isCompiledFrame(f.toLocation(), callee.toLocation())
+                    && python.subList(i + 1, python.size()).stream().anyMatch(c -> FrameOrigin.isUserFile(c.file()))) {
                 skipped = true; // only the innermost: the call of the compiled module also calls into Dynamo
                 continue; // a function torch.compile replaced: the user's call of it is the launch site
             }

@@ -57,7 +57,7 @@ public final class GeneratedCode {
         Path dest = phaseDir.resolve(DIR);
         StringBuilder index = new StringBuilder();
         for (String name : f.generatedFiles()) {
-            if (copied.size() >= MAX_FILES || !TracebackParser.isCacheFile(name)) {
+            if (copied.size() >= MAX_FILES || !FrameOrigin.isCacheFile(name)) {
                 continue;
             }
             Path src = Path.of(name);
@@ -180,7 +180,7 @@ public final class GeneratedCode {
     private static SourceLocation origin(List<String> lines, int i) {
         String l = lines.get(i);
         Matcher m = FX_ORIGIN.matcher(l);
-        if (m.matches() && TracebackParser.isUserFile(m.group(1))) {
+        if (m.matches() && FrameOrigin.isUserFile(m.group(1))) {
             return new SourceLocation(
                     m.group(1),
                     FrameParser.parseInt(m.group(2)),
@@ -188,7 +188,7 @@ public final class GeneratedCode {
                     m.group(4).isBlank() ? null : m.group(4).trim());
         }
         m = TB_ORIGIN.matcher(l);
-        if (m.matches() && TracebackParser.isUserFile(m.group(1))) {
+        if (m.matches() && FrameOrigin.isUserFile(m.group(1))) {
             String code = null;
             if (i + 1 < lines.size()) {
                 String next = lines.get(i + 1).replaceFirst("^\\s*#", "").trim();

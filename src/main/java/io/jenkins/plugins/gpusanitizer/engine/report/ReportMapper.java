@@ -9,7 +9,7 @@ import io.jenkins.plugins.gpusanitizer.engine.findings.SanitizerRun;
 import io.jenkins.plugins.gpusanitizer.engine.model.Frame;
 import io.jenkins.plugins.gpusanitizer.engine.model.SourceLocation;
 import io.jenkins.plugins.gpusanitizer.engine.parse.CudaFailure;
-import io.jenkins.plugins.gpusanitizer.engine.parse.TracebackParser;
+import io.jenkins.plugins.gpusanitizer.engine.parse.FrameOrigin;
 import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeFindings;
 import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeLog;
 import java.util.ArrayList;
@@ -233,7 +233,7 @@ public final class ReportMapper {
     /** {@code user}, {@code vendor} or {@code library}: lets views highlight user frames and dim vendor ones. */
     private String role(Frame f) {
         if (f.python()) {
-            return TracebackParser.isUserFile(f.file()) ? "user" : "library";
+            return FrameOrigin.isUserFile(f.file()) ? "user" : "library";
         }
         return classifier.isVendorFrame(f) ? "vendor" : "library";
     }
