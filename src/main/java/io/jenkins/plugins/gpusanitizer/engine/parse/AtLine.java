@@ -30,6 +30,14 @@ record AtLine(String kernel, String pc, SourceLocation device) {
         return null;
     }
 
+    /** Applies the line to the record when it is of either form, else leaves the record as it is. */
+    static void apply(RecordBuilder r, String text) {
+        AtLine at = parse(text);
+        if (at != null) {
+            at.applyTo(r);
+        }
+    }
+
     void applyTo(RecordBuilder r) {
         r.kernel = kernel;
         r.pc = pc;

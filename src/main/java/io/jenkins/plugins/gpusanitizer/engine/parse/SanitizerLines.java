@@ -12,7 +12,7 @@ import java.util.function.Consumer;
  * the reader thread when the log is read ahead ({@link ChunkReader}), so that this work and the
  * state machine use one core each.
  *
- * <p>The tests are those of {@code SanitizerTextParser.State#line} on the line's text, made on its
+ * <p>The tests are those of {@code TextLogState#line} on the line's text, made on its
  * bytes: only on lines without control bytes (no ESC, no NUL), whose text is their bytes, and only
  * with a plain ASCII prefix. Every other line goes to the state machine as text.
  */

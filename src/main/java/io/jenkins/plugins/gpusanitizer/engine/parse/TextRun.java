@@ -2,6 +2,7 @@ package io.jenkins.plugins.gpusanitizer.engine.parse;
 
 import io.jenkins.plugins.gpusanitizer.engine.model.SanitizerRecord;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
@@ -40,6 +41,77 @@ final class TextRun {
                 && unreadableSummary == null
                 && !targetReturnedError
                 && !appCrashed;
+    }
+
+    /**
+     * The tool of a record that any tool may print: the one that printed most of the run's records so
+     * far (the first of them, as a stream's max would give, without a stream per record), else
+     * {@code natural}.
+     */
+    Tool mostTyped(Tool natural) {
+        Tool most = natural;
+        int count = 0;
+        for (Map.Entry<Tool, Integer> e : typedRecords.entrySet()) {
+            if (e.getValue() > count) {
+                most = e.getKey();
+                count = e.getValue();
+            }
+        }
+        return most;
+    }
+
+    /**
+     * What the run says: the tool that ran is the one its summary or most of its records name, else
+     * the caller's hint, else memcheck.
+     *
+     * @param hint the tool that ran when the caller knows it, else null
+     * @param fileProblems the problems of the whole file, added to the run's own
+     */
+    SanitizerOutput output(Path name, Tool hint, List<String> fileProblems) {
+        Tool tool = hint;
+        boolean detected = false;
+        if (racecheckSummary) {
+            tool = Tool.RACECHECK;
+            detected = true;
+        } else if (!typedRecords.isEmpty()) {
+            tool = typedRecords.entrySet().stream()
+                    .max(Map.Entry.comparingByValue())
+                    .get()
+                    .getKey();
+            detected = true;
+        } else if (leakSummary != null) {
+            tool = Tool.MEMCHECK;
+            detected = true;
+        } else if (records > 0) {
+            tool = hint == null ? Tool.MEMCHECK : hint;
+            detected = true;
+        }
+        if (tool == null) {
+            tool = Tool.MEMCHECK;
+        }
+        List<String> all = new ArrayList<>(problems);
+        boolean complete = errorsTotal != null && toolFailures.isEmpty();
+        if (errorsTotal == null && unreadableSummary == null) {
+            all.add("no ERROR SUMMARY: the sanitizer did not finish (killed, timed out or crashed)");
+        }
+        all.addAll(fileProblems);
+        return new SanitizerOutput(
+                name.toString(),
+                "text",
+                tool,
+                detected || hint != null,
+                banner,
+                records,
+                errorsTotal,
+                notPrinted,
+                warnings,
+                leakSummary,
+                targetReturnedError,
+                appCrashed,
+                toolFailures,
+                complete,
+                all,
+                unreadableSummary);
     }
 
     /**
