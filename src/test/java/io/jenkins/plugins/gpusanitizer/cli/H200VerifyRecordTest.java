@@ -48,7 +48,13 @@ class H200VerifyRecordTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"h200-2026-12-03-verify", "h200-2026-12-04-verify", "h200-2026-12-04-verify/blocking-cut"})
+    @ValueSource(
+            strings = {
+                "h200-2026-12-03-verify",
+                "h200-2026-12-04-verify",
+                "h200-2026-12-04-verify/blocking-cut",
+                "h200-2026-12-04-verify/final"
+            })
     void aCleanTorchrunNcclJobPasses(String record) {
         JsonNode r = analyze(DOCS.resolve(record), "ddp-clean", 0);
         assertThat(r.get("defects"))
@@ -72,7 +78,13 @@ class H200VerifyRecordTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"h200-2026-12-03-verify", "h200-2026-12-04-verify", "h200-2026-12-04-verify/blocking-cut"})
+    @ValueSource(
+            strings = {
+                "h200-2026-12-03-verify",
+                "h200-2026-12-04-verify",
+                "h200-2026-12-04-verify/blocking-cut",
+                "h200-2026-12-04-verify/final"
+            })
     void theTritonKernelThatWroteOutOfBoundsIsTheFaultNotTheCrossEntropyThatTrippedOverIt(String record) {
         JsonNode r = analyze(DOCS.resolve(record), "triton-stride", 1);
         JsonNode d = r.get("diagnosis");
@@ -84,7 +96,13 @@ class H200VerifyRecordTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"h200-2026-12-03-verify", "h200-2026-12-04-verify", "h200-2026-12-04-verify/blocking-cut"})
+    @ValueSource(
+            strings = {
+                "h200-2026-12-03-verify",
+                "h200-2026-12-04-verify",
+                "h200-2026-12-04-verify/blocking-cut",
+                "h200-2026-12-04-verify/final"
+            })
     void aTorchrunWorkersTracebackIsReadWithItsRank(String record) {
         JsonNode r = analyze(DOCS.resolve(record), "ddp-scatter", 1);
         assertThat(r.get("diagnosis").get("reportedAt").get("line").asInt()).isEqualTo(121);
@@ -205,5 +223,25 @@ class H200VerifyRecordTest {
         assertThat(d.get("faultAt").get("line").asInt()).isEqualTo(82);
         assertThat(d.get("faultEvidence").asText()).isEqualTo("blocking-probe");
         assertThat(d.get("notes").toString()).contains("the in-process probe saw aten::index_add raise the error");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"ddp-clean", "cudnn-bench", "triton-stride", "ddp-scatter"})
+    void theFullPathTextLogAloneGivesTheVerdictOfTheWholeRun(String runCase) {
+        // the XML lost: the text log (full paths, module lines of their own) must still suppress NCCL's noise
+        Path record = DOCS.resolve("h200-2026-12-04-verify/final");
+        JsonNode runner = CliRunner.json(record.resolve(runCase).resolve("report.json"));
+        Path json = dir.resolve(runCase + "-text.json");
+        CliRunner r = CliRunner.run(
+                "analyze",
+                "--sanitizer-log",
+                record.resolve(runCase + "/sanitizer-memcheck/sanitizer.log").toString(),
+                "--json",
+                json.toString());
+        JsonNode text = CliRunner.json(json);
+        assertThat(text.get("verdict").asText())
+                .as(r.out())
+                .isEqualTo(runner.get("verdict").asText());
+        assertThat(text.get("defects").size()).isEqualTo(runner.get("defects").size());
     }
 }
