@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.StreamSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -22,6 +24,15 @@ class H200VerifyRecordTest {
 
     @TempDir
     Path dir;
+
+    /** Every record of the verify cases, each made by a later runner. */
+    static List<String> everyVerifyRecord() {
+        return List.of(
+                "h200-2026-12-03-verify",
+                "h200-2026-12-04-verify",
+                "h200-2026-12-04-verify/blocking-cut",
+                "h200-2026-12-04-verify/final");
+    }
 
     private JsonNode analyze(String runCase, int exit) {
         return analyze(RECORD, runCase, exit);
@@ -48,13 +59,7 @@ class H200VerifyRecordTest {
     }
 
     @ParameterizedTest
-    @ValueSource(
-            strings = {
-                "h200-2026-12-03-verify",
-                "h200-2026-12-04-verify",
-                "h200-2026-12-04-verify/blocking-cut",
-                "h200-2026-12-04-verify/final"
-            })
+    @MethodSource("everyVerifyRecord")
     void aCleanTorchrunNcclJobPasses(String record) {
         JsonNode r = analyze(DOCS.resolve(record), "ddp-clean", 0);
         assertThat(r.get("defects"))
@@ -78,13 +83,7 @@ class H200VerifyRecordTest {
     }
 
     @ParameterizedTest
-    @ValueSource(
-            strings = {
-                "h200-2026-12-03-verify",
-                "h200-2026-12-04-verify",
-                "h200-2026-12-04-verify/blocking-cut",
-                "h200-2026-12-04-verify/final"
-            })
+    @MethodSource("everyVerifyRecord")
     void theTritonKernelThatWroteOutOfBoundsIsTheFaultNotTheCrossEntropyThatTrippedOverIt(String record) {
         JsonNode r = analyze(DOCS.resolve(record), "triton-stride", 1);
         JsonNode d = r.get("diagnosis");
@@ -96,13 +95,7 @@ class H200VerifyRecordTest {
     }
 
     @ParameterizedTest
-    @ValueSource(
-            strings = {
-                "h200-2026-12-03-verify",
-                "h200-2026-12-04-verify",
-                "h200-2026-12-04-verify/blocking-cut",
-                "h200-2026-12-04-verify/final"
-            })
+    @MethodSource("everyVerifyRecord")
     void aTorchrunWorkersTracebackIsReadWithItsRank(String record) {
         JsonNode r = analyze(DOCS.resolve(record), "ddp-scatter", 1);
         assertThat(r.get("diagnosis").get("reportedAt").get("line").asInt()).isEqualTo(121);
