@@ -125,7 +125,7 @@ final class SanitizerPhase {
                 Integer.toString(spec.printLimit()),
                 "--error-exitcode",
                 Integer.toString(ERROR_EXIT)));
-        if (!spec.extraSanitizerArgs().contains("--strip-paths")) {
+        if (spec.extraSanitizerArgs().stream().noneMatch(a -> a.startsWith("--strip-paths"))) {
             // full paths in the text log too (the XML has them anyway): with basenames, Triton's driver.py
             // or any installed package's file reads as user code once the XML is lost
             argv.addAll(List.of("--strip-paths", "no"));
