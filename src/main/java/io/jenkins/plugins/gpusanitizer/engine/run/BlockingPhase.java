@@ -78,9 +78,12 @@ final class BlockingPhase {
 
     /** Whether this result is a blocking run the scheduler cut short (its traceback is of that stop, not the job's). */
     static boolean wasCut(PhaseResult result) {
-        return PhaseResult.STOPPED_EARLY.equals(result.status())
-                && result.note() != null
-                && result.note().startsWith(CUT);
+        return wasCut(result.status(), result.note());
+    }
+
+    /** The same, from a phase's status and note as run.json records them. */
+    static boolean wasCut(String status, String note) {
+        return PhaseResult.STOPPED_EARLY.equals(status) && note != null && note.startsWith(CUT);
     }
 
     /** The note of a blocking run cut when the sanitizer run beside it ended clean. */

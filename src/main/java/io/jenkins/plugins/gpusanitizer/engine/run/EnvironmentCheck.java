@@ -1,7 +1,6 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -134,9 +133,7 @@ final class EnvironmentCheck {
      * it counts): {@code NAME-before-environment-check}.
      */
     static Path setAside(Path phaseDir) throws IOException {
-        Path kept = phaseDir.resolveSibling(phaseDir.getFileName() + "-before-environment-check");
-        Files.move(phaseDir, kept);
-        return kept;
+        return RunDirectory.setAside(phaseDir, "before-environment-check");
     }
 
     /** Phases may run in it: the check answered and did not find an incompatibility. */

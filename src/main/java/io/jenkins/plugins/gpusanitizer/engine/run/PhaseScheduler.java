@@ -234,9 +234,7 @@ final class PhaseScheduler {
             return true;
         }
         if (!aborted && ranOutOfMemory(result)) {
-            Path shared = context.dir().dir(Phase.BLOCKING.id());
-            Path kept = shared.resolveSibling(Phase.BLOCKING.id() + "-beside-sanitizer");
-            Files.move(shared, kept);
+            Path kept = RunDirectory.setAside(context.dir().dir(Phase.BLOCKING.id()), "beside-sanitizer");
             context.progress()
                     .say(
                             "the blocking run ran out of GPU memory beside the sanitizer: run again alone (the first is kept in "
@@ -258,12 +256,8 @@ final class PhaseScheduler {
      * @return true when aborted
      */
     private boolean runBlockingAgain(String gpu, PhaseResult cut, PhaseResult regressed) throws IOException {
-        Path ran = context.dir().dir(Phase.BLOCKING.id());
-        Path kept = ran.resolveSibling(Phase.BLOCKING.id() + "-cut");
-        for (int n = 2; Files.exists(kept); n++) {
-            kept = ran.resolveSibling(Phase.BLOCKING.id() + "-cut-" + n); // a resumed run cut it again
-        }
-        Files.move(ran, kept);
+        // a resumed run that cut it again keeps both cut runs
+        Path kept = RunDirectory.setAside(context.dir().dir(Phase.BLOCKING.id()), "cut");
         context.progress()
                 .say("the regression run failed (" + regressed.name() + " " + regressed.status()
                         + ") after the blocking run was cut: the blocking run again, in full (the cut one is kept in "

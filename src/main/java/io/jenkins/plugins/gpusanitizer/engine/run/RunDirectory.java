@@ -175,6 +175,19 @@ public final class RunDirectory {
         return out;
     }
 
+    /**
+     * Moves a phase's folder out of the way as {@code NAME-SUFFIX} (a second one of that name gets {@code -2}, ...):
+     * a run that does not count, or that runs again, keeps its files as evidence.
+     */
+    static Path setAside(Path phaseDir, String suffix) throws IOException {
+        Path kept = phaseDir.resolveSibling(phaseDir.getFileName() + "-" + suffix);
+        for (int n = 2; Files.exists(kept); n++) {
+            kept = phaseDir.resolveSibling(phaseDir.getFileName() + "-" + suffix + "-" + n);
+        }
+        Files.move(phaseDir, kept);
+        return kept;
+    }
+
     /** Whether the record says the blocking run was cut when the sanitizer run beside it ended clean. */
     static boolean blockingCut(RunRecord record) {
         return record != null
@@ -183,9 +196,7 @@ public final class RunDirectory {
                 && record.execution().phases().stream()
                         .anyMatch(p -> p != null
                                 && Phase.BLOCKING.id().equals(p.name())
-                                && PhaseResult.STOPPED_EARLY.equals(p.status())
-                                && p.note() != null
-                                && p.note().startsWith(BlockingPhase.CUT));
+                                && BlockingPhase.wasCut(p.status(), p.note()));
     }
 
     static boolean nonEmpty(Path p) {
