@@ -389,4 +389,27 @@ class RunnerTest {
                 .contains("cudaErrorStreamCaptureUnsupported");
         assertThat(r.defects()).isEmpty();
     }
+
+    @Test
+    void computeSanitizerIsAskedForFullPathsUnlessTheUserSaidOtherwise() {
+        FakeGpu gpu = new FakeGpu(dir.resolve("default")).clean();
+        new Runner(
+                        FakeGpu.farOobSpec(dir.resolve("default/run")).phases(List.of(Phase.SANITIZER)),
+                        gpu.env(),
+                        line -> {})
+                .run();
+        assertThat(gpu.logged("calls.txt"))
+                .contains("compute-sanitizer --tool memcheck")
+                .contains("--strip-paths no");
+
+        FakeGpu own = new FakeGpu(dir.resolve("own")).clean();
+        new Runner(
+                        FakeGpu.farOobSpec(dir.resolve("own/run"))
+                                .phases(List.of(Phase.SANITIZER))
+                                .extraSanitizerArgs(List.of("--strip-paths=yes")),
+                        own.env(),
+                        line -> {})
+                .run();
+        assertThat(own.logged("calls.txt")).contains("--strip-paths=yes").doesNotContain("--strip-paths no");
+    }
 }
