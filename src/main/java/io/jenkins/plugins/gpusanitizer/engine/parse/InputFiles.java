@@ -14,6 +14,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.util.regex.Pattern;
 
 /** Opens an input file for a parser, turning I/O failures into the one-line {@link InputException}. */
 final class InputFiles {
@@ -24,6 +25,13 @@ final class InputFiles {
     }
 
     private InputFiles() {}
+
+    private static final Pattern ANSI = Pattern.compile("\u001b\\[[0-9;]*[A-Za-z]");
+
+    /** The line without terminal colour codes (a job that logs in colour, through a pseudo-terminal). */
+    static String withoutAnsi(String line) {
+        return line.indexOf('\u001b') < 0 ? line : ANSI.matcher(line).replaceAll("");
+    }
 
     static <T> T read(Path file, Reading<T> reading) {
         try (InputStream in = Files.newInputStream(file)) {

@@ -1,6 +1,5 @@
 package io.jenkins.plugins.gpusanitizer.engine.parse;
 
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -32,7 +31,6 @@ final class LineChunk {
     static final byte THREAD = 9;
 
     final byte[] bytes;
-    int length;
     int lines;
     int[] from = new int[1024];
     int[] to = new int[1024];
@@ -48,7 +46,6 @@ final class LineChunk {
     void clear() {
         Arrays.fill(values, 0, lines, null);
         lines = 0;
-        length = 0;
         last = false;
     }
 
@@ -68,13 +65,6 @@ final class LineChunk {
 
     /** Line i as text: ASCII with one copy and no decoding, anything else as UTF-8, malformed bytes replaced. */
     String text(int i) {
-        int f = from[i];
-        int t = to[i];
-        for (int k = f; k < t; k++) {
-            if (bytes[k] < 0) {
-                return new String(bytes, f, t - f, StandardCharsets.UTF_8);
-            }
-        }
-        return new String(bytes, f, t - f, StandardCharsets.ISO_8859_1);
+        return SanitizerLines.string(bytes, from[i], to[i]);
     }
 }

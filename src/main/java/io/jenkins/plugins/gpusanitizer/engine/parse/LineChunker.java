@@ -63,7 +63,6 @@ final class LineChunker {
             }
             len += n;
         }
-        c.length = len;
         scan(c, len);
         c.last = eof;
         return true;

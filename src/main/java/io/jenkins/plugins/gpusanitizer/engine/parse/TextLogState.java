@@ -107,10 +107,7 @@ final class TextLogState {
     }
 
     private void line(String raw) {
-        String line = raw;
-        if (line.indexOf('\u001b') >= 0) {
-            line = line.replaceAll("\u001b\\[[0-9;]*[A-Za-z]", "");
-        }
+        String line = InputFiles.withoutAnsi(raw);
         if (line.indexOf('\0') >= 0) {
             nulLines++;
             line = line.replace("\0", "");

@@ -49,7 +49,7 @@ public final class TracebackParser {
         String line;
         while ((line = lines.readLine()) != null) {
             job.lineNo++;
-            untangler.accept(line.indexOf('\u001b') >= 0 ? line.replaceAll("\u001b\\[[0-9;]*[A-Za-z]", "") : line);
+            untangler.accept(InputFiles.withoutAnsi(line));
         }
         untangler.flush();
         return job.result(source);

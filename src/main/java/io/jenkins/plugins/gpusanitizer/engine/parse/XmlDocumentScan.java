@@ -168,10 +168,6 @@ final class XmlDocumentScan {
         return closingLine;
     }
 
-    long records() {
-        return records;
-    }
-
     SanitizerOutput output() {
         if (!rootSeen) {
             throw new InputException(name, "not compute-sanitizer XML (no <" + ROOT + "> element)");

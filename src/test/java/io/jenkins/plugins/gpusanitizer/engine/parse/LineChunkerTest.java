@@ -10,7 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class ByteLineReaderTest {
+/** The lines the text parser reads (LineChunker through ChunkReader): line ends, over-long lines, UTF-8. */
+class LineChunkerTest {
     private static List<String> lines(byte[] bytes, int max, int chunk) throws IOException {
         // a stream that returns at most `chunk` bytes per read, to cross buffer boundaries everywhere
         InputStream in = new ByteArrayInputStream(bytes) {
@@ -19,11 +20,13 @@ class ByteLineReaderTest {
                 return super.read(b, off, Math.min(len, chunk));
             }
         };
-        ByteLineReader r = new ByteLineReader(in, max);
+        // the lines the text parser reads: LineChunker's, a chunk at a time
+        ChunkReader chunks = new ChunkReader(new LineChunker(in, max), c -> {}, false);
         List<String> out = new ArrayList<>();
-        String l;
-        while ((l = r.readLine()) != null) {
-            out.add(l);
+        for (LineChunk c = chunks.next(); c != null; c = chunks.next()) {
+            for (int i = 0; i < c.lines; i++) {
+                out.add(c.text(i));
+            }
         }
         return out;
     }
