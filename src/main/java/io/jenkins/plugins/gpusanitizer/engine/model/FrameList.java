@@ -153,21 +153,12 @@ public final class FrameList extends AbstractList<Frame> implements RandomAccess
             }
         }
 
-        /**
-         * The module of the last frame, when it is a parsed native frame without one: with full paths
-         * ({@code --strip-paths no}) compute-sanitizer prints a frame's module on a line of its own below it.
-         */
-        public boolean moduleOfLast(String module) {
-            Frame last = size == 0 ? null : parsed[size - 1];
-            if (last == null || last.python() || last.module() != null || last.file() != null) {
+        /** Puts {@code with} in place of the last frame when that is {@code last}; false otherwise. */
+        public boolean replaceLast(Frame last, Frame with) {
+            if (size == 0 || parsed[size - 1] != last) {
                 return false;
             }
-            // the frame's text was kept whole as its function: read again as the one-line form
-            Frame joined = parser.apply(last.function() + " in " + module);
-            if (joined == null || joined.python() || joined.module() == null) {
-                return false;
-            }
-            parsed[size - 1] = joined;
+            parsed[size - 1] = with;
             return true;
         }
 

@@ -58,9 +58,9 @@ final class RecordBuilder {
         }
     }
 
-    /** The module line below a native frame (full paths); false when the last frame is not one waiting for it. */
-    boolean moduleOfLastFrame(String module) {
-        return nativeFrames <= MAX_NATIVE_FRAMES && frames.moduleOfLast(module);
+    /** The last frame, read again with what the next line added; false when it is not the last one kept. */
+    boolean replaceLastFrame(Frame last, Frame with) {
+        return nativeFrames <= MAX_NATIVE_FRAMES && frames.replaceLast(last, with);
     }
 
     /** A native frame's text, parsed only if someone looks at it (see FrameList). */

@@ -31,7 +31,7 @@ final class TextLogState {
     private TextRun run = new TextRun();
     private RecordBuilder current;
     private boolean pendingBarePc;
-    private boolean pendingModule; // the last frame is native, full-path, and its module line may follow
+    private Frame awaitingModule; // the last frame: native, full-path, its module line may follow; else null
     private boolean anyBanner;
     private long nulLines;
 
@@ -67,7 +67,7 @@ final class TextLogState {
                 case LineChunk.NATIVE_FRAME:
                     if (current != null) {
                         pendingBarePc = false;
-                        pendingModule = false;
+                        awaitingModule = null;
                         current.addNativeFrame(c.bytes, c.from[i], c.to[i]);
                     }
                     break;
@@ -77,13 +77,13 @@ final class TextLogState {
                     }
                     break;
                 case LineChunk.AT:
-                    pendingModule = false;
+                    awaitingModule = null;
                     if (current != null && values[i] != null) {
                         ((AtLine) values[i]).applyTo(current);
                     }
                     break;
                 case LineChunk.THREAD:
-                    pendingModule = false;
+                    awaitingModule = null;
                     if (current != null) {
                         ((ThreadLine) values[i]).applyTo(current);
                     }
@@ -217,12 +217,16 @@ final class TextLogState {
     /** An indented line of the current record: the module or the second half of the frame above, or a detail. */
     private void detail(String text) {
         RecordBuilder r = current;
-        boolean moduleLine = pendingModule;
-        pendingModule = false;
-        if (moduleLine
-                && text.startsWith("in ")
-                && r.moduleOfLastFrame(text.substring(3).trim())) {
-            return; // with full paths, the module of the frame above on a line of its own
+        Frame above = awaitingModule;
+        awaitingModule = null;
+        if (above != null && text.startsWith("in ")) {
+            // with full paths, the module of the frame above on a line of its own; that frame's text was kept whole
+            // as its function: read again as the one-line form
+            Frame joined = FrameParser.parse(
+                    above.function() + " in " + text.substring(3).trim());
+            if (joined != null && !joined.python() && joined.module() != null && r.replaceLastFrame(above, joined)) {
+                return;
+            }
         }
         if (pendingBarePc && text.startsWith("in ")) {
             pendingBarePc = false;
@@ -236,7 +240,7 @@ final class TextLogState {
         if (rest.contains("] in ")) {
             // a native frame in the 2025.x form: kept raw, parsed when needed
             pendingBarePc = false;
-            pendingModule = false;
+            awaitingModule = null;
             current.addNativeFrame(rest);
             return;
         }
@@ -251,7 +255,7 @@ final class TextLogState {
         }
         pendingBarePc = false;
         current.addFrame(f);
-        pendingModule = !f.python() && f.module() == null && f.file() == null;
+        awaitingModule = !f.python() && f.module() == null && f.file() == null ? f : null;
     }
 
     private void errorSummary(String text) {
@@ -300,7 +304,7 @@ final class TextLogState {
     /** Ends the record being read, if any: queued for its run's sink. */
     void flush() {
         pendingBarePc = false;
-        pendingModule = false;
+        awaitingModule = null;
         if (current != null) {
             if (run.sink == null) {
                 run.sink = sinks.apply(done.size());
