@@ -103,10 +103,6 @@ public final class FrameList extends AbstractList<Frame> implements RandomAccess
 
         private final NativeTexts texts;
 
-        public Builder(Function<String, Frame> parser) {
-            this(parser, null);
-        }
-
         /** @param texts where the native frames' bytes are collected, shared by the builders of one parser; or null */
         public Builder(Function<String, Frame> parser, NativeTexts texts) {
             this.parser = parser;
