@@ -13,9 +13,6 @@ import java.util.function.Consumer;
  * chunks circulate between the two threads and are reused.
  */
 final class ChunkReader implements AutoCloseable {
-    /** Small, so that the many small logs parse without allocating much. */
-    static final int FIRST_CHUNK = 128 * 1024;
-
     static final int CHUNK = 1024 * 1024;
     /** Chunks in flight: one parsed, one read, one waiting. */
     private static final int POOL = 3;
@@ -53,7 +50,8 @@ final class ChunkReader implements AutoCloseable {
     LineChunk next() throws IOException {
         if (first) {
             first = false;
-            current = new LineChunk(Math.max(FIRST_CHUNK, chunker.minCapacity()));
+            // small (a line's cap, twice, ~128 KiB), so that the many small logs parse without allocating much
+            current = new LineChunk(chunker.minCapacity());
             fill(current);
             if (!current.last && readAhead) {
                 startReader();

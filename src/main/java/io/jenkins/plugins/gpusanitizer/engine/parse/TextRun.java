@@ -74,10 +74,7 @@ final class TextRun {
             tool = Tool.RACECHECK;
             detected = true;
         } else if (!typedRecords.isEmpty()) {
-            tool = typedRecords.entrySet().stream()
-                    .max(Map.Entry.comparingByValue())
-                    .get()
-                    .getKey();
+            tool = mostTyped(hint);
             detected = true;
         } else if (leakSummary != null) {
             tool = Tool.MEMCHECK;
