@@ -31,7 +31,8 @@ class H200VerifyRecordTest {
                 "h200-2026-12-03-verify",
                 "h200-2026-12-04-verify",
                 "h200-2026-12-04-verify/blocking-cut",
-                "h200-2026-12-04-verify/final");
+                "h200-2026-12-04-verify/final",
+                "h200-2026-12-04-verify/after-review");
     }
 
     private JsonNode analyze(String runCase, int exit) {
