@@ -13,6 +13,7 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Serializable;
+import java.util.concurrent.Future;
 import org.jenkinsci.remoting.RoleSensitive;
 import org.jenkinsci.remoting.SerializableOnlyOverRemoting;
 
@@ -49,6 +50,10 @@ public final class FilePath implements SerializableOnlyOverRemoting {
     }
 
     public <T> T act(final FileCallable<T> callable) throws IOException, InterruptedException {
+        throw new UnsupportedOperationException();
+    }
+
+    public <T> Future<T> actAsync(final FileCallable<T> callable) throws IOException, InterruptedException {
         throw new UnsupportedOperationException();
     }
 

@@ -6,6 +6,7 @@ package hudson.model;
 // bodies throw. Never packaged (see ../README.md).
 
 import edu.umd.cs.findbugs.annotations.NonNull;
+import edu.umd.cs.findbugs.annotations.Nullable;
 import java.util.List;
 
 public abstract class Actionable extends AbstractModelObject {
@@ -15,6 +16,10 @@ public abstract class Actionable extends AbstractModelObject {
     }
 
     public void addAction(@NonNull Action a) {
+        throw new UnsupportedOperationException();
+    }
+
+    public boolean removeAction(@Nullable Action a) {
         throw new UnsupportedOperationException();
     }
 

@@ -63,8 +63,12 @@ public final class GpuSanitizeReporter {
         return references.report() == null ? summary : compare(references, failOnNewOnly, summary);
     }
 
-    /** Attaches the build action of this result. */
+    /**
+     * Attaches the build action of this result, in place of this id's earlier one: a collection that a
+     * controller restart cut short runs again after the restart.
+     */
     public GpuSanitizeBuildAction attach(AgentSummary summary) {
+        selector.select(build).ifPresent(build::removeAction);
         GpuSanitizeBuildAction action = new GpuSanitizeBuildAction(id, name, summary);
         build.addAction(action);
         return action;

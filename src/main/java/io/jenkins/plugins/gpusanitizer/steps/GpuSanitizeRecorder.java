@@ -3,13 +3,10 @@ package io.jenkins.plugins.gpusanitizer.steps;
 import hudson.AbortException;
 import hudson.EnvVars;
 import hudson.FilePath;
-import hudson.Launcher;
 import hudson.model.Run;
 import hudson.model.TaskListener;
-import hudson.remoting.VirtualChannel;
 import hudson.slaves.WorkspaceList;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
-import io.jenkins.plugins.gpusanitizer.engine.run.ProcessStarter;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunSpec;
 import io.jenkins.plugins.gpusanitizer.results.AgentSummary;
 import io.jenkins.plugins.gpusanitizer.results.BuildFolder;
@@ -27,39 +24,26 @@ import java.nio.file.Path;
 import java.util.Set;
 
 /**
- * The running half of one {@code gpuSanitize}: maps the step onto the engine's {@link RunSpec}, sends
- * the run to the agent ({@link AgentRun}), copies the run directory (raw outputs and report) into the
- * build folder with the build's secrets masked — also after an abort or a failed run, nothing is lost
- * — and hands the masked summary to the {@link GpuSanitizeReporter}, which publishes it.
+ * The controller's work of one {@code gpuSanitize}, before and after the run on the agent (warnings-ng's
+ * IssuesRecorder shape): {@link #prepare} maps the step onto the engine's {@link RunSpec} in the
+ * agent's run directory and takes the reference failure time from earlier builds; {@link #collect}
+ * copies the run directory (raw outputs and report) into the build folder with the build's secrets
+ * masked, also after an abort or a failed run (nothing is lost), and hands the masked summary to the
+ * {@link GpuSanitizeReporter}, which publishes it. The run itself is followed by {@link RunFollower}.
  */
 class GpuSanitizeRecorder {
-    /** After the agent's own kill and write graces: time for the stop request and the answer to travel. */
-    static final int STOP_MARGIN_SECONDS = 30;
-
     private final GpuSanitizeStep step;
 
     GpuSanitizeRecorder(GpuSanitizeStep step) {
         this.step = step;
     }
 
-    /**
-     * Runs the step. After an abort that {@code stop} took charge of, it returns normally with the
-     * partial results attached; the caller then ends the step with the abort's cause.
-     */
-    VerdictResult perform(
-            Run<?, ?> build,
-            FilePath workspace,
-            EnvVars env,
-            Set<String> sensitiveVariables,
-            TaskListener listener,
-            Launcher launcher,
-            boolean resume,
-            StopControl stop)
+    /** The run to start: its spec, in the agent's run directory. */
+    RunSpec prepare(Run<?, ?> build, FilePath workspace, EnvVars env, TaskListener listener)
             throws IOException, InterruptedException {
         String name = step.getName();
         GpuSanitizeReporter reporter = new GpuSanitizeReporter(step.getId(), name, build, listener);
         reporter.checkIdIsFree();
-        String agent = env.getOrDefault("NODE_NAME", "the agent");
         FilePath tempDir = WorkspaceList.tempDir(workspace);
         if (tempDir == null) {
             throw new AbortException(name + ": the workspace " + workspace.getRemote() + " has no temporary directory");
@@ -81,57 +65,62 @@ class GpuSanitizeRecorder {
                     listener,
                     "reference failure time " + references.failureSeconds() + " s from " + references.failureBuild());
         }
-        log(
-                listener,
-                name + (resume ? " resumed after a restart" : "") + " on " + agent + ", run directory " + runDirectory);
+        log(listener, name + " on " + agentName(env) + ", run directory " + runDirectory);
+        return spec;
+    }
+
+    /**
+     * After the run ended on the agent (or could not be followed to its end): copies the evidence back,
+     * attaches the result and says how it lands on the build. Runs once per run; a second time (a restart
+     * during the collection) replaces what the first attached.
+     *
+     * @param workspace the live workspace, or null when the agent is gone (then only what is known is attached)
+     * @param ended     the agent's last answer, or null when there is none (an abort that could not wait)
+     * @param aborted   whether the user aborted the step
+     */
+    VerdictResult collect(
+            Run<?, ?> build,
+            FilePath workspace,
+            EnvVars env,
+            Set<String> sensitiveVariables,
+            TaskListener listener,
+            String runDirectory,
+            AgentProgress ended,
+            boolean aborted)
+            throws IOException, InterruptedException {
+        String name = step.getName();
+        String agent = agentName(env);
+        GpuSanitizeReporter reporter = new GpuSanitizeReporter(step.getId(), name, build, listener);
         SecretMasker masker = SecretMasker.of(env, sensitiveVariables);
-        FilePath agentDirectory = workspace.child(runDirectory);
-        File target = reporter.folder().directory();
-        long grace = spec.killGraceSeconds() + spec.toolWriteGraceSeconds() + STOP_MARGIN_SECONDS;
-        AgentSummary summary = null;
-        InterruptedException interrupted = null;
-        stop.onAgent(Thread.currentThread(), grace, () -> askToStop(workspace, runDirectory, agent, grace, listener));
-        try {
-            summary = runOnAgent(workspace, spec, env, listener, launcher, resume);
-        } catch (InterruptedException e) {
-            interrupted = e; // the grace ran out, or the channel was interrupted: still copy what is there
-        } catch (AbortException e) {
-            stop.offAgent();
-            copyBack(agentDirectory, target, masker, listener);
-            throw new AbortException(e.getMessage() + " (on " + agent + ")");
-        } finally {
-            stop.offAgent();
+        if (workspace != null) {
+            copyBack(workspace.child(runDirectory), reporter.folder().directory(), masker, listener);
         }
-        copyBack(agentDirectory, target, masker, listener);
+        AgentSummary summary = ended == null ? null : ended.summary();
         if (summary == null) {
             summary = fromCopiedReport(reporter.folder(), runDirectory);
         }
         if (summary == null) {
-            if (stop.cause() != null) {
+            if (aborted) {
                 log(listener, "aborted before " + agent + " wrote a report");
                 return reporter.aborted();
             }
-            if (interrupted != null) {
-                throw interrupted;
-            }
-            throw new AbortException(name + ": no report from " + agent);
+            String failure = ended == null ? null : ended.failure();
+            throw new AbortException(
+                    (failure == null ? name + ": no report from " + agent : failure) + " (on " + agent + ")");
         }
         if (!masker.isEmpty()) {
             summary = Summaries.masked(summary, masker::mask);
         }
+        References references = reporter.findReferences(env);
         summary = reporter.compareWithReference(summary, references, step.isFailOnNewOnly());
         GpuSanitizeBuildAction action = reporter.attach(summary);
         reporter.applyRetention(step.getKeepRawLogs());
-        boolean aborted = stop.cause() != null || summary.aborted() || interrupted != null;
-        if (aborted) {
+        if (aborted || summary.aborted()) {
             log(
                     listener,
                     "aborted: the results found until then are attached (" + summary.verdict() + ", "
                             + summary.defects() + " defect(s))");
-            if (stop.cause() == null && interrupted != null) {
-                throw interrupted;
-            }
-            if (stop.cause() == null) {
+            if (!aborted) {
                 throw new AbortException(name + ": the run on " + agent + " was aborted");
             }
             return reporter.aborted();
@@ -139,39 +128,11 @@ class GpuSanitizeRecorder {
         return reporter.publish(action, summary, agent);
     }
 
-    /**
-     * What runs on the agent: the engine's run in one call on a remoting thread, its progress lines
-     * streamed to the build log, every process of it started through the step context's launcher
-     * (so inside the build's container), exported to the agent as a {@link ProcessStarter}. The phases
-     * run detached: after a restart the call is made again with {@code resume}, and the runner follows
-     * them from the run directory.
-     */
-    AgentSummary runOnAgent(
-            FilePath workspace, RunSpec spec, EnvVars env, TaskListener listener, Launcher launcher, boolean resume)
-            throws IOException, InterruptedException {
-        VirtualChannel channel = workspace.getChannel();
-        ProcessStarter starter = new LauncherStarter(launcher, listener);
-        ProcessStarter exported = channel == null ? starter : channel.export(ProcessStarter.class, starter);
-        return workspace.act(new AgentRun(spec, env, listener, exported, resume));
+    static String agentName(EnvVars env) {
+        return env.getOrDefault("NODE_NAME", "the agent");
     }
 
-    /** On a timer thread, after an abort: the agent's runner stops, kills the job's tree and writes its report. */
-    private static void askToStop(
-            FilePath workspace, String runDirectory, String agent, long grace, TaskListener listener) {
-        log(
-                listener,
-                "abort: stopping the run on " + agent + " (waiting up to " + grace
-                        + " s for compute-sanitizer to write what it found)");
-        try {
-            if (!workspace.act(new AgentRun.Stop(runDirectory))) {
-                log(listener, "the run on " + agent + " had already ended");
-            }
-        } catch (IOException | InterruptedException | RuntimeException e) {
-            listener.error("[gpu-sanitize] could not reach " + agent + " to stop the run: " + e);
-        }
-    }
-
-    /** When the agent's answer was lost (interrupted wait): the summary of the report it wrote, if any. */
+    /** When the agent's answer was lost: the summary of the report it wrote, if any. */
     private static AgentSummary fromCopiedReport(BuildFolder folder, String runDirectory) {
         if (!folder.hasReport()) {
             return null;

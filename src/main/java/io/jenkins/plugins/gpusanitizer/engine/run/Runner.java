@@ -70,6 +70,15 @@ public final class Runner {
     }
 
     /**
+     * For a starter that waits (for a controller to come back): whether this runner still drives the run.
+     *
+     * @throws RunException when a resumed runner took the run over: the caller steps back, the phases run on
+     */
+    public void checkLease() {
+        lease.check();
+    }
+
+    /**
      * Runs everything and returns the report (also written to report.json/html in the run directory).
      * After an abort the report is complete all the same and the thread's interrupt flag is set again.
      *
