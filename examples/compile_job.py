@@ -13,6 +13,8 @@ check, `tl.device_assert(..., "index out of bounds: 0 <= tmpN < 64")`.
 Inductor writes its generated kernels under its cache directory (printed at the start; the
 TORCHINDUCTOR_CACHE_DIR variable is left alone). --compile-threads sets
 TORCHINDUCTOR_COMPILE_THREADS (default 1: compile in the job's process, no worker pool).
+--mode is torch.compile's mode: `reduce-overhead` replays the model through CUDA graph trees (the mode
+issue #25, 2 found dying under compute-sanitizer), `max-autotune-no-cudagraphs` autotunes the kernels.
 
 It prints "step N loss L it/s R".
 """
@@ -26,6 +28,7 @@ p.add_argument("--bug-step", type=int, default=5)
 p.add_argument("--steps", type=int, default=40)
 p.add_argument("--batch", type=int, default=128)
 p.add_argument("--compile-threads", default="1")
+p.add_argument("--mode", default="default", choices=["default", "reduce-overhead", "max-autotune-no-cudagraphs"])
 args = p.parse_args()
 os.environ.setdefault("TORCHINDUCTOR_COMPILE_THREADS", args.compile_threads)
 
@@ -67,7 +70,8 @@ def main():
     print(f"TORCHINDUCTOR_COMPILE_THREADS={os.environ.get('TORCHINDUCTOR_COMPILE_THREADS')}", flush=True)
     torch.manual_seed(0)
     model = VQClassifier().to(device)
-    compiled = torch.compile(model)
+    compiled = torch.compile(model, mode=args.mode)
+    print(f"torch.compile mode={args.mode}", flush=True)
     opt = torch.optim.Adam(model.parameters(), lr=1e-3)
     x_all = torch.randn(4096, 64)
     codes_all = torch.randint(0, CODEBOOK, (4096, 8))

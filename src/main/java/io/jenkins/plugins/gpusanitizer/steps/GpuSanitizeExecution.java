@@ -119,7 +119,8 @@ class GpuSanitizeExecution extends StepExecution {
             following = follower;
         }
         long grace = spec.killGraceSeconds() + spec.toolWriteGraceSeconds() + STOP_MARGIN_SECONDS;
-        log("abort: stopping the run (waiting up to " + grace + " s for compute-sanitizer to write what it found)");
+        log("abort: stopping the run on " + (node == null || node.isEmpty() ? "the controller" : node)
+                + " (waiting up to " + grace + " s for compute-sanitizer to write what it found)");
         following.askToStop();
         schedule(0);
         host().timer().schedule(() -> endIfStillRunning(cause), grace, TimeUnit.SECONDS);
