@@ -133,6 +133,33 @@ class ProbeTest(unittest.TestCase):
         self.assertEqual((2, 2, "entries along dim 1", "after the failure"), (c["max"], c["size"], c["unit"],
                                                                              c["statsFrom"]))
 
+    def test_under_the_sanitizer_torch_compile_runs_in_the_default_mode(self):
+        rc, off, err, _ = self.run_job("compiled.py", None)
+        self.assertEqual(0, rc, err)
+        self.assertIn("compile mode=reduce-overhead options=[]", off)
+        rc, on, err, records = self.run_job("compiled.py", "sanitizer")
+        self.assertEqual(0, rc, err)
+        self.assertEqual([
+            "compile mode=None options=[]",
+            "compile mode=None options=[]",  # the decorator's factory call
+            "compile mode=None options=[]",  # and its call on the function
+            "compile mode=None options=[('max_autotune', False)]",
+            "compile mode=None options=[]",
+            "done",
+        ], on.splitlines())
+        changed = self.of(records, "compile-mode")
+        self.assertEqual(["mode='reduce-overhead'", "mode='max-autotune-no-cudagraphs'", "options triton.cudagraphs"],
+                         [r["requested"] for r in changed])
+        self.assertEqual([5, 8, 13], [r["at"]["line"] for r in changed])
+        self.assertTrue(all(r["at"]["file"].endswith("compiled.py") for r in changed))
+        self.assertEqual([], self.of(records, "probe-error"))
+
+    def test_the_other_modes_leave_torch_compile_alone(self):
+        for mode in ("blocking", "regression"):
+            rc, out, err, records = self.same_with_and_without("compiled.py", mode)
+            self.assertIn("compile mode=reduce-overhead options=[]", out)
+            self.assertEqual([], self.of(records, "compile-mode"))
+
     def test_a_clean_job_is_left_alone(self):
         rc, out, err, records = self.same_with_and_without("clean.py", "blocking")
         self.assertEqual(0, rc)

@@ -158,3 +158,12 @@ def __getattr__(name):
 if os.environ.get("FAKE_TORCH_BREAK_CUDA"):
     del cuda.memory._snapshot  # a torch without the API the probe uses: the probe must say so, not fail
     del _C._cuda_memorySnapshot
+
+
+def compile(model=None, *, fullgraph=False, dynamic=None, backend="inductor", mode=None, options=None, disable=False):
+    """torch.compile's signature (torch/__init__.py); says what it was asked, returns the model."""
+    print("compile mode=%s options=%s" % (mode, sorted((options or {}).items())))
+    if model is None:
+        return lambda fn: compile(fn, fullgraph=fullgraph, dynamic=dynamic, backend=backend, mode=mode,
+                                  options=options, disable=disable)
+    return model

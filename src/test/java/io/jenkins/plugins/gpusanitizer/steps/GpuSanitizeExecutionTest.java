@@ -423,7 +423,8 @@ class GpuSanitizeExecutionTest {
         assertThat(host.events)
                 .contains("collect ERROR aborted as the build from " + WORKSPACE + "@tmp/gpu-sanitize/7-gpu-sanitizer");
         verify(build).setResult(Result.ABORTED);
-        assertThat(log.toString(StandardCharsets.UTF_8)).contains("abort: stopping the run on gpu-agent (waiting up to");
+        assertThat(log.toString(StandardCharsets.UTF_8))
+                .contains("abort: stopping the run on gpu-agent (waiting up to");
     }
 
     @Test

@@ -24,6 +24,26 @@ final class PhaseProbe {
         this.reasons = reasons;
     }
 
+    /**
+     * The sanitizer phase's probe: only torch.compile's mode (docs/probe.md). Asked before the environment
+     * check may have answered (the run starts beside it), so without its torch verdict: the probe does
+     * nothing in a job that never imports torch.
+     */
+    Map<String, String> sanitizerEnv(Path phaseDir) {
+        if (!spec.probe()) {
+            return Map.of();
+        }
+        try {
+            Map<String, String> env = new LinkedHashMap<>(baseEnv);
+            env.putAll(spec.extraEnv());
+            return installer.env(Phase.SANITIZER, phaseDir, env.get("PYTHONPATH"));
+        } catch (IOException | RuntimeException e) {
+            reasons.addOnce(
+                    Reason.info("probe", "in-process probe not installed for the sanitizer: " + e.getMessage()));
+            return Map.of();
+        }
+    }
+
     Map<String, String> env(Phase phase, Path phaseDir, Environment environment) {
         if (phase == Phase.REGRESSION && spec.probe() && !spec.probeMemory()) {
             reasons.addOnce(Reason.info(

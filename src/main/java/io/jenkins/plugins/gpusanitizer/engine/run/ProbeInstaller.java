@@ -12,8 +12,8 @@ import java.util.Map;
  * Puts the in-process probe into the run directory ({@code probe/sitecustomize.py} and
  * {@code probe/gpu_sanitize_probe.py}, shipped as resources) and gives a phase the variables that
  * turn it on: {@code PYTHONPATH} with the probe folder first, {@code GPU_SANITIZE_PROBE_OUT} (the
- * phase's {@code probe.jsonl}) and {@code GPU_SANITIZE_PROBE_MODE}. Only the blocking and regression
- * phases get it, never the sanitizer phase.
+ * phase's {@code probe.jsonl}) and {@code GPU_SANITIZE_PROBE_MODE}. The sanitizer phase gets only its
+ * torch.compile part ({@link CompileModeNote}).
  */
 final class ProbeInstaller {
     static final String DIR = "probe";

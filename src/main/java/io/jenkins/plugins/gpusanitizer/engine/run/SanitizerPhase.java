@@ -81,6 +81,9 @@ final class SanitizerPhase {
                 removed.add(variable);
             }
         }
+        // torch.compile's CUDA graph trees and autotuning do not run under the tool: the probe compiles in the default
+        // mode
+        set.putAll(context.probe().sanitizerEnv(phaseDir));
         // the log is parsed again at most once per progress interval, not at every poll
         Throttle defects = new Throttle(Math.max(1, spec.progressIntervalSeconds()));
         // started beside the environment check, the run stops when the check finds the environment unusable
@@ -91,7 +94,7 @@ final class SanitizerPhase {
                     String unusable = check.stopReason();
                     return unusable != null ? unusable : defects.check(() -> enoughDefects(log));
                 };
-        return context.launcher()
+        PhaseResult result = context.launcher()
                 .launch(new PhaseCommand(
                         name,
                         Phase.SANITIZER,
@@ -108,6 +111,7 @@ final class SanitizerPhase {
                                         + " error record(s) so far"),
                         stopEarly,
                         List.of()));
+        return CompileModeNote.add(result, phaseDir, tool, context.reasons());
     }
 
     private List<String> argv(Path phaseDir, Path log) {

@@ -90,9 +90,11 @@ class ProbeRunnerTest {
         assertThat(gpu.logged("env-async.txt"))
                 .contains("GPU_SANITIZE_PROBE_MODE=regression\n")
                 .contains("GPU_SANITIZE_PROBE_OUT=" + run.resolve("regression/probe.jsonl") + "\n");
+        // under the sanitizer only torch.compile's mode is the probe's (docs/probe.md)
         assertThat(gpu.logged("env-memcheck-app.txt"))
-                .doesNotContain("GPU_SANITIZE_PROBE")
-                .contains("PYTHONPATH=/job/lib\n");
+                .contains("PYTHONPATH=" + run.resolve("probe") + ":/job/lib\n")
+                .contains("GPU_SANITIZE_PROBE_MODE=sanitizer\n")
+                .contains("GPU_SANITIZE_PROBE_OUT=" + run.resolve("sanitizer-memcheck/probe.jsonl") + "\n");
 
         Report.OperatorEvidenceJson o = r.diagnosis().operatorEvidence().get(0);
         assertThat(o.summary())

@@ -15,6 +15,13 @@ GPU_SANITIZE_PROBE_MODE:
                exist before the operator runs). The failure is written with the operator, the
                Python line and a summary of the tensor arguments. Wrapper frames are removed from
                the traceback sys.excepthook prints, so the job's output stays its own.
+  sanitizer  - torch.compile is wrapped: a model compiled in a mode that replays CUDA graph trees or
+               autotunes (reduce-overhead, max-autotune, max-autotune-no-cudagraphs, or the option
+               triton.cudagraphs) is compiled in the default mode instead, and a `compile-mode` record
+               says so. Under compute-sanitizer Inductor's CUDA graph trees stop the job (cached: "tensors
+               in the cudagraph pool not tracked as outputs"; uncached: "storage data ptrs are not
+               allocated in pool") and max-autotune-no-cudagraphs crashed the tool itself (H200, issue
+               #25, 2), while the default mode runs the same kernels' code clean. Nothing else is touched.
   regression - at CUDA initialisation (torch.cuda._lazy_call), the caching allocator's history is
                recorded (torch.cuda.memory._record_memory_history, allocation stacks, Python frames
                only, a bounded number of entries). A daemon thread takes allocator snapshots, reduces them to
@@ -252,6 +259,46 @@ def _user_frames(frame, limit=5):
         if out:
             return out
     return []
+
+
+# ---------------------------------------------------------------------------------------------
+# sanitizer mode: torch.compile in the default mode
+
+_UNDER_TOOL_MODES = ("reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
+
+
+def _install_sanitizer(torch):
+    original = getattr(torch, "compile", None)
+    if original is None:
+        return False
+    import functools
+
+    @functools.wraps(original)
+    def compile(*args, **kwargs):
+        try:
+            requested = []
+            mode = kwargs.get("mode")
+            if mode in _UNDER_TOOL_MODES:
+                requested.append("mode=%r" % mode)
+                kwargs["mode"] = None
+            options = kwargs.get("options")
+            if isinstance(options, dict) and options.get("triton.cudagraphs"):
+                requested.append("options triton.cudagraphs")
+                options = dict(options)
+                options.pop("triton.cudagraphs")
+                kwargs["options"] = options
+            if requested:
+                frames = _user_frames(sys._getframe(1), 1)
+                rec = {"type": "compile-mode", "requested": ", ".join(requested), "ran": "default"}
+                if frames:
+                    rec["at"] = _loc(*frames[0])
+                _emit(rec, force=True)
+        except Exception as e:
+            _error("compile-mode", e)
+        return original(*args, **kwargs)
+
+    torch.compile = compile
+    return True
 
 
 # ---------------------------------------------------------------------------------------------
@@ -958,7 +1005,7 @@ def _at_exit():
         rec = {"type": "exit", "probeSeconds": round(_S.probe_seconds, 4)}
         if _MODE == "blocking":
             rec["watchedCalls"] = _S.watched_calls
-        else:
+        elif _MODE == "regression":
             rec["samples"] = _S.samples
             rec["stateSnapshots"] = bool(_S.fast_snapshot)
         _emit(rec, force=True)
@@ -985,6 +1032,8 @@ def _on_torch(torch):
         }
         if _MODE == "blocking":
             hello["watched"] = _install_blocking(torch)
+        elif _MODE == "sanitizer":
+            hello["compileWrapped"] = _install_sanitizer(torch)
         elif _MODE == "regression":
             _install_regression(torch)
         _emit(hello, force=True)
@@ -1039,7 +1088,7 @@ class _TorchFinder(object):
 
 def install():
     """Called by sitecustomize: arms the hook; costs one name comparison per module import until torch."""
-    if _S.installed or not _OUT or _MODE not in ("blocking", "regression"):
+    if _S.installed or not _OUT or _MODE not in ("blocking", "regression", "sanitizer"):
         return
     _S.installed = True
     if "torch" in sys.modules:

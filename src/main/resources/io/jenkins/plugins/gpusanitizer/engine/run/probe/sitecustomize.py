@@ -1,6 +1,6 @@
 # GPU Sanitizer probe loader (docs/probe.md).
 #
-# gpu-sanitize puts this folder first on PYTHONPATH for the blocking and regression phases only, so
+# gpu-sanitize puts this folder first on PYTHONPATH for the phases that use the probe, so
 # Python's site module imports this file as `sitecustomize`. It loads gpu_sanitize_probe, which does
 # nothing until the job itself imports torch, then runs the sitecustomize this file shadows (the next
 # one on sys.path) exactly as site.py would have: its errors are reported by site.py as before.

@@ -1,0 +1,76 @@
+package io.jenkins.plugins.gpusanitizer.engine.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue #25, 2: a job compiled with torch.compile(mode="reduce-overhead") runs under the sanitizer in the
+ * default mode (the probe's sanitizer mode, replayed here by the stand-in job writing what the probe
+ * wrote): the gate says what the tool checked and what it did not, on the phase and in the report, and
+ * the clean job passes. Recorded on the H200 before the fix: records/h200-2026-12-04b.zip, compile-ro
+ * (ERROR "the job died"); the fix is checked there by examples/h200/capture-2026-12-04b.sh.
+ */
+class CompileModeTest {
+    @TempDir
+    Path dir;
+
+    private static final String CHANGED =
+            "{\"type\":\"probe\",\"mode\":\"sanitizer\",\"compileWrapped\":true,\"pid\":7}\n"
+                    + "{\"type\":\"compile-mode\",\"requested\":\"mode='reduce-overhead'\",\"ran\":\"default\","
+                    + "\"at\":{\"file\":\"/ws/examples/compile_job.py\",\"line\":69,\"function\":\"main\"},\"pid\":7}\n"
+                    + "{\"type\":\"exit\",\"probeSeconds\":0.0,\"pid\":7}\n";
+
+    @Test
+    void aCompiledJobRunsInTheDefaultModeUnderTheToolAndTheReportSaysWhatWasNotChecked() {
+        FakeGpu gpu = new FakeGpu(dir.resolve("gpu")).clean().put("memcheck-app.probe.jsonl", CHANGED);
+        List<String> console = new ArrayList<>();
+        Report r = new Runner(
+                        new RunSpec()
+                                .command(List.of("python3", "examples/compile_job.py", "--mode", "reduce-overhead"))
+                                .outDir(dir.resolve("run").toString())
+                                .killGraceSeconds(1)
+                                .toolWriteGraceSeconds(5)
+                                .samplerIntervalMs(100),
+                        gpu.env(),
+                        console::add)
+                .run();
+
+        assertThat(r.verdict()).isEqualTo("PASS");
+        assertThat(r.reasons()).anySatisfy(reason -> {
+            assertThat(reason.code()).isEqualTo("compile-mode");
+            assertThat(reason.message())
+                    .startsWith("torch.compile(mode='reduce-overhead' at compile_job.py:69) ran in the default"
+                            + " mode under memcheck")
+                    .contains("not the CUDA graph replay or the autotuned kernel choices");
+        });
+        Report.PhaseJson sanitizer = r.execution().phases().stream()
+                .filter(p -> p.name().equals("sanitizer-memcheck"))
+                .findFirst()
+                .orElseThrow();
+        assertThat(sanitizer.note()).contains("ran in the default mode under memcheck");
+    }
+
+    @Test
+    void withoutTheProbeNothingIsSaid() {
+        FakeGpu gpu = new FakeGpu(dir.resolve("gpu")).clean().put("memcheck-app.probe.jsonl", CHANGED);
+        Report r = new Runner(
+                        new RunSpec()
+                                .command(List.of("python3", "train.py"))
+                                .outDir(dir.resolve("off").toString())
+                                .probe(false)
+                                .killGraceSeconds(1)
+                                .toolWriteGraceSeconds(5)
+                                .samplerIntervalMs(100),
+                        gpu.env(),
+                        line -> {})
+                .run();
+        assertThat(gpu.logged("env-memcheck-app.txt")).doesNotContain("GPU_SANITIZE_PROBE");
+        assertThat(r.reasons()).noneMatch(reason -> reason.code().equals("compile-mode"));
+    }
+}
