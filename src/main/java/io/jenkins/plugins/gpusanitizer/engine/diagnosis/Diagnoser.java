@@ -1,6 +1,8 @@
 package io.jenkins.plugins.gpusanitizer.engine.diagnosis;
 
 import io.jenkins.plugins.gpusanitizer.engine.findings.Defect;
+import io.jenkins.plugins.gpusanitizer.engine.findings.FrameClassifier;
+import io.jenkins.plugins.gpusanitizer.engine.findings.KernelNames;
 import io.jenkins.plugins.gpusanitizer.engine.findings.SanitizerRun;
 import io.jenkins.plugins.gpusanitizer.engine.model.Kind;
 import io.jenkins.plugins.gpusanitizer.engine.model.SourceLocation;
@@ -74,6 +76,16 @@ public final class Diagnoser {
                                 : blockingEvidence)
                         : sanitizerAt != null ? "sanitizer" : null;
 
+        // initcheck/racecheck/synccheck findings inside one of PyTorch's own kernels (issue #25, 3): the library's
+        // finding for the call at the user's line, not a fault located in the job's code
+        String torchModule = top == null || top.kind().isAccessError() || top.kind() == Kind.DEVICE_ASSERT
+                ? null
+                : FrameClassifier.defaults().launchingTorchModule(top.hostStack());
+        boolean insideTorch = torchModule != null && fault == sanitizerAt && blockingAt == null;
+        if (insideTorch) {
+            fault = null;
+            evidence = null;
+        }
         String reportedShown = reported == null ? null : show(reported) + onRank(async);
         String faultShown = fault == null ? null : show(fault) + (fault == blockingAt ? onRank(blocking) : "");
         CudaFailure compiled = blocking != null && blocking.compiledFrame() != null
@@ -83,7 +95,16 @@ public final class Diagnoser {
                 ? " (in the compiled model: " + show(compiled.modelLine()) + ")"
                 : "";
         String summary;
-        if (corruptionFirst) {
+        if (insideTorch) {
+            summary = top.tool().id() + " found " + top.message() + " inside PyTorch's own kernel "
+                    + shortName(top.kernel()) + " (" + torchModule
+                    + (top.launcher() == null ? "" : ", launched by " + shortName(top.launcher())) + ")"
+                    + (sanitizerAt == null ? "" : ", for the call at " + show(sanitizerAt))
+                    + ": a finding inside the library, not a fault located in the job's code.";
+            notes.add(top.tool().id() + " reports what PyTorch's own kernels do with memory they are given; such"
+                    + " findings are graded by the tool's action (" + top.tool().id() + ") and listed as PyTorch's,"
+                    + " never as the job's line (docs/findings-in-pytorch.md).");
+        } else if (corruptionFirst) {
             summary = "compute-sanitizer found " + top.message() + " in kernel " + top.kernel()
                     + deviceLine(top) + ", launched from " + show(fault) + "; the blocking run's failure at "
                     + show(blockingAt) + " is most likely its consequence.";
@@ -177,6 +198,18 @@ public final class Diagnoser {
             summary = probeNotes(probe, summary, notes);
         }
         return new Diagnosis(reported, fault, evidence, summary, notes);
+    }
+
+    /** A C++ kernel or function without its namespaces, template and parameters: {@code elementwise_kernel}. */
+    static String shortName(String name) {
+        String simple = KernelNames.simple(name);
+        if (simple == null) {
+            return null;
+        }
+        int template = simple.indexOf('<');
+        String bare = template > 0 ? simple.substring(0, template) : simple;
+        int namespace = bare.lastIndexOf("::");
+        return namespace >= 0 ? bare.substring(namespace + 2) : bare;
     }
 
     /** The call the probe saw raise a CUDA error in the blocking run (where launches are synchronous), or null. */

@@ -41,6 +41,27 @@ public final class FrameClassifier {
                                 && RUNTIME_FUNCTION.matcher(f.function()).matches());
     }
 
+    /** PyTorch's own libraries: a kernel launched from inside them is one of its operators' kernels. */
+    private static final Pattern TORCH_MODULE = Pattern.compile("^(libtorch_cuda.*|libc10_cuda.*|libtorch\\.so.*)$");
+
+    /**
+     * The PyTorch library whose operator launched the kernel (at::native's elementwise_kernel for an add), or
+     * null: judged, as for vendors, by the innermost frame past the driver and runtime of a host stack.
+     */
+    public String launchingTorchModule(List<Frame> hostStack) {
+        for (Frame f : hostStack) {
+            if (f.python()) {
+                return null;
+            }
+            if (isDriverOrRuntime(f)) {
+                continue;
+            }
+            String module = f.moduleBaseName();
+            return TORCH_MODULE.matcher(module).matches() ? module : null;
+        }
+        return null;
+    }
+
     /** The vendor library module that launched the kernel, or null: judged by the innermost frame past the driver. */
     public String launchingVendorModule(SanitizerRecord r) {
         for (Frame f : r.hostFrames()) {

@@ -88,12 +88,17 @@ final class SanitizerPhase {
         Throttle defects = new Throttle(Math.max(1, spec.progressIntervalSeconds()));
         // started beside the environment check, the run stops when the check finds the environment unusable
         EnvironmentCheck check = context.environmentCheck();
-        Supplier<String> stopEarly = spec.stopAfterDefects() <= 0
-                ? check::stopReason
-                : () -> {
-                    String unusable = check.stopReason();
-                    return unusable != null ? unusable : defects.check(() -> enoughDefects(log));
-                };
+        Supplier<String> stopEarly = () -> {
+            String unusable = check.stopReason();
+            if (unusable != null) {
+                return unusable;
+            }
+            String full = printLimitReached(log);
+            if (full != null) {
+                return full;
+            }
+            return spec.stopAfterDefects() <= 0 ? null : defects.check(() -> enoughDefects(log));
+        };
         PhaseResult result = context.launcher()
                 .launch(new PhaseCommand(
                         name,
@@ -140,6 +145,24 @@ final class SanitizerPhase {
         argv.addAll(spec.extraSanitizerArgs());
         argv.addAll(RunSpec.argv(spec.sanitizerCommand()));
         return argv;
+    }
+
+    /**
+     * The other early stop (issue #25, 3: initcheck on a clean transformer counted 1.3 million reads inside
+     * PyTorch's own kernels and ran into its timeout). Once the tool printed --print-limit records it prints no
+     * more: every defect the gate can see has been seen, the rest of the run would only add to the count. Never
+     * a false pass: a run stopped here is not clean, and counted errors that were not printed are judged as such.
+     */
+    private String printLimitReached(Path log) {
+        int limit = context.spec().printLimit();
+        if (limit <= 0 || !RunDirectory.nonEmpty(log)) {
+            return null;
+        }
+        long printed = ProgressLog.recordsSoFar(log);
+        return printed >= limit
+                ? "stopped early: the print limit of " + limit + " records was reached (compute-sanitizer prints no"
+                        + " more, so no further defect could be seen; raise --print-limit to see more)"
+                : null;
     }
 
     /**
