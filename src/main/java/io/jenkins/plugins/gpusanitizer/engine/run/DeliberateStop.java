@@ -25,7 +25,9 @@ final class DeliberateStop {
         }
         List<Reason> out = new ArrayList<>(gateReasons.size());
         for (Reason r : gateReasons) {
-            String tool = r.message().contains(" in ") ? r.message().substring(0, r.message().indexOf(" in ")) : "";
+            String tool = r.message().contains(" in ")
+                    ? r.message().substring(0, r.message().indexOf(" in "))
+                    : "";
             if (r.level() == Reason.Level.ERROR
                     && "tool-failure".equals(r.code())
                     && r.message().contains(EXIT_CODE_LOST)

@@ -109,7 +109,8 @@ public final class RunDirectory {
         Analysis analysis = new Analyzer().analyze(analysisInput(record, policy, true));
         List<Reason> reasons = new ArrayList<>(runReasons);
         reasons.addAll(PhaseReasons.of(record, this, analysis));
-        reasons.addAll(DeliberateStop.expected(record, analysis.gate().reasons()));
+        reasons.addAll(SanitizerOnlyDeath.graded(
+                record, DeliberateStop.expected(record, analysis.gate().reasons())));
         Gate.Result gate = new Gate.Result(Gate.verdictOf(reasons), Gate.ordered(reasons));
         return analysis.withGate(gate);
     }

@@ -2,7 +2,11 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jenkins.plugins.gpusanitizer.engine.analysis.Analysis;
+import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
+import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import io.jenkins.plugins.gpusanitizer.testing.Records;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -54,6 +58,52 @@ class CompileModeTest {
                 .findFirst()
                 .orElseThrow();
         assertThat(sanitizer.note()).contains("ran in the default mode under memcheck");
+    }
+
+    /**
+     * The H200 record from before the fix (the probe was not in the sanitizer phase then): the job died only
+     * under compute-sanitizer, with no error recorded, while the blocking and regression runs passed. Not an
+     * ERROR blamed on a clean job: UNSTABLE, saying the job and the tool did not run together.
+     */
+    @Test
+    void aJobThatDiesOnlyUnderTheToolIsUnstableNotAnError() {
+        Path recorded = Records.unzip("h200-2026-12-04b", dir.resolve("rec")).resolve("c/compile-ro");
+        RunDirectory run = new RunDirectory(recorded);
+        Analysis a = run.analyze(run.readRecord(), GatePolicy.defaults(), List.of());
+
+        assertThat(a.gate().verdict().name()).isEqualTo("UNSTABLE");
+        assertThat(a.gate().reasons())
+                .noneMatch(r -> r.level() == Reason.Level.ERROR)
+                .anySatisfy(r -> {
+                    assertThat(r.code()).isEqualTo("sanitizer-only-death");
+                    assertThat(r.message())
+                            .contains("the job died only under compute-sanitizer: the blocking and regression runs"
+                                    + " passed")
+                            .contains("not a bug found");
+                });
+    }
+
+    @Test
+    void aDeathUnderTheToolIsStillAnErrorWhenTheJobAlsoFailsWithoutIt() {
+        // the same job, its regression run failing too: the death under the tool is the job's, an error
+        FakeGpu gpu = new FakeGpu(dir.resolve("gpu"))
+                .clean()
+                .put("memcheck-app.exit", "1")
+                .put("memcheck-app.stderr", "RuntimeError: a broken job\n")
+                .put("async.exit", "1")
+                .put("async.stderr", "RuntimeError: a broken job\n");
+        Report r = new Runner(
+                        new RunSpec()
+                                .command(List.of("python3", "train.py"))
+                                .outDir(dir.resolve("broken").toString())
+                                .killGraceSeconds(1)
+                                .toolWriteGraceSeconds(5)
+                                .samplerIntervalMs(100),
+                        gpu.env(),
+                        line -> {})
+                .run();
+        assertThat(r.reasons()).noneMatch(reason -> reason.code().equals("sanitizer-only-death"));
+        assertThat(r.verdict()).isNotEqualTo("PASS");
     }
 
     @Test

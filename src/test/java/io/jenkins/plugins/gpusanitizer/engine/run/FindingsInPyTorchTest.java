@@ -34,7 +34,9 @@ class FindingsInPyTorchTest {
         RunDirectory run = new RunDirectory(recorded());
         Analysis a = run.analyze(run.readRecord(), GatePolicy.defaults(), List.of());
 
-        assertThat(a.diagnosis().faultAt()).as("no fault located in the job's code").isNull();
+        assertThat(a.diagnosis().faultAt())
+                .as("no fault located in the job's code")
+                .isNull();
         assertThat(a.diagnosis().summary())
                 .startsWith("initcheck found Uninitialized __global__ memory read of size 2 bytes inside PyTorch's"
                         + " own kernel elementwise_kernel (libtorch_cuda.so")
@@ -46,9 +48,11 @@ class FindingsInPyTorchTest {
 
     @Test
     void theRunStopsItselfAtThePrintLimitAndIsGradedByInitchecksAction() throws Exception {
-        String log = Files.readString(
-                recorded().resolve("sanitizer-initcheck/sanitizer.log"), StandardCharsets.UTF_8);
-        FakeGpu gpu = new FakeGpu(dir.resolve("gpu")).clean().put("initcheck.log", log).hang("memcheck-app");
+        String log = Files.readString(recorded().resolve("sanitizer-initcheck/sanitizer.log"), StandardCharsets.UTF_8);
+        FakeGpu gpu = new FakeGpu(dir.resolve("gpu"))
+                .clean()
+                .put("initcheck.log", log)
+                .hang("memcheck-app");
         Report r = new Runner(
                         new RunSpec()
                                 .command(List.of("python3", "examples/transformer_job.py", "--steps", "6"))

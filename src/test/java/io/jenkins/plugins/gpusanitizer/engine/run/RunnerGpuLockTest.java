@@ -61,16 +61,24 @@ class RunnerGpuLockTest {
     void aRunWaitsForItsGpuThenRunsAndGivesItBack() throws Exception {
         FakeGpu gpu = new FakeGpu(dir.resolve("g")).farOob();
         GpuLock other = hold(gpu, "0");
+        // the GPU is given back once the run says it waits for it: ordered by the run's own line, not by time
+        java.util.concurrent.CountDownLatch waiting = new java.util.concurrent.CountDownLatch(1);
         Thread release = new Thread(() -> {
             try {
-                Thread.sleep(1500);
+                waiting.await();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
             other.close();
         });
         release.start();
-        Report report = new Runner(spec("run"), gpu.env(), console::add).run();
+        Report report = new Runner(spec("run"), gpu.env(), line -> {
+                    console.add(line);
+                    if (line.contains("GPU 0 is in use by")) {
+                        waiting.countDown();
+                    }
+                })
+                .run();
         release.join();
         assertThat(report.verdict()).isEqualTo("FAIL");
         assertThat(report.diagnosis().faultAt().line()).isEqualTo(32);

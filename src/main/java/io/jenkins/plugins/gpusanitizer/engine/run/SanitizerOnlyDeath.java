@@ -1,0 +1,70 @@
+package io.jenkins.plugins.gpusanitizer.engine.run;
+
+import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
+import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A job that died only under compute-sanitizer, with no error the tool recorded, while the runs without it
+ * passed (issue #25, 2: torch.compile's CUDA graph trees stop the job under the tool; max-autotune crashed
+ * the tool itself): an incompatibility of the job with the tool, not a bug found and not a broken job. The
+ * gate says so and grades it UNSTABLE: never a pass (the tool checked the job only until it died), never an
+ * ERROR or FAIL blamed on a clean job. When a run without the tool failed too, the death stays an error.
+ */
+final class SanitizerOnlyDeath {
+    private static final Set<String> DEATHS = Set.of("target-failed", "app-crashed");
+    private static final Set<String> PASSED = Set.of(PhaseResult.PASSED, PhaseResult.STOPPED_AT_TARGET);
+
+    private SanitizerOnlyDeath() {}
+
+    static List<Reason> graded(RunRecord record, List<Reason> gateReasons) {
+        String passedWithout = passedWithoutTheTool(record);
+        if (passedWithout == null) {
+            return gateReasons;
+        }
+        List<Reason> out = new ArrayList<>(gateReasons.size());
+        for (Reason r : gateReasons) {
+            if (r.level() == Reason.Level.ERROR && DEATHS.contains(r.code())) {
+                out.add(Reason.unstable(
+                        "sanitizer-only-death",
+                        r.message() + "; but the job died only under compute-sanitizer: " + passedWithout
+                                + ", so this is the job and the tool not running together (CUDA graph trees, a custom"
+                                + " allocator, the tool's own crash), not a bug found; the tool checked the job only"
+                                + " until it died"));
+            } else {
+                out.add(r);
+            }
+        }
+        return out;
+    }
+
+    /** "the blocking and regression runs passed", or null unless every run without the tool passed. */
+    private static String passedWithoutTheTool(RunRecord record) {
+        if (record == null || record.execution() == null || record.execution().phases() == null) {
+            return null;
+        }
+        List<String> passed = new ArrayList<>();
+        for (Report.PhaseJson p : record.execution().phases()) {
+            if (p == null || p.status() == null) {
+                return null;
+            }
+            Phase phase = PhaseReasons.phaseOf(p);
+            if (phase == null || phase == Phase.SANITIZER) {
+                continue;
+            }
+            boolean cut = phase == Phase.BLOCKING && BlockingPhase.wasCut(p.status(), p.note());
+            if (!PASSED.contains(p.status()) && !cut) {
+                return null;
+            }
+            if (!cut) {
+                passed.add(p.name());
+            }
+        }
+        if (passed.isEmpty()) {
+            return null;
+        }
+        return "the " + String.join(" and ", passed) + " run" + (passed.size() > 1 ? "s" : "") + " passed";
+    }
+}
