@@ -4,6 +4,7 @@ import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * What the agent sends back to the controller after a run: small, serializable, defined in this
@@ -30,6 +31,8 @@ public record AgentSummary(
     public AgentSummary {
         // a plain ArrayList: XStream writes it into build.xml (the JDK's immutable lists it cannot read back)
         evidence = evidence == null ? new ArrayList<>() : new ArrayList<>(evidence);
+        // a TreeMap for the same reason (core's class filter admits no JDK immutable map): PersistedClassesTest
+        defectsByTool = defectsByTool == null ? null : new TreeMap<>(defectsByTool);
     }
 
     public AgentSummary(

@@ -47,8 +47,10 @@ public class GpuSanitizeBuildAction implements RunAction2 {
         this.diagnosis = summary.diagnosis();
         this.reportedAt = summary.reportedAt();
         this.faultAt = summary.faultAt();
-        this.defectsByTool = summary.defectsByTool() == null ? Map.of() : new TreeMap<>(summary.defectsByTool());
-        this.evidence = summary.evidence() == null ? List.of() : new ArrayList<>(summary.evidence());
+        // TreeMap and ArrayList: XStream writes the runtime class into build.xml, and core's class filter
+        // (JEP-200) reads back no JDK immutable map (PersistedClassesTest)
+        this.defectsByTool = summary.defectsByTool() == null ? new TreeMap<>() : new TreeMap<>(summary.defectsByTool());
+        this.evidence = summary.evidence() == null ? new ArrayList<>() : new ArrayList<>(summary.evidence());
     }
 
     /** The probe's evidence for the build page: "failing operator: aten::embedding at train.py:23: ...". */

@@ -6,7 +6,9 @@ import java.util.List;
 /**
  * What a pull-request check says about a report, independent of the Checks API that publishes it:
  * a stable name, a conclusion from the verdict, a capped Markdown summary, and annotations at the
- * user frames of the new defects (all open defects when there is no reference).
+ * user frames of the new defects (all open defects when there is no reference). Annotation paths are
+ * relative to the run's working directory (the workspace, normally the checkout root), which GitHub
+ * matches against the repository; a defect with no frame in the workspace is named in the summary instead.
  *
  * @param name       stable per step id, e.g. {@code GPU Sanitizer (memcheck)}
  * @param conclusion {@code success}, {@code failure} or {@code neutral} (UNSTABLE)
@@ -16,6 +18,8 @@ public record CheckRun(String name, String conclusion, String title, String summ
     public static final int MAX_SUMMARY = 60_000;
     /** GitHub accepts 50 annotations per request; more are dropped with a line in the summary. */
     public static final int MAX_ANNOTATIONS = 50;
+    /** Defects outside the workspace named in the summary, at most. */
+    static final int MAX_OUTSIDE_LINES = 10;
 
     /** level: {@code failure} for errors, {@code warning} for warnings. */
     public record Annotation(String path, int line, String level, String title, String message) {}
@@ -34,22 +38,36 @@ public record CheckRun(String name, String conclusion, String title, String summ
                 : open.stream()
                         .filter(d -> ReferenceComparison.NEW.equals(d.status()))
                         .toList();
+        String workspace = r.execution() == null ? null : r.execution().workDirectory();
         List<Annotation> annotations = new ArrayList<>();
+        List<String> outside = new ArrayList<>();
+        int unannotated = 0;
         for (Report.DefectJson d : annotate) {
-            if (annotations.size() == MAX_ANNOTATIONS
-                    || d.hostLocation() == null
-                    || d.hostLocation().line() <= 0) {
+            Placed at = annotations.size() == MAX_ANNOTATIONS ? null : place(d, workspace);
+            if (at == null) {
+                unannotated++;
+                if (annotations.size() < MAX_ANNOTATIONS && isAt(d.hostLocation())) {
+                    outside.add(title(d) + " at " + d.hostLocation().file() + ":"
+                            + d.hostLocation().line());
+                }
                 continue;
             }
+            String where = at.location() == d.hostLocation()
+                    ? ""
+                    : "The fault is at " + d.hostLocation().file() + ":"
+                            + d.hostLocation().line()
+                            + ", outside the workspace; this is the nearest frame of the job's own code. ";
             annotations.add(new Annotation(
-                    d.hostLocation().file(),
-                    d.hostLocation().line(),
+                    at.path(),
+                    at.location().line(),
                     "error".equals(d.severity()) ? "failure" : "warning",
-                    d.tool() + ": " + d.kind() + (d.kernel() == null ? "" : " in " + d.kernel()),
-                    d.message() + " (" + d.records() + " records)"
+                    title(d),
+                    where
+                            + d.message() + " (" + d.records() + " records)"
                             + (d.deviceLocation() == null
                                     ? ""
-                                    : "; device line " + d.deviceLocation().file() + ":"
+                                    : "; device line "
+                                            + shown(d.deviceLocation().file(), workspace) + ":"
                                             + d.deviceLocation().line())));
         }
         StringBuilder s = new StringBuilder();
@@ -70,9 +88,19 @@ public record CheckRun(String name, String conclusion, String title, String summ
                         .append('\n');
             }
         }
-        if (annotate.size() > annotations.size()) {
+        if (!outside.isEmpty()) {
             s.append("\n")
-                    .append(annotate.size() - annotations.size())
+                    .append(
+                            workspace == null
+                                    ? "Not annotated (the run does not say its working directory):\n"
+                                    : "Not annotated, no frame in the workspace:\n");
+            outside.stream()
+                    .limit(MAX_OUTSIDE_LINES)
+                    .forEach(line -> s.append("- ").append(md(line)).append('\n'));
+        }
+        if (unannotated > Math.min(outside.size(), MAX_OUTSIDE_LINES)) {
+            s.append("\n")
+                    .append(unannotated - Math.min(outside.size(), MAX_OUTSIDE_LINES))
                     .append(" more defect(s) without annotation; see the report.\n");
         }
         String summary = s.length() > MAX_SUMMARY
@@ -83,6 +111,113 @@ public record CheckRun(String name, String conclusion, String title, String summ
                         ? ""
                         : ", " + annotate.size() + " new, " + r.fixed().size() + " fixed");
         return new CheckRun(name, conclusion, title, summary, annotations);
+    }
+
+    /** Where a defect is annotated: the location and its path relative to the workspace. */
+    private record Placed(Report.LocationJson location, String path) {}
+
+    /**
+     * The host location when it lies in the workspace, else the first user frame of the host stack
+     * that does; null when none does (a fault in site-packages, /usr, generated code, or a run that does
+     * not say its working directory): no annotation with a path GitHub cannot match.
+     */
+    private static Placed place(Report.DefectJson d, String workspace) {
+        if (!isAt(d.hostLocation())) {
+            return null;
+        }
+        String path = relativize(workspace, d.hostLocation().file());
+        if (path != null) {
+            return new Placed(d.hostLocation(), path);
+        }
+        if (d.hostStack() != null) {
+            for (Report.FrameJson f : d.hostStack()) {
+                String framePath = "user".equals(f.role()) && f.line() != null && f.line() > 0
+                        ? relativize(workspace, f.file())
+                        : null;
+                if (framePath != null) {
+                    return new Placed(new Report.LocationJson(f.file(), f.line(), f.function(), null), framePath);
+                }
+            }
+        }
+        return null;
+    }
+
+    private static boolean isAt(Report.LocationJson l) {
+        return l != null && l.file() != null && l.line() > 0;
+    }
+
+    private static String title(Report.DefectJson d) {
+        return d.tool() + ": " + d.kind() + (d.kernel() == null ? "" : " in " + d.kernel());
+    }
+
+    /** A file as the check shows it: relative to the workspace when inside it, else as the report has it. */
+    private static String shown(String file, String workspace) {
+        String relative = relativize(workspace, file);
+        return relative == null ? file : relative;
+    }
+
+    /**
+     * {@code file} relative to {@code workspace}, with '/' separators, as the Checks API's annotation path
+     * ("the relative path of the file to annotate", which GitHub matches against the repository); null
+     * when either is not an absolute path, the file is not below the workspace, or it lies in an installed
+     * package there ({@code site-packages}, {@code dist-packages}: a virtual environment in the workspace).
+     * A relative file is not trusted: native debug info gives source paths relative to where a library was
+     * built. Windows paths ({@code C:\ws\a.py}) compare without case. Symbolic links are not resolved.
+     */
+    static String relativize(String workspace, String file) {
+        if (workspace == null || file == null) {
+            return null;
+        }
+        String ws = normalize(workspace);
+        String f = normalize(file);
+        if (ws == null || f == null) {
+            return null;
+        }
+        String prefix = ws.endsWith("/") ? ws : ws + "/";
+        boolean windows = Character.isLetter(ws.charAt(0));
+        boolean inside = windows ? f.regionMatches(true, 0, prefix, 0, prefix.length()) : f.startsWith(prefix);
+        if (!inside || f.length() == prefix.length()) {
+            return null;
+        }
+        String relative = f.substring(prefix.length());
+        for (String segment : relative.split("/")) {
+            if (segment.equals("site-packages") || segment.equals("dist-packages")) {
+                return null;
+            }
+        }
+        return relative;
+    }
+
+    /**
+     * An absolute path with '/' separators, '.' and '..' resolved, no empty segment; null for a relative
+     * path, a pseudo-file such as Python's {@code <string>}, or one whose '..' climbs above its root.
+     */
+    static String normalize(String path) {
+        String p = path.replace('\\', '/');
+        String root;
+        if (p.startsWith("//")) {
+            root = "//";
+        } else if (p.startsWith("/")) {
+            root = "/";
+        } else if (p.length() >= 3 && Character.isLetter(p.charAt(0)) && p.charAt(1) == ':' && p.charAt(2) == '/') {
+            root = p.substring(0, 3);
+        } else {
+            return null;
+        }
+        java.util.ArrayDeque<String> segments = new java.util.ArrayDeque<>();
+        for (String segment : p.substring(root.length()).split("/")) {
+            if (segment.isEmpty() || segment.equals(".")) {
+                continue;
+            }
+            if (segment.equals("..")) {
+                if (segments.pollLast() == null) {
+                    return null;
+                }
+            } else {
+                segments.addLast(segment);
+            }
+        }
+        return root + String.join("/", segments);
     }
 
     /** Tool strings go into Markdown: neutralise what would render as markup or HTML. */

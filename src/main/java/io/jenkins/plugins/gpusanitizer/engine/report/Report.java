@@ -373,6 +373,8 @@ public record Report(
      * @param environment  probed versions and the compatibility verdict
      * @param phases       one entry per phase, in the order run
      * @param runDirectory the run directory, relative paths below are inside it
+     * @param workDirectory the absolute working directory the phases ran in (the Jenkins workspace, the
+     *     checkout root): check annotations are given relative to it; null in records written before it was kept
      */
     public record ExecutionJson(
             EnvironmentJson environment,
@@ -381,7 +383,8 @@ public record Report(
             Double referenceFailureSeconds,
             String referenceSource,
             Double regressionTargetSeconds,
-            ThroughputJson throughput) {}
+            ThroughputJson throughput,
+            String workDirectory) {}
 
     public record GpuJson(String index, String name, String uuid, Double memoryTotalMiB) {}
 

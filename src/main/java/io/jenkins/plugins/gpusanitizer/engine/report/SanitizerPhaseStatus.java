@@ -32,7 +32,8 @@ public final class SanitizerPhaseStatus {
                 execution.referenceFailureSeconds(),
                 execution.referenceSource(),
                 execution.regressionTargetSeconds(),
-                execution.throughput());
+                execution.throughput(),
+                execution.workDirectory());
     }
 
     private static boolean onlySuppressed(PhaseJson p, List<SanitizerRunJson> runs) {

@@ -3,6 +3,7 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import java.io.IOException;
+import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -87,7 +88,8 @@ final class RunJournal {
                 reference.failureSeconds(),
                 reference.source(),
                 reference.regressionTarget(),
-                throughput.get());
+                throughput.get(),
+                workDirectory(spec.workDir()));
         return new RunRecord(
                 1,
                 spec.phases().contains(Phase.SANITIZER) ? spec.keepCachingAllocator() : null,
@@ -96,6 +98,21 @@ final class RunJournal {
                 finished,
                 gpuLock,
                 execution);
+    }
+
+    /**
+     * Where the phases run: the spec's working directory, or this process's own when it names none (a
+     * phase started without one inherits it), made absolute on the machine that runs them.
+     */
+    static String workDirectory(String workDir) {
+        try {
+            return Path.of(workDir == null ? "" : workDir)
+                    .toAbsolutePath()
+                    .normalize()
+                    .toString();
+        } catch (InvalidPathException e) {
+            return workDir;
+        }
     }
 
     private Report.EnvironmentJson environmentJson() {
