@@ -615,11 +615,19 @@ final class LauncherReplays {
         }
     }
 
-    /** Names of the processes, for messages. */
+    /** Those of the pids still running (a zombie waiting for its parent has ended). */
     static Set<Long> alive(Set<Long> pids) {
         Set<Long> out = new HashSet<>();
         for (long pid : pids) {
-            ProcessHandle.of(pid).filter(ProcessHandle::isAlive).ifPresent(p -> out.add(pid));
+            try {
+                String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+                char state = stat.charAt(stat.lastIndexOf(')') + 2);
+                if (state != 'Z' && state != 'X') {
+                    out.add(pid);
+                }
+            } catch (IOException e) {
+                // gone
+            }
         }
         return out;
     }
