@@ -159,15 +159,17 @@ final class LauncherStarter implements ProcessStarter {
      * Asks the launcher to end every process this starter started that still runs (a supervisor that
      * stopped answering, and its phase): by the cookie, as durable-task stops {@code sh} steps
      * (FileMonitoringTask.java:484-489). A plain agent sends SIGTERM to each and its descendants
-     * (ProcessTree.java:694-716, 808-842), Kubernetes runs {@code kill} in the container
+     * (ProcessTree.java:753-757, 808-842), Kubernetes runs {@code kill} in the container
      * (ContainerExecDecorator.java:670-685), docker {@code ps} and {@code kill} there (WithContainerStep.java
-     * 366-404, with procps in the image). The supervisor traps SIGTERM and stops its phase in order.
+     * 366-404, with procps in the image). The supervisor traps SIGTERM and stops its phase in order. The
+     * cookie is this starter's: after a controller restart the new starter cannot reach the supervisors
+     * started before it (they are followed, and stopped, through the run directory).
      */
     @Override
     public void killAll() {
         try {
             launcher.kill(Map.of(KILL_COOKIE, cookie));
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             listener.error("[gpu-sanitize] could not kill the run's processes through the launcher: " + e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
