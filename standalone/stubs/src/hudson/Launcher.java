@@ -2,12 +2,15 @@ package hudson;
 
 // Compile-only signature stub of hudson.Launcher: jenkinsci/jenkins, tag jenkins-2.555.3,
 // core/src/main/java/hudson/Launcher.java (launch() and ProcStarter read at tag jenkins-2.555.1, the newest
-// 2.555.x tag in the snapshot: cmds(List), envs(Map), pwd(String), quiet, stdout(TaskListener), join()).
+// 2.555.x tag in the snapshot: cmds(List), envs(Map), pwd(String), quiet, stdout(TaskListener), join()); getChannel()
+// and kill(Map) read at tag jenkins-2.555.3 (Launcher.java:140-141, 789).
 // Only what the plugin uses, with the real modifiers, generics, checked exceptions and nullability;
 // bodies throw. Never packaged (see ../README.md).
 
+import edu.umd.cs.findbugs.annotations.CheckForNull;
 import edu.umd.cs.findbugs.annotations.NonNull;
 import hudson.model.TaskListener;
+import hudson.remoting.VirtualChannel;
 import java.io.IOException;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +19,13 @@ public abstract class Launcher {
     public boolean isUnix() {
         throw new UnsupportedOperationException();
     }
+
+    @CheckForNull
+    public VirtualChannel getChannel() {
+        throw new UnsupportedOperationException();
+    }
+
+    public abstract void kill(Map<String, String> modelEnvVars) throws IOException, InterruptedException;
 
     @NonNull
     public final ProcStarter launch() {
