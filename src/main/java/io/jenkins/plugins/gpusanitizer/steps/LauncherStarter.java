@@ -81,8 +81,18 @@ final class LauncherStarter implements ProcessStarter {
     private final String cookie;
 
     LauncherStarter(Launcher launcher, TaskListener listener) {
+        this(launcher, listener, newCookie());
+    }
+
+    /** @param cookie the same for every starter of one run, so that a controller after a restart kills what the one before started */
+    LauncherStarter(Launcher launcher, TaskListener listener, String cookie) {
         // FilePath.mkdirs runs on the launcher's channel, the agent's (a decorated launcher has its inner one's)
-        this(launcher, listener, path -> new FilePath(launcher.getChannel(), path).mkdirs(), newCookie());
+        this(launcher, listener, path -> new FilePath(launcher.getChannel(), path).mkdirs(), cookie);
+    }
+
+    /** The run's cookie: derived from its run directory, the same after a controller restart. */
+    static String cookieOf(String runDirectory) {
+        return "gpu-sanitize-" + UUID.nameUUIDFromBytes(runDirectory.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
     LauncherStarter(Launcher launcher, TaskListener listener, Folders folders, String cookie) {
@@ -100,7 +110,7 @@ final class LauncherStarter implements ProcessStarter {
     public void start(String script, String directory, Map<String, String> env, String workDir)
             throws IOException, InterruptedException {
         if (!launcher.isUnix()) {
-            throw new IOException("gpuSanitize runs on Unix agents only (the phases are POSIX sh processes)");
+            throw new StartRefused("gpuSanitize runs on Unix agents only (the phases are POSIX sh processes)");
         }
         if (workDir != null) {
             // as durable-task creates the workspace before it starts sh there (FileMonitoringTask.java:309):
@@ -118,7 +128,8 @@ final class LauncherStarter implements ProcessStarter {
         }
         int exit = starter.join();
         if (exit != 0) {
-            throw new IOException("the build's launcher could not start sh " + script + " (exit " + exit
+            // the launcher ran it and it failed: a reconnect would not change that (ReconnectingStarter)
+            throw new StartRefused("the build's launcher could not start sh " + script + " (exit " + exit
                     + "; is sh in the container" + (workDir == null ? "" : ", and " + workDir + " in it") + "?)");
         }
     }

@@ -93,7 +93,7 @@ interface StepHost {
                 throws IOException, InterruptedException {
             Launcher launcher = GpuSanitizeExecution.required(context, Launcher.class);
             TaskListener listener = GpuSanitizeExecution.required(context, TaskListener.class);
-            ProcessStarter starter = new LauncherStarter(launcher, listener);
+            ProcessStarter starter = new LauncherStarter(launcher, listener, LauncherStarter.cookieOf(spec.outDir()));
             VirtualChannel channel = workspace.getChannel();
             ProcessStarter exported = channel == null ? starter : channel.export(ProcessStarter.class, starter);
             return new ChannelAgentLink(workspace, agent, spec, env, exported);
