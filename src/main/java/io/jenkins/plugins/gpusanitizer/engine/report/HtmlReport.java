@@ -1,5 +1,6 @@
 package io.jenkins.plugins.gpusanitizer.engine.report;
 
+import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeEvidence;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -590,15 +591,19 @@ public final class HtmlReport {
                 .append(Html.esc(end))
                 .append("</th><th>growth MiB</th></tr>");
         for (Report.AllocationSiteJson s : a.sites()) {
-            h.append("<tr><td><code>")
-                    .append(Html.esc(s.site().file()))
-                    .append(':')
-                    .append(s.site().line())
-                    .append(
-                            s.site().function() == null
-                                    ? ""
-                                    : " in " + Html.esc(s.site().function()))
-                    .append("</code>");
+            if (ProbeEvidence.NO_PYTHON_FRAME.equals(s.site().file())) {
+                h.append("<tr><td>no Python frame recorded (a C++/library allocation)");
+            } else {
+                h.append("<tr><td><code>")
+                        .append(Html.esc(s.site().file()))
+                        .append(':')
+                        .append(s.site().line())
+                        .append(
+                                s.site().function() == null
+                                        ? ""
+                                        : " in " + Html.esc(s.site().function()))
+                        .append("</code>");
+            }
             if (s.site().code() != null) {
                 h.append("<br><code>").append(Html.esc(s.site().code())).append("</code>");
             }
