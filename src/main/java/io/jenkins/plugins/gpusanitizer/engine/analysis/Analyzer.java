@@ -6,6 +6,7 @@ import io.jenkins.plugins.gpusanitizer.engine.diagnosis.MemoryCurve;
 import io.jenkins.plugins.gpusanitizer.engine.diagnosis.MemoryCurveAnalyzer;
 import io.jenkins.plugins.gpusanitizer.engine.findings.Defect;
 import io.jenkins.plugins.gpusanitizer.engine.findings.DefectGrouper;
+import io.jenkins.plugins.gpusanitizer.engine.findings.RuntimeKernels;
 import io.jenkins.plugins.gpusanitizer.engine.findings.SanitizerRun;
 import io.jenkins.plugins.gpusanitizer.engine.findings.SuppressionRule;
 import io.jenkins.plugins.gpusanitizer.engine.findings.UncachedCaptureRule;
@@ -86,7 +87,7 @@ public final class Analyzer {
                 SanitizerOutput out = outs.get(i);
                 (s.xml() ? xmls : texts)
                         .computeIfAbsent(out.tool(), t -> new ArrayList<>())
-                        .add(new Parsed(out, (DefectGrouper) grouperOf.apply(i)));
+                        .add(new Parsed(out, (DefectGrouper) grouperOf.apply(i), s.file()));
             }
         }
         List<SanitizerRun> runs = new ArrayList<>();
@@ -243,7 +244,10 @@ public final class Analyzer {
         } else {
             records = text;
         }
-        List<Defect> defects = suppress(records.grouper.defects(), rules);
+        Path phaseDir = records.file.toAbsolutePath().getParent();
+        List<Defect> defects = RuntimeKernels.withSource(
+                suppress(records.grouper.defects(), rules),
+                phaseDir == null ? null : phaseDir.resolve(RuntimeKernels.CUPY_CACHE_DIR));
         return new SanitizerRun(
                 tool,
                 text == null ? null : text.output,
@@ -269,5 +273,5 @@ public final class Analyzer {
         return out;
     }
 
-    private record Parsed(SanitizerOutput output, DefectGrouper grouper) {}
+    private record Parsed(SanitizerOutput output, DefectGrouper grouper, Path file) {}
 }

@@ -1,6 +1,7 @@
 package io.jenkins.plugins.gpusanitizer.engine.diagnosis;
 
 import io.jenkins.plugins.gpusanitizer.engine.findings.Defect;
+import io.jenkins.plugins.gpusanitizer.engine.findings.RuntimeKernels;
 import io.jenkins.plugins.gpusanitizer.engine.findings.SanitizerRun;
 import io.jenkins.plugins.gpusanitizer.engine.model.Kind;
 import io.jenkins.plugins.gpusanitizer.engine.model.SourceLocation;
@@ -401,10 +402,7 @@ public final class Diagnoser {
     }
 
     private static String deviceLine(Defect d) {
-        return d.deviceLocation() == null
-                ? ""
-                : " at " + d.deviceLocation().baseName() + ":"
-                        + d.deviceLocation().line();
+        return d.deviceLocation() == null ? "" : " " + RuntimeKernels.at(d.deviceLocation());
     }
 
     private static boolean isFailure(CudaFailure f) {
