@@ -69,7 +69,15 @@ class GpuSanitizeBuildActionTest {
         var report = new io.jenkins.plugins.gpusanitizer.engine.report.ReportMapper(p.frameClassifier())
                 .toReport(new io.jenkins.plugins.gpusanitizer.engine.analysis.Analyzer()
                         .analyze(new io.jenkins.plugins.gpusanitizer.engine.analysis.AnalysisInput(
-                                java.util.List.of(), java.util.Map.of(), null, null, null, p, true, probe)));
+                                java.util.List.of(),
+                                java.util.Map.of(),
+                                // the curve grows: the allocation site that grew is named (issue #25, 1)
+                                io.jenkins.plugins.gpusanitizer.engine.Corpus.file("curves/leak.nvidia-smi.csv"),
+                                null,
+                                null,
+                                p,
+                                true,
+                                probe)));
         AgentSummary s = Summaries.of(report, "/tmp/run");
         GpuSanitizeBuildAction a = new GpuSanitizeBuildAction("gpu-sanitizer", "GPU Sanitizer", s);
         assertThat(a.getEvidence())

@@ -6,6 +6,7 @@ import io.jenkins.plugins.gpusanitizer.engine.diagnosis.MemoryCurve;
 import io.jenkins.plugins.gpusanitizer.engine.diagnosis.MemoryCurveAnalyzer;
 import io.jenkins.plugins.gpusanitizer.engine.findings.Defect;
 import io.jenkins.plugins.gpusanitizer.engine.findings.DefectGrouper;
+import io.jenkins.plugins.gpusanitizer.engine.findings.RuntimeKernels;
 import io.jenkins.plugins.gpusanitizer.engine.findings.SanitizerRun;
 import io.jenkins.plugins.gpusanitizer.engine.findings.SuppressionRule;
 import io.jenkins.plugins.gpusanitizer.engine.findings.UncachedCaptureRule;
@@ -24,6 +25,7 @@ import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerOutput;
 import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerTextParser;
 import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerXmlParser;
 import io.jenkins.plugins.gpusanitizer.engine.parse.TracebackParser;
+import io.jenkins.plugins.gpusanitizer.engine.probe.MemoryVerdict;
 import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeEvidence;
 import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeFindings;
 import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeLog;
@@ -85,7 +87,7 @@ public final class Analyzer {
                 SanitizerOutput out = outs.get(i);
                 (s.xml() ? xmls : texts)
                         .computeIfAbsent(out.tool(), t -> new ArrayList<>())
-                        .add(new Parsed(out, (DefectGrouper) grouperOf.apply(i)));
+                        .add(new Parsed(out, (DefectGrouper) grouperOf.apply(i), s.file()));
             }
         }
         List<SanitizerRun> runs = new ArrayList<>();
@@ -115,15 +117,19 @@ public final class Analyzer {
         });
         List<MemoryCurve> curves = new ArrayList<>();
         List<Reason> notes = new ArrayList<>();
+        MemoryVerdict memoryVerdict = MemoryVerdict.NONE;
         for (var c : new Object[][] {{in.memoryCsv(), "default"}, {in.memoryCsvExpandable(), "expandable_segments"}}) {
             try {
-                addCurve(
+                MemoryVerdict v = addCurve(
                         (Path) c[0],
                         (String) c[1],
                         new MemoryCurveAnalyzer(policy.memoryPolicy()),
                         curves,
                         inputs,
                         notes);
+                if (v != null && memoryVerdict == MemoryVerdict.NONE) {
+                    memoryVerdict = v; // the first curve: the one the report shows the sites beside
+                }
             } catch (InputException e) {
                 if (!in.lenient()) {
                     throw e;
@@ -139,7 +145,7 @@ public final class Analyzer {
                 inputs.add(file.toString());
             }
         });
-        ProbeFindings probe = ProbeEvidence.of(probeLogs);
+        ProbeFindings probe = ProbeEvidence.of(probeLogs, memoryVerdict);
         Diagnosis diagnosis = new Diagnoser()
                 .diagnose(runs, failures.get("async"), failures.get("blocking"), curves, in.cachingAllocator(), probe);
         Gate.Result gate = new Gate(policy)
@@ -177,7 +183,8 @@ public final class Analyzer {
         return f;
     }
 
-    private void addCurve(
+    /** Judges one curve; returns its verdict for the probe's allocation sites, or null without a CSV. */
+    private MemoryVerdict addCurve(
             Path csv,
             String label,
             MemoryCurveAnalyzer curveAnalyzer,
@@ -185,7 +192,7 @@ public final class Analyzer {
             List<String> inputs,
             List<Reason> notes) {
         if (csv == null) {
-            return;
+            return null;
         }
         MemoryCsvParser.Result r = csvParser.parse(csv);
         // the job's GPU is the one whose memory moved most; the sampler may list idle GPUs too
@@ -213,6 +220,19 @@ public final class Analyzer {
                             + busiest.gpu() + ", the one judged, has " + busiest.size()
                             + ": its memory curve cannot be judged"));
         }
+        return verdict(curve, busiest.startWallMs());
+    }
+
+    static MemoryVerdict verdict(MemoryCurve c, long startWallMs) {
+        String words =
+                switch (c.shape()) {
+                    case GROWING -> "growing";
+                    case STABLE -> "stable";
+                    // "too short to judge: 8.5 s after ..." -> "too short to judge"
+                    case UNKNOWN -> c.description().split("[:(]", 2)[0].trim();
+                };
+        double t0 = startWallMs > 0 ? startWallMs / 1000.0 : Double.NaN;
+        return new MemoryVerdict(c.shape().id(), words, t0 + c.judgedFromSeconds(), t0 + c.judgedToSeconds());
     }
 
     private static SanitizerRun pair(Tool tool, Parsed text, Parsed xml, List<SuppressionRule> rules) {
@@ -224,7 +244,10 @@ public final class Analyzer {
         } else {
             records = text;
         }
-        List<Defect> defects = suppress(records.grouper.defects(), rules);
+        Path phaseDir = records.file.toAbsolutePath().getParent();
+        List<Defect> defects = RuntimeKernels.withSource(
+                suppress(records.grouper.defects(), rules),
+                phaseDir == null ? null : phaseDir.resolve(RuntimeKernels.CUPY_CACHE_DIR));
         return new SanitizerRun(
                 tool,
                 text == null ? null : text.output,
@@ -250,5 +273,5 @@ public final class Analyzer {
         return out;
     }
 
-    private record Parsed(SanitizerOutput output, DefectGrouper grouper) {}
+    private record Parsed(SanitizerOutput output, DefectGrouper grouper, Path file) {}
 }

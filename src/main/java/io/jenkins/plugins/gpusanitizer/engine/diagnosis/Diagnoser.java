@@ -3,6 +3,7 @@ package io.jenkins.plugins.gpusanitizer.engine.diagnosis;
 import io.jenkins.plugins.gpusanitizer.engine.findings.Defect;
 import io.jenkins.plugins.gpusanitizer.engine.findings.FrameClassifier;
 import io.jenkins.plugins.gpusanitizer.engine.findings.KernelNames;
+import io.jenkins.plugins.gpusanitizer.engine.findings.RuntimeKernels;
 import io.jenkins.plugins.gpusanitizer.engine.findings.SanitizerRun;
 import io.jenkins.plugins.gpusanitizer.engine.model.Kind;
 import io.jenkins.plugins.gpusanitizer.engine.model.SourceLocation;
@@ -434,10 +435,7 @@ public final class Diagnoser {
     }
 
     private static String deviceLine(Defect d) {
-        return d.deviceLocation() == null
-                ? ""
-                : " at " + d.deviceLocation().baseName() + ":"
-                        + d.deviceLocation().line();
+        return d.deviceLocation() == null ? "" : " " + RuntimeKernels.at(d.deviceLocation());
     }
 
     private static boolean isFailure(CudaFailure f) {

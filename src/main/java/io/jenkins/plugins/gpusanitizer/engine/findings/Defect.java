@@ -74,6 +74,25 @@ public record Defect(
                 s);
     }
 
+    public Defect withDeviceLocation(SourceLocation l) {
+        return new Defect(
+                id,
+                tool,
+                kind,
+                message,
+                kernel,
+                l,
+                hostLocation,
+                records,
+                examples,
+                detail,
+                hostStack,
+                vendorModule,
+                launcher,
+                error,
+                suppressedBy);
+    }
+
     /** Why a defect is not gated: the rule's id and its explanation. */
     public record Suppression(String rule, String reason) {}
 }

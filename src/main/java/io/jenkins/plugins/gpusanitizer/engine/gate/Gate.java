@@ -5,6 +5,7 @@ import io.jenkins.plugins.gpusanitizer.engine.findings.Defect;
 import io.jenkins.plugins.gpusanitizer.engine.findings.DefectGrouper;
 import io.jenkins.plugins.gpusanitizer.engine.findings.DeviceAsserts;
 import io.jenkins.plugins.gpusanitizer.engine.findings.KernelNames;
+import io.jenkins.plugins.gpusanitizer.engine.findings.RuntimeKernels;
 import io.jenkins.plugins.gpusanitizer.engine.findings.SanitizerRun;
 import io.jenkins.plugins.gpusanitizer.engine.findings.UncachedCaptureRule;
 import io.jenkins.plugins.gpusanitizer.engine.model.Frame;
@@ -494,10 +495,7 @@ public final class Gate {
             sb.append(" in kernel ").append(d.kernel());
         }
         if (d.deviceLocation() != null) {
-            sb.append(" at ")
-                    .append(d.deviceLocation().baseName())
-                    .append(':')
-                    .append(d.deviceLocation().line());
+            sb.append(' ').append(RuntimeKernels.at(d.deviceLocation()));
         }
         if (d.hostLocation() != null) {
             sb.append(", launched from ").append(d.hostLocation());

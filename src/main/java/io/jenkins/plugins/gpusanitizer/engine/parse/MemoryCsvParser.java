@@ -118,6 +118,8 @@ public final class MemoryCsvParser {
             double shift = (t0 - minMs) / 1000.0;
             byGpu.values().forEach(s -> s.sortByTime(shift));
         }
+        long start = minMs; // time 0 of every GPU's samples, sorted or not
+        byGpu.values().forEach(s -> s.startWallMs(start));
         return new Result(byGpu, bad, reordered);
     }
 

@@ -24,6 +24,8 @@ public final class MemorySamples {
     private long inLast;
 
     private long raw;
+    /** The wall clock of time 0 (nvidia-smi's local time read as UTC), epoch ms; 0 when unknown. */
+    private long startWallMs;
 
     public MemorySamples(String gpu) {
         this(gpu, MAX_KEPT);
@@ -90,6 +92,18 @@ public final class MemorySamples {
         }
         seconds = t;
         usedMiB = u;
+    }
+
+    void startWallMs(long ms) {
+        startWallMs = ms;
+    }
+
+    /**
+     * The wall clock of time 0 in epoch milliseconds, nvidia-smi's local time read as UTC (it prints no
+     * zone); 0 when unknown. What lines the curve up with the probe's allocator samples.
+     */
+    public long startWallMs() {
+        return startWallMs;
     }
 
     public String gpu() {

@@ -12,8 +12,10 @@ import java.util.Set;
 
 /**
  * Reduces the probe logs to evidence: the failing operators (blocking phase) and the allocation sites
- * of live GPU memory (regression phase): at the end of the run, or at the out-of-memory, against the
- * first sample after warm-up (a quarter of the sampled span, at most 30 s, after the process started).
+ * of live GPU memory (regression phase). Sites are compared inside the memory curve's judged window
+ * (its last sample there, or the out-of-memory, against its first), placed by the wall clock; without
+ * a placed window, the end against the first sample after warm-up (a quarter of the sampled span, at
+ * most 30 s). A site is blamed for growth only when the curve grows or the job ran out of memory.
  */
 public final class ProbeEvidence {
     static final int TOP_SITES = 10;
@@ -22,10 +24,19 @@ public final class ProbeEvidence {
     static final double MAX_WARMUP_SECONDS = 30;
     /** Growth of the allocator's live bytes after warm-up that counts as growing: 16 MiB and 10%. */
     static final long GROWTH_BYTES = 16L << 20;
+    /** How far past the curve's last sample above idle a probe sample still counts as inside it. */
+    static final double END_SLACK_SECONDS = 1.0;
+    /** The probe's name for an allocation whose stack has no Python frame (a C++/library allocation). */
+    public static final String NO_PYTHON_FRAME = "<no Python frame recorded>";
 
     private ProbeEvidence() {}
 
     public static ProbeFindings of(List<ProbeLog> logs) {
+        return of(logs, MemoryVerdict.NONE);
+    }
+
+    /** @param verdict the regression run's memory curve, which the allocation sites must agree with */
+    public static ProbeFindings of(List<ProbeLog> logs, MemoryVerdict verdict) {
         if (logs.isEmpty()) {
             return ProbeFindings.NONE;
         }
@@ -45,7 +56,7 @@ public final class ProbeEvidence {
                     operators.add(new ProbeFindings.OperatorEvidence(log.phase(), f, operatorSummary(f)));
                 }
             }
-            ProbeFindings.AllocationGrowth a = allocations(log);
+            ProbeFindings.AllocationGrowth a = allocations(log, verdict);
             if (a != null && (allocations == null || a.oom() != null && allocations.oom() == null)) {
                 allocations = a;
             }
@@ -175,7 +186,7 @@ public final class ProbeEvidence {
     }
 
     /** The process with the most live bytes at its end (the rank that fills its GPU), reduced. */
-    static ProbeFindings.AllocationGrowth allocations(ProbeLog log) {
+    static ProbeFindings.AllocationGrowth allocations(ProbeLog log, MemoryVerdict verdict) {
         ProbeLog.Allocations best = null;
         ProbeLog.Sample bestEnd = null;
         for (ProbeLog.Allocations a : log.allocations().values()) {
@@ -189,12 +200,23 @@ public final class ProbeEvidence {
             return null;
         }
         final ProbeLog.Allocations a = best;
-        final ProbeLog.Sample end = bestEnd;
-        double warmupAt = Math.min(MAX_WARMUP_SECONDS, end.t() / 4);
-        ProbeLog.Sample warm = a.samples().stream()
-                .filter(s -> s.t() >= warmupAt && s.t() < end.t() && s != end)
-                .findFirst()
-                .orElse(null);
+        boolean oomEnd = "oom".equals(bestEnd.at());
+        double[] window = judgedWindow(a, process(log, a.pid()), verdict);
+        final ProbeLog.Sample end = window == null || oomEnd ? bestEnd : lastIn(a, window[1]);
+        ProbeLog.Sample warm;
+        if (window != null) {
+            // compare inside the part of the curve its verdict is about, not start against exit
+            warm = a.samples().stream()
+                    .filter(s -> s.t() >= window[0] && s.t() < end.t() && s != end)
+                    .findFirst()
+                    .orElse(null);
+        } else {
+            double warmupAt = Math.min(MAX_WARMUP_SECONDS, end.t() / 4);
+            warm = a.samples().stream()
+                    .filter(s -> s.t() >= warmupAt && s.t() < end.t() && s != end)
+                    .findFirst()
+                    .orElse(null);
+        }
         Map<Integer, ProbeLog.SiteBytes> atWarm = new LinkedHashMap<>();
         if (warm != null) {
             warm.sites().forEach(s -> atWarm.put(s.id(), s));
@@ -211,37 +233,36 @@ public final class ProbeEvidence {
                 .max(Comparator.comparingLong(ProbeFindings.SiteGrowth::growthBytes))
                 .orElse(null);
         long total = end.allocated() - (warm == null ? 0 : warm.allocated());
-        boolean growing = warm != null
+        boolean allocatorGrew = warm != null
                 && total >= GROWTH_BYTES
                 && total >= warm.allocated() / 10
                 && grew != null
                 && grew.growthBytes() > 0;
+        // a site is blamed only for growth the curve shows, or for the out-of-memory
+        boolean growing = allocatorGrew && (verdict.growing() || oomEnd);
         String who = a.rank() == null ? "" : " (rank " + a.rank() + ")";
+        String at = oomEnd ? "the out-of-memory" : "the end";
         String summary;
         if (growing) {
             summary = String.format(
                     Locale.ROOT,
-                    "GPU memory grows because tensors allocated at %s pile up: %s live blocks, %s at %s against %s after warm-up (%.1f s)%s.",
-                    where(grew.site()),
+                    "GPU memory grows because tensors %s pile up: %s live blocks, %s at %s against %s after warm-up (%.1f s)%s.",
+                    allocatedAt(grew.site()),
                     count(grew.blocksAtEnd()),
                     bytes(grew.bytesAtEnd()),
-                    "oom".equals(end.at()) ? "the out-of-memory" : "the end",
+                    at,
                     bytes(grew.bytesAtWarmup()),
                     warm.t(),
                     who);
         } else if (!sites.isEmpty()) {
-            ProbeFindings.SiteGrowth top = sites.get(0);
             summary = String.format(
                     Locale.ROOT,
-                    "PyTorch's allocator held %s live at %s%s; %s: the largest site is %s (%s live blocks, %s)%s.",
+                    "PyTorch's allocator held %s live at %s (%.1f s)%s; %s: no allocation site is blamed.",
                     bytes(end.allocated()),
-                    "oom".equals(end.at()) ? "the out-of-memory" : "the end",
-                    String.format(Locale.ROOT, " (%.1f s)", end.t()),
-                    warm == null ? "no sample after warm-up to compare with" : "no growth after warm-up",
-                    where(top.site()),
-                    count(top.blocksAtEnd()),
-                    bytes(top.bytesAtEnd()),
-                    who);
+                    at,
+                    end.t(),
+                    who,
+                    whyNoSite(verdict, oomEnd, warm));
         } else {
             summary = "PyTorch's allocator held no live blocks at the end.";
         }
@@ -263,6 +284,54 @@ public final class ProbeEvidence {
                 growing,
                 summary,
                 oom);
+    }
+
+    /** Why no site is blamed, where the allocator did not grow with the curve or the curve did not grow. */
+    private static String whyNoSite(MemoryVerdict v, boolean oomEnd, ProbeLog.Sample warm) {
+        if (oomEnd) {
+            return "its live blocks did not grow after warm-up";
+        }
+        if (!v.growing()) {
+            return "the memory curve shows no growth (" + v.words() + ")";
+        }
+        if (warm == null) {
+            return "the memory curve grows, but no earlier allocator sample lies in its judged window to compare with";
+        }
+        return String.format(
+                Locale.ROOT,
+                "the memory curve grows, but the allocator's live blocks did not (%s at %.1f s): what grows is"
+                        + " outside PyTorch's live tensors (its cached segments, another library or another process)",
+                bytes(warm.allocated()),
+                warm.t());
+    }
+
+    /**
+     * The curve's judged window in the process's seconds, or null when it cannot be placed: no curve, a
+     * probe without a clock, or a window with no sample in it (a clock in another zone puts it hours away).
+     */
+    static double[] judgedWindow(ProbeLog.Allocations a, ProbeLog.Process p, MemoryVerdict v) {
+        if (p == null || !v.timed() || p.startWall() == null) {
+            return null;
+        }
+        double from = p.secondsAtLocalWall(v.fromLocalWall());
+        // the probe's last sample may come a little after nvidia-smi's last one above the idle level
+        double to = p.secondsAtLocalWall(v.toLocalWall()) + END_SLACK_SECONDS;
+        boolean placed = a.samples().stream().anyMatch(s -> s.t() >= from && s.t() <= to);
+        return placed ? new double[] {from, to} : null;
+    }
+
+    private static ProbeLog.Sample lastIn(ProbeLog.Allocations a, double to) {
+        ProbeLog.Sample last = null;
+        for (ProbeLog.Sample s : a.samples()) {
+            if (s.t() <= to) {
+                last = s;
+            }
+        }
+        return last;
+    }
+
+    private static ProbeLog.Process process(ProbeLog log, long pid) {
+        return log.processes().stream().filter(p -> p.pid() == pid).findFirst().orElse(null);
     }
 
     /** The state at the out-of-memory when there was one, else the last sample. */
@@ -343,7 +412,7 @@ public final class ProbeEvidence {
         String snapshotFile = snap == null ? null : log.phase() + "/" + snap.file();
         StringBuilder sb = new StringBuilder("Out of memory");
         if (o.site() != null) {
-            sb.append(" at ").append(where(o.site()));
+            sb.append(noPythonFrame(o.site()) ? " in " : " at ").append(where(o.site()));
         }
         if (o.requested() >= 0) {
             sb.append(" allocating ").append(bytes(o.requested()));
@@ -390,10 +459,13 @@ public final class ProbeEvidence {
                 sb.toString());
     }
 
-    /** {@code leak.py:10 (step)}. */
+    /** {@code leak.py:10 (step)}; a site with no Python frame is said as such, never as a file {@code :0}. */
     static String where(SourceLocation l) {
         if (l == null) {
             return "?";
+        }
+        if (noPythonFrame(l)) {
+            return "an allocation with no Python frame recorded (a C++/library allocation)";
         }
         return l.baseName() + ":" + l.line()
                 + (l.function() == null
@@ -401,6 +473,17 @@ public final class ProbeEvidence {
                                 || l.function().equals("?")
                         ? ""
                         : " (" + l.function() + ")");
+    }
+
+    /** {@code allocated at leak.py:10 (step)}, or {@code allocated with no Python frame recorded (...)}. */
+    static String allocatedAt(SourceLocation l) {
+        return l != null && noPythonFrame(l)
+                ? "allocated with no Python frame recorded (a C++/library allocation)"
+                : "allocated at " + where(l);
+    }
+
+    public static boolean noPythonFrame(SourceLocation l) {
+        return NO_PYTHON_FRAME.equals(l.file());
     }
 
     static String bytes(long b) {

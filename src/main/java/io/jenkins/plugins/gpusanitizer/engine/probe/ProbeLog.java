@@ -32,8 +32,26 @@ public record ProbeLog(
         boolean cutLastLine,
         boolean truncated) {
 
-    /** A process that imported torch: the probe's first line. */
-    public record Process(long pid, String rank, String mode, String torch, String python, double t) {}
+    /**
+     * A process that imported torch: the probe's first line.
+     *
+     * @param startWall when the probe started (≈ the process), epoch seconds, or null (older probes)
+     * @param utcOffset the local time's offset from UTC there, seconds; 0 when not recorded
+     */
+    public record Process(
+            long pid,
+            String rank,
+            String mode,
+            String torch,
+            String python,
+            double t,
+            Double startWall,
+            int utcOffset) {
+        /** Seconds since this process's start at a wall-clock time read as nvidia-smi prints it (local as UTC). */
+        public Double secondsAtLocalWall(double localWallSeconds) {
+            return startWall == null ? null : localWallSeconds - utcOffset - startWall;
+        }
+    }
 
     /** A watched operator that raised, with its arguments (blocking mode). */
     public record OpFailure(

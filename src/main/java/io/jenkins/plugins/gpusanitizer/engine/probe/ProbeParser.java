@@ -178,8 +178,15 @@ public final class ProbeParser {
             double t = n.path("t").asDouble(0);
             switch (n.path("type").asText("")) {
                 case "probe" ->
-                    processes.add(
-                            new ProbeLog.Process(pid, rank, text(n, "mode"), text(n, "torch"), text(n, "python"), t));
+                    processes.add(new ProbeLog.Process(
+                            pid,
+                            rank,
+                            text(n, "mode"),
+                            text(n, "torch"),
+                            text(n, "python"),
+                            t,
+                            n.path("ts").isNumber() ? n.get("ts").asDouble() : null,
+                            n.path("utcOffset").asInt(0)));
                 case "op-failure" -> {
                     if (failures.size() < MAX_FAILURES) {
                         failures.add(failure(n, pid, rank, t));

@@ -1,5 +1,8 @@
 package io.jenkins.plugins.gpusanitizer.engine.report;
 
+import io.jenkins.plugins.gpusanitizer.engine.findings.RuntimeKernels;
+import io.jenkins.plugins.gpusanitizer.engine.model.SourceLocation;
+import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeEvidence;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -413,10 +416,7 @@ public final class HtmlReport {
             dl(h, "kind", d.kind());
             dl(h, "launched by", d.launcher());
             if (d.deviceLocation() != null) {
-                dl(
-                        h,
-                        "device line",
-                        d.deviceLocation().file() + ":" + d.deviceLocation().line());
+                dl(h, "device line", deviceLine(d.deviceLocation()));
             }
             if (d.hostLocation() != null) {
                 dl(
@@ -590,15 +590,19 @@ public final class HtmlReport {
                 .append(Html.esc(end))
                 .append("</th><th>growth MiB</th></tr>");
         for (Report.AllocationSiteJson s : a.sites()) {
-            h.append("<tr><td><code>")
-                    .append(Html.esc(s.site().file()))
-                    .append(':')
-                    .append(s.site().line())
-                    .append(
-                            s.site().function() == null
-                                    ? ""
-                                    : " in " + Html.esc(s.site().function()))
-                    .append("</code>");
+            if (ProbeEvidence.NO_PYTHON_FRAME.equals(s.site().file())) {
+                h.append("<tr><td>no Python frame recorded (a C++/library allocation)");
+            } else {
+                h.append("<tr><td><code>")
+                        .append(Html.esc(s.site().file()))
+                        .append(':')
+                        .append(s.site().line())
+                        .append(
+                                s.site().function() == null
+                                        ? ""
+                                        : " in " + Html.esc(s.site().function()))
+                        .append("</code>");
+            }
             if (s.site().code() != null) {
                 h.append("<br><code>").append(Html.esc(s.site().code())).append("</code>");
             }
@@ -628,6 +632,12 @@ public final class HtmlReport {
                             + a.oom().snapshotFile() + " (open it at pytorch.org/memory_viz)."))
                     .append("</p>");
         }
+    }
+
+    /** A run-time (CuPy/NVRTC) kernel's cache file is no source line: said as such, with the saved text. */
+    private static String deviceLine(Report.LocationJson l) {
+        SourceLocation s = new SourceLocation(l.file(), l.line(), l.function(), l.code());
+        return RuntimeKernels.isCacheFile(s) ? RuntimeKernels.at(s) : l.file() + ":" + l.line();
     }
 
     private static String baseName(String f) {

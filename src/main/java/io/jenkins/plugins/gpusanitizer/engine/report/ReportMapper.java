@@ -5,6 +5,7 @@ import io.jenkins.plugins.gpusanitizer.engine.diagnosis.Diagnosis;
 import io.jenkins.plugins.gpusanitizer.engine.diagnosis.MemoryCurve;
 import io.jenkins.plugins.gpusanitizer.engine.findings.Defect;
 import io.jenkins.plugins.gpusanitizer.engine.findings.FrameClassifier;
+import io.jenkins.plugins.gpusanitizer.engine.findings.RuntimeKernels;
 import io.jenkins.plugins.gpusanitizer.engine.findings.SanitizerRun;
 import io.jenkins.plugins.gpusanitizer.engine.model.Frame;
 import io.jenkins.plugins.gpusanitizer.engine.model.SourceLocation;
@@ -336,7 +337,11 @@ public final class ReportMapper {
     }
 
     private static Report.LocationJson deviceLoc(SourceLocation l) {
-        return l == null ? null : new Report.LocationJson(l.file(), l.line(), l.function(), null);
+        // the text of a run-time kernel's saved source line (RuntimeKernels); other device lines have none
+        return l == null
+                ? null
+                : new Report.LocationJson(
+                        l.file(), l.line(), l.function(), RuntimeKernels.isCacheFile(l) ? l.code() : null);
     }
 
     private static double round(double v) {

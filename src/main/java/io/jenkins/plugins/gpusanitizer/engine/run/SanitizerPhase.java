@@ -2,6 +2,7 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import io.jenkins.plugins.gpusanitizer.engine.analysis.Analyzer;
 import io.jenkins.plugins.gpusanitizer.engine.findings.DefectGrouper;
+import io.jenkins.plugins.gpusanitizer.engine.findings.RuntimeKernels;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
@@ -73,6 +74,14 @@ final class SanitizerPhase {
             set.put("PYTORCH_NO_CUDA_MEMORY_CACHING", "1");
         } else if (keepCaching) {
             removed.add("PYTORCH_NO_CUDA_MEMORY_CACHING");
+        }
+        // CuPy/NVRTC kernels' device lines name CuPy's cache file: a fresh cache beside the log makes CuPy
+        // compile each kernel here and keep its source under that name (RuntimeKernels reads it)
+        if (context.baseEnv().get("CUPY_CACHE_DIR") == null) {
+            set.put(
+                    "CUPY_CACHE_DIR",
+                    phaseDir.resolve(RuntimeKernels.CUPY_CACHE_DIR).toString());
+            set.put("CUPY_CACHE_SAVE_CUDA_SOURCE", "1");
         }
         // expandable_segments makes memcheck report false out-of-bounds writes (pytorch #196209)
         for (String variable : List.of("PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_ALLOC_CONF")) {

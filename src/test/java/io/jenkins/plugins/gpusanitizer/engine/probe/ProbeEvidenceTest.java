@@ -2,6 +2,7 @@ package io.jenkins.plugins.gpusanitizer.engine.probe;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jenkins.plugins.gpusanitizer.engine.model.SourceLocation;
 import java.io.IOException;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
@@ -13,8 +14,103 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** probe.jsonl as the probe writes it (fixtures shaped like the H200 jobs of examples/probe) to evidence. */
 class ProbeEvidenceTest {
+    /** A growing curve whose window cannot be placed on the probe's clock: sites against warm-up. */
+    static final MemoryVerdict GROWING_UNTIMED = new MemoryVerdict("growing", "growing", Double.NaN, Double.NaN);
+
+    static final double START_WALL = 1796341753.0;
+
     @TempDir
     Path dir;
+
+    /**
+     * A clean job that fills a 960 MiB GPU dataset cache in its first 15 s (64 MiB a second, at
+     * cache.py:12) and then trains for 30 s at a flat level: one snapshot a second.
+     */
+    private ProbeLog datasetCacheJob() throws IOException {
+        StringBuilder sb = new StringBuilder();
+        sb.append("{\"type\":\"probe\",\"mode\":\"regression\",\"ts\":" + START_WALL + ",\"utcOffset\":0,"
+                + "\"t\":1.0,\"pid\":7}\n");
+        sb.append("{\"type\":\"site\",\"id\":1,\"file\":\"/job/cache.py\",\"line\":12,\"function\":\"load\","
+                + "\"stack\":[],\"t\":2.0,\"pid\":7}\n");
+        sb.append("{\"type\":\"site\",\"id\":2,\"file\":\"<no Python frame recorded>\",\"line\":0,"
+                + "\"function\":\"?\",\"stack\":[],\"t\":2.0,\"pid\":7}\n");
+        for (int t = 2; t <= 45; t++) {
+            long cache = Math.min(t - 1, 15) * (64L << 20);
+            long workspace = 32L << 20;
+            sb.append("{\"type\":\"sites\",\"at\":\"" + (t == 45 ? "exit" : "periodic") + "\",\"t\":" + t
+                    + ".0,\"allocated\":" + (cache + workspace) + ",\"reserved\":" + (cache + workspace)
+                    + ",\"blocks\":" + (t + 1) + ",\"sites\":[[1," + cache + "," + Math.min(t - 1, 15) + "],[2,"
+                    + workspace + ",1]],\"cost\":0.001,\"pid\":7}\n");
+        }
+        Path f = dir.resolve("cache-regression.jsonl");
+        Files.writeString(f, sb.toString(), StandardCharsets.UTF_8);
+        return new ProbeParser().parse("regression", f);
+    }
+
+    /** Issue #25, 1: a cache filled in the first seconds, then flat, was told it "piles up". */
+    @Test
+    void aCacheFilledDuringWarmUpIsNotBlamedWhenTheCurveIsFlat() throws IOException {
+        ProbeLog log = datasetCacheJob();
+        // the old rule: the end against the first sample after a quarter of the run (12 s), cache still filling
+        ProbeFindings.AllocationGrowth untimed =
+                ProbeEvidence.of(List.of(log), GROWING_UNTIMED).allocations();
+        assertThat(untimed.growing())
+                .as("start against exit grows, the old comparison")
+                .isTrue();
+
+        // the curve: stable, judged from 16 s to 45 s of the process (the sampler started with it)
+        MemoryVerdict stable = new MemoryVerdict("stable", "stable", START_WALL + 16, START_WALL + 45);
+        ProbeFindings.AllocationGrowth a =
+                ProbeEvidence.of(List.of(log), stable).allocations();
+        assertThat(a.growing()).isFalse();
+        assertThat(a.summary())
+                .isEqualTo("PyTorch's allocator held 992.0 MiB live at the end (45.0 s); the memory curve shows no"
+                        + " growth (stable): no allocation site is blamed.");
+        assertThat(a.warmupSeconds()).isEqualTo(16.0);
+        assertThat(a.sites().get(0).growthBytes())
+                .as("flat inside the judged window")
+                .isZero();
+
+        // no curve at all: nothing to agree with, nothing blamed
+        assertThat(ProbeEvidence.of(List.of(log)).allocations().growing()).isFalse();
+    }
+
+    /** A curve that grows while the allocator's live blocks stay flat: the growth is not theirs. */
+    @Test
+    void aGrowingCurveWithAFlatAllocatorBlamesNoSite() throws IOException {
+        MemoryVerdict growing = new MemoryVerdict("growing", "growing", START_WALL + 16, START_WALL + 45);
+        ProbeFindings.AllocationGrowth a =
+                ProbeEvidence.of(List.of(datasetCacheJob()), growing).allocations();
+        assertThat(a.growing()).isFalse();
+        assertThat(a.summary())
+                .isEqualTo("PyTorch's allocator held 992.0 MiB live at the end (45.0 s); the memory curve grows, but"
+                        + " the allocator's live blocks did not (992.0 MiB at 16.0 s): what grows is outside PyTorch's"
+                        + " live tensors (its cached segments, another library or another process): no allocation"
+                        + " site is blamed.");
+    }
+
+    /** A window on a clock in another zone (hours away from every sample) is not placed: the warm-up rule. */
+    @Test
+    void aWindowOnAnotherClockIsNotPlaced() throws IOException {
+        MemoryVerdict elsewhere = new MemoryVerdict("stable", "stable", START_WALL + 3600 + 16, START_WALL + 3600 + 45);
+        ProbeFindings.AllocationGrowth a =
+                ProbeEvidence.of(List.of(datasetCacheJob()), elsewhere).allocations();
+        assertThat(a.warmupSeconds()).isEqualTo(12.0); // a quarter of the 45 s, not 16 s
+        assertThat(a.growing())
+                .as("the curve does not grow, whatever the allocator did")
+                .isFalse();
+    }
+
+    @Test
+    void aSiteWithoutAPythonFrameIsSaidAsSuchNeverAsAFile() {
+        SourceLocation none = new SourceLocation(ProbeEvidence.NO_PYTHON_FRAME, 0, "?", null);
+        assertThat(ProbeEvidence.where(none))
+                .isEqualTo("an allocation with no Python frame recorded (a C++/library allocation)");
+        assertThat(ProbeEvidence.allocatedAt(none))
+                .isEqualTo("allocated with no Python frame recorded (a C++/library allocation)");
+        assertThat(ProbeEvidence.allocatedAt(new SourceLocation("/job/cache.py", 12, "load", null)))
+                .isEqualTo("allocated at cache.py:12 (load)");
+    }
 
     static Path fixture(String name) {
         try {
@@ -76,7 +172,7 @@ class ProbeEvidenceTest {
         ProbeLog log = new ProbeParser().parse("regression", fixture("leak-regression.jsonl"));
         assertThat(log.cutLastLine()).isTrue(); // the run was stopped at its target while a line was written
         assertThat(log.badLines()).isZero();
-        ProbeFindings p = ProbeEvidence.of(List.of(log));
+        ProbeFindings p = ProbeEvidence.of(List.of(log), GROWING_UNTIMED);
         ProbeFindings.AllocationGrowth a = p.allocations();
         assertThat(a.growing()).isTrue();
         assertThat(a.summary())

@@ -2,6 +2,7 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jenkins.plugins.gpusanitizer.engine.probe.MemoryVerdict;
 import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeEvidence;
 import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeFindings;
 import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeParser;
@@ -98,7 +99,10 @@ class ProbeScriptTest {
                 List.of("python3", resources.resolve("jobs/train_leak.py").toString()));
         assertThat(stdout).isEqualTo("trained 2\n");
 
-        ProbeFindings f = ProbeEvidence.of(List.of(new ProbeParser().parse("regression", out)));
+        // the stand-in torch has no GPU, so no curve: say it grows, to check the sites against warm-up
+        ProbeFindings f = ProbeEvidence.of(
+                List.of(new ProbeParser().parse("regression", out)),
+                new MemoryVerdict("growing", "growing", Double.NaN, Double.NaN));
         assertThat(f.notes()).isEmpty();
         assertThat(f.phases()).singleElement().satisfies(p -> {
             assertThat(p.status()).isEqualTo("recorded");

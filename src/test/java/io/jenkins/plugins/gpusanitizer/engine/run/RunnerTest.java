@@ -78,7 +78,12 @@ class RunnerTest {
         assertThat(san.environment())
                 .containsEntry("PYTORCH_NO_CUDA_MEMORY_CACHING", "1")
                 .containsEntry("CUDA_VISIBLE_DEVICES", "0")
-                .containsEntry("PYTORCH_CUDA_ALLOC_CONF", "(removed)");
+                .containsEntry("PYTORCH_CUDA_ALLOC_CONF", "(removed)")
+                .containsEntry("CUPY_CACHE_SAVE_CUDA_SOURCE", "1"); // issue #25, 4: a CuPy kernel's own source
+        assertThat(san.environment().get("CUPY_CACHE_DIR"))
+                .as("a fresh cache beside the log: CuPy saves a source only for a kernel it compiles")
+                .endsWith("sanitizer-memcheck/"
+                        + io.jenkins.plugins.gpusanitizer.engine.findings.RuntimeKernels.CUPY_CACHE_DIR);
         Report.PhaseJson blocking = phase(r, "blocking");
         assertThat(blocking.status()).isEqualTo("failed");
         assertThat(blocking.timeToFailureSeconds()).isBetween(0.3, 5.0);
@@ -90,6 +95,7 @@ class RunnerTest {
                 .doesNotContain("CUDA_LAUNCH_BLOCKING")
                 .doesNotContain("expandable_segments");
         assertThat(gpu.logged("env-blocking.txt"))
+                .doesNotContain("CUPY_CACHE")
                 .contains("CUDA_LAUNCH_BLOCKING=1\n")
                 .doesNotContain("PYTORCH_USE_CUDA_DSA")
                 .doesNotContain("PYTORCH_NO_CUDA_MEMORY_CACHING");

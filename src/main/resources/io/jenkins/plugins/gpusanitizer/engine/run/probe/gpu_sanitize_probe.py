@@ -1029,6 +1029,8 @@ def _on_torch(torch):
             "torch": getattr(torch, "__version__", None),
             "localRank": os.environ.get("LOCAL_RANK"),
             "ts": round(_T0, 3),
+            # nvidia-smi stamps its samples in local time without a zone: this lines them up with ts
+            "utcOffset": time.localtime(_T0).tm_gmtoff,
         }
         if _MODE == "blocking":
             hello["watched"] = _install_blocking(torch)
