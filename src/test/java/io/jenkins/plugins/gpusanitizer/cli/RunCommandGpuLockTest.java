@@ -47,7 +47,10 @@ class RunCommandGpuLockTest {
         Path locks = Path.of(gpu.env().get("GPU_SANITIZE_LOCK_DIR"));
         Files.createDirectories(locks);
         try (FileChannel channel = FileChannel.open(
-                        locks.resolve("gpu-0.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                        // card 0 is locked by its UUID (the stand-in nvidia-smi's), whatever spelling selects it
+                        locks.resolve("gpu-GPU-1a0444fb-6664-4e9d-d6a6-000000000000.lock"),
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.WRITE);
                 FileLock held = channel.lock()) {
             Process waiting = cli(gpu, "locked", "--gpu-lock-timeout", "1");
             String console = Files.readString(dir.resolve("locked.txt"));

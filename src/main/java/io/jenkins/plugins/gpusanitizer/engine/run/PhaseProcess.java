@@ -9,7 +9,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleConsumer;
+import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
@@ -29,7 +31,11 @@ final class PhaseProcess {
     static final String EXIT_STATUS = "exit.status";
     static final String STOP = "stop";
     static final String HEARTBEAT = "heartbeat";
-    /** A supervisor whose heartbeat is older than this is gone (it touches it every second). */
+    /**
+     * A supervisor whose heartbeat has not changed for this long, by this JVM's monotonic clock, is gone (it writes
+     * a new count into it every second). Not the file's age by the wall clock: a clock step (NTP, a VM resumed)
+     * would make a live supervisor look dead, or a dead one live.
+     */
     static final long HEARTBEAT_STALE_MILLIS = 15_000;
 
     private final ProcessStarter starter;
@@ -39,6 +45,12 @@ final class PhaseProcess {
     private final String workDir;
     private final Owner owner;
     private final RunLease lease;
+    /** The monotonic clock, in nanoseconds ({@link System#nanoTime}; a test's own to step). */
+    private final LongSupplier clock;
+    /** The heartbeat as last seen (its count, size and modification time), and when it last changed. */
+    private String lastBeat;
+
+    private long lastBeatChange;
 
     /** Who the supervisor follows: the JVM that started it (it ends the phase when that dies), or nobody. */
     record Owner(String pid, String startTime) {
@@ -60,6 +72,19 @@ final class PhaseProcess {
             String workDir,
             Owner owner,
             RunLease lease) {
+        this(starter, supervisor, phaseDir, env, workDir, owner, lease, System::nanoTime);
+    }
+
+    PhaseProcess(
+            ProcessStarter starter,
+            Path supervisor,
+            Path phaseDir,
+            Map<String, String> env,
+            String workDir,
+            Owner owner,
+            RunLease lease,
+            LongSupplier clock) {
+        this.clock = clock;
         this.lease = lease;
         this.starter = starter;
         this.supervisor = supervisor;
@@ -98,7 +123,7 @@ final class PhaseProcess {
             List<String> argv,
             Map<String, String> set,
             List<String> removed) {
-        long begin = System.nanoTime();
+        long begin = clock.getAsLong();
         if (!started(phaseDir)) {
             try {
                 PhaseScript.writePhase(phaseDir, workDir, set, removed, argv);
@@ -134,6 +159,8 @@ final class PhaseProcess {
             long begin) {
         long nextProgress = progressEvery * 1_000_000_000L;
         boolean stopRequested = false;
+        lastBeat = null;
+        lastBeatChange = begin;
         // the supervisor stops the phase by itself at its limits; this is the bound on waiting for it
         double giveUpAfter = settings.timeoutSeconds()
                 + settings.killGraceSeconds() * 2.0
@@ -142,7 +169,7 @@ final class PhaseProcess {
                 + 30;
         long nextLeaseCheck = 0;
         while (true) {
-            if (System.nanoTime() - begin >= nextLeaseCheck) {
+            if (clock.getAsLong() - begin >= nextLeaseCheck) {
                 lease.check(); // a resumed runner follows the phase now: step back without stopping it
                 nextLeaseCheck += 1_000_000_000L;
                 String why = stopRequested ? null : stopEarly.get();
@@ -155,8 +182,10 @@ final class PhaseProcess {
             if (done.isPresent()) {
                 return done.get();
             }
-            double elapsed = (System.nanoTime() - begin) / 1e9;
-            if (elapsed > HEARTBEAT_STALE_MILLIS / 1000.0 && !heartbeatFresh()) {
+            long now = clock.getAsLong();
+            observeBeat(now);
+            double elapsed = (now - begin) / 1e9;
+            if (elapsed > HEARTBEAT_STALE_MILLIS / 1000.0 && !heartbeatFresh(now)) {
                 if (!Files.exists(phaseDir.resolve(HEARTBEAT))) {
                     starter.killAll();
                     return new Outcome(
@@ -184,7 +213,7 @@ final class PhaseProcess {
                 Thread.currentThread().interrupt();
                 return outcome;
             }
-            if (System.nanoTime() - begin >= nextProgress) {
+            if (clock.getAsLong() - begin >= nextProgress) {
                 progress.accept(elapsed);
                 nextProgress += progressEvery * 1_000_000_000L;
             }
@@ -193,9 +222,9 @@ final class PhaseProcess {
 
     /** After an abort: the supervisor's kill takes its graces; waits that long, uninterrupted. */
     private Outcome awaitAfterStop(PhaseSettings settings, long begin) {
-        long deadline = System.nanoTime()
+        long deadline = clock.getAsLong()
                 + (long) ((settings.killGraceSeconds() * 2.0 + settings.toolWriteGraceSeconds() + 10) * 1e9);
-        while (System.nanoTime() < deadline) {
+        while (clock.getAsLong() < deadline) {
             Optional<Outcome> done = readOutcome();
             if (done.isPresent()) {
                 return done.get();
@@ -207,7 +236,7 @@ final class PhaseProcess {
             }
         }
         starter.killAll();
-        return lost((System.nanoTime() - begin) / 1e9, "aborted; its supervisor did not confirm the stop");
+        return lost((clock.getAsLong() - begin) / 1e9, "aborted; its supervisor did not confirm the stop");
     }
 
     private Outcome lost(double elapsed, String why) {
@@ -222,12 +251,33 @@ final class PhaseProcess {
         }
     }
 
-    private boolean heartbeatFresh() {
+    /** Notes the heartbeat as it is now: a change (count, size or modification time, any direction) is a beat. */
+    private void observeBeat(long now) {
+        String beat = beat();
+        if (beat != null && !beat.equals(lastBeat)) {
+            lastBeat = beat;
+            lastBeatChange = now;
+        }
+    }
+
+    /**
+     * Whether the heartbeat was seen to change within the last {@link #HEARTBEAT_STALE_MILLIS} of the monotonic
+     * clock (a heartbeat first seen counts as a change). The file's time is compared with nothing, so a wall clock
+     * that steps changes no verdict.
+     */
+    private boolean heartbeatFresh(long now) {
+        return lastBeat != null && now - lastBeatChange < HEARTBEAT_STALE_MILLIS * 1_000_000L;
+    }
+
+    /** What the heartbeat shows now; null when there is none. */
+    private String beat() {
+        Path file = phaseDir.resolve(HEARTBEAT);
         try {
-            FileTime beat = Files.getLastModifiedTime(phaseDir.resolve(HEARTBEAT));
-            return System.currentTimeMillis() - beat.toMillis() < HEARTBEAT_STALE_MILLIS;
+            FileTime modified = Files.getLastModifiedTime(file);
+            String count = new String(Files.readAllBytes(file), StandardCharsets.UTF_8).trim();
+            return count + "@" + modified.to(TimeUnit.NANOSECONDS);
         } catch (IOException e) {
-            return false;
+            return null;
         }
     }
 

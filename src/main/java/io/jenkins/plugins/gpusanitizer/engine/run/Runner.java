@@ -8,7 +8,9 @@ import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
@@ -203,7 +205,7 @@ public final class Runner {
             }
             reference.fromSpec(spec, reasons);
             // released on every way out of here; a killed JVM's lock the OS drops
-            try (GpuLock gpus = takeGpus()) {
+            try (GpuLock gpus = takeGpus(check.partial())) {
                 if (gpus == null) {
                     return Thread.currentThread().isInterrupted();
                 }
@@ -226,7 +228,7 @@ public final class Runner {
      * The run's GPUs, exclusively on this machine, before any phase starts (a resumed run takes them again:
      * the lock went with the old runner's process). Null, with the reason, when they could not be taken.
      */
-    private GpuLock takeGpus() {
+    private GpuLock takeGpus(Environment devices) {
         if (!spec.gpuLock()) {
             return GpuLock.none();
         }
@@ -234,10 +236,11 @@ public final class Runner {
         try {
             return GpuLock.take(
                     lockDir,
-                    spec.gpus(),
-                    GpuLock.Holder.of(baseEnv, dir.root(), secrets.mask(String.join(" ", spec.command()))),
+                    cards(devices),
+                    GpuLock.Holder.of(baseEnv, dir.root()),
                     spec.gpuLockTimeoutSeconds(),
-                    progress);
+                    progress,
+                    GpuLock.Identity.current(baseEnv));
         } catch (GpuLock.NotTaken e) {
             reasons.add(Reason.error(e.code, e.getMessage()));
         } catch (InterruptedException e) {
@@ -245,6 +248,35 @@ public final class Runner {
             Thread.currentThread().interrupt();
         }
         return null;
+    }
+
+    /**
+     * The run's cards, each locked by its UUID from nvidia-smi's list whatever spelling selected it (an index, a
+     * UUID), so that two runs on one card never hold two locks; by the spelling given, said in one line, when the
+     * UUID is not known.
+     */
+    private List<GpuLock.Card> cards(Environment devices) {
+        List<GpuLock.Card> cards = new ArrayList<>();
+        for (String want : spec.gpus()) {
+            String uuid = devices == null
+                    ? null
+                    : devices.gpus().stream()
+                            .filter(g -> want.equals(g.index()) || want.equals(g.uuid()))
+                            .map(Environment.Gpu::uuid)
+                            .filter(u -> u != null && !u.isBlank())
+                            .findFirst()
+                            .orElse(null);
+            if (uuid == null && want.matches("(?i)(GPU|MIG)-[0-9a-f-]+")) {
+                uuid = want; // a UUID is its own name
+            }
+            if (uuid == null) {
+                progress.say("GPU " + want + ": its UUID is not known, locked as '" + want
+                        + "' (another spelling of the same card would not wait for this run)");
+                uuid = want;
+            }
+            cards.add(new GpuLock.Card(want, uuid));
+        }
+        return cards;
     }
 
     private static RunLease.Superseded superseded(Throwable e) {

@@ -9,8 +9,10 @@
 # phase's cookie (DataLoader workers that left the tree), and writes PHASE_DIR/exit.status.
 #
 # The runner starts it through the job's launcher, so inside a container it runs in the container.
-# It needs only a POSIX sh and /proc: no bash, no procps, no Java. It touches PHASE_DIR/heartbeat
-# every second, which is how a runner that cannot see the container's processes knows it lives.
+# It needs only a POSIX sh and /proc: no bash, no procps, no Java. It writes a new count into
+# PHASE_DIR/heartbeat every second, which is how a runner that cannot see the container's processes
+# knows it lives: the runner watches the count change by its own monotonic clock, never the file's
+# age by the wall clock (a clock step would read as a dead supervisor).
 #
 # usage: sh supervise.sh PHASE_DIR      settings: PHASE_DIR/supervisor.conf (written by the runner)
 
@@ -103,13 +105,16 @@ add_note() {
 }
 
 LAST_BEAT=0
+BEATS=0
 DIR_LOST=
 heartbeat() {
   now_cs
   if [ $((NOW - LAST_BEAT)) -ge 100 ]; then
-    # `true`, not `:`: a failed redirection of a special built-in ends a POSIX sh (dash), and this shell
-    # must outlive a run directory that was deleted (a workspace cleanup) or a full disk to stop its phase
-    if true > "$dir/heartbeat" 2> /dev/null; then LAST_BEAT=$NOW; else DIR_LOST=1; fi
+    BEATS=$((BEATS + 1))
+    # `echo`, a regular built-in, not a special one: a failed redirection of a special built-in ends a POSIX
+    # sh (dash), and this shell must outlive a run directory that was deleted (a workspace cleanup) or a full
+    # disk to stop its phase
+    if echo "$BEATS" > "$dir/heartbeat" 2> /dev/null; then LAST_BEAT=$NOW; else DIR_LOST=1; fi
   fi
 }
 

@@ -19,8 +19,7 @@ public final class GpuLockHolder {
             lock = GpuLock.take(
                     dir,
                     List.of(args[1]),
-                    GpuLock.Holder.of(
-                            Map.of("BUILD_TAG", "jenkins-other-job-7"), dir.resolve("other-run"), "python3 other.py"),
+                    GpuLock.Holder.of(Map.of("BUILD_TAG", "jenkins-other-job-7"), dir.resolve("other-run")),
                     justTry ? 1 : 5,
                     new ProgressLog(line -> {}, new Secrets(Map.of())));
         } catch (GpuLock.NotTaken e) {

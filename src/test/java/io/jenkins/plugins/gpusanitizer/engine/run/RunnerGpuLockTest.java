@@ -23,14 +23,24 @@ class RunnerGpuLockTest {
         return FakeGpu.farOobSpec(dir.resolve(out));
     }
 
+    /** The UUID the stand-in nvidia-smi gives card {@code index} (the H200's, its last group replaced). */
+    private static String uuid(String index) {
+        return "GPU-1a0444fb-6664-4e9d-d6a6-00000000000" + index;
+    }
+
+    /** Another run holding card {@code index}, locked as a run locks it: by its UUID. */
     private static GpuLock hold(FakeGpu gpu, String index) throws Exception {
+        return holdAs(gpu, new GpuLock.Card(index, index.startsWith("GPU-") ? index : uuid(index)));
+    }
+
+    private static GpuLock holdAs(FakeGpu gpu, GpuLock.Card card) throws Exception {
         return GpuLock.take(
                 GpuLock.directory(gpu.env()),
-                List.of(index),
-                new GpuLock.Holder(
-                        4242, "gpu-host", "jenkins-other-9", "python3 other.py", "/ws/other", "2026-12-04T00:00:00Z"),
+                List.of(card),
+                new GpuLock.Holder(4242, "gpu-host", "jenkins-other-9", "/ws/other", "2026-12-04T00:00:00Z"),
                 1,
-                new ProgressLog(line -> {}, new Secrets(Map.of())));
+                new ProgressLog(line -> {}, new Secrets(Map.of())),
+                GpuLock.Identity.current(Map.of()));
     }
 
     private static boolean free(FakeGpu gpu, String index) {
@@ -61,25 +71,15 @@ class RunnerGpuLockTest {
     void aRunWaitsForItsGpuThenRunsAndGivesItBack() throws Exception {
         FakeGpu gpu = new FakeGpu(dir.resolve("g")).farOob();
         GpuLock other = hold(gpu, "0");
-        // the GPU is given back once the run says it waits for it: ordered by the run's own line, not by time
-        java.util.concurrent.CountDownLatch waiting = new java.util.concurrent.CountDownLatch(1);
-        Thread release = new Thread(() -> {
-            try {
-                waiting.await();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            other.close();
-        });
-        release.start();
+        // the other run lets go once this one said it waits (ordered by the line, not by a sleep)
         Report report = new Runner(spec("run"), gpu.env(), line -> {
                     console.add(line);
                     if (line.contains("GPU 0 is in use by")) {
-                        waiting.countDown();
+                        other.close();
                     }
                 })
                 .run();
-        release.join();
+        other.close();
         assertThat(report.verdict()).isEqualTo("FAIL");
         assertThat(report.diagnosis().faultAt().line()).isEqualTo(32);
         assertThat(console).anyMatch(l -> l.matches(".*GPU 0 taken after \\d+ s of waiting"));
@@ -171,5 +171,50 @@ class RunnerGpuLockTest {
         assertThat(report.execution().phases()).as("no phase ran").isEmpty();
         Report off = new Runner(spec("off").gpuLock(false), env, console::add).run();
         assertThat(off.verdict()).isEqualTo("FAIL");
+    }
+
+    /**
+     * Issue #26 item 5: {@code --gpu 0} and {@code --gpu GPU-<uuid of card 0>} are one card: a run selecting it by
+     * its index waits for a run that selected it by its UUID, and the other way round.
+     */
+    @Test
+    void oneCardIsOneLockWhateverSpellingSelectedIt() throws Exception {
+        FakeGpu gpu = new FakeGpu(dir.resolve("g")).farOob();
+        Report report;
+        try (GpuLock other =
+                holdAs(gpu, GpuLock.Card.asGiven(List.of(uuid("0"))).get(0))) {
+            report = new Runner(spec("run").gpuLockTimeoutSeconds(1), gpu.env(), console::add).run();
+        }
+        assertThat(report.verdict()).isEqualTo("ERROR");
+        assertThat(report.reasons()).anyMatch(r -> r.code().equals("gpu-lock-timeout"));
+        assertThat(report.execution().phases())
+                .as("no phase ran beside the other run")
+                .isEmpty();
+        assertThat(console)
+                .anyMatch(l ->
+                        l.contains("GPU 0 is in use by jenkins-other-9") && l.contains("gpu-" + uuid("0") + ".lock"));
+
+        boolean[] heldByUuid = new boolean[1];
+        Report byIndex = new Runner(spec("second").phases(List.of(Phase.BLOCKING)), gpu.env(), line -> {
+                    if (line.contains("blocking started")) {
+                        try (GpuLock l = holdAs(
+                                gpu, GpuLock.Card.asGiven(List.of(uuid("0"))).get(0))) {
+                            heldByUuid[0] = false;
+                        } catch (Exception e) {
+                            heldByUuid[0] = true;
+                        }
+                    }
+                })
+                .run();
+        assertThat(heldByUuid[0])
+                .as("the UUID's lock is taken by the run that said 0")
+                .isTrue();
+        assertThat(byIndex.execution().phases()).isNotEmpty();
+        assertThat(new RunDirectory(dir.resolve("second"))
+                        .readRecord()
+                        .gpuLock()
+                        .gpus())
+                .as("recorded as the run named it")
+                .containsExactly("0");
     }
 }
