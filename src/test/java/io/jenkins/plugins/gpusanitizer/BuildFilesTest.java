@@ -181,6 +181,36 @@ class BuildFilesTest {
         assertThat(props.get("mockito.version")).isEqualTo(MANAGED_BY_PARENT.get("org.mockito"));
     }
 
+    /**
+     * The standalone build's second SpotBugs execution reads the Jenkins layer from target/test-classes and
+     * leaves out its unit tests by name (standalone/spotbugs-jenkins-layer-exclude.xml: {@code *Test}): so
+     * every test source there is a *Test, and no main class is one (it would go unanalysed).
+     */
+    @Test
+    void theSpotBugsFilterTellsTheJenkinsLayerFromItsTests() throws Exception {
+        for (String layer : List.of("steps", "results")) {
+            String pkg = "io/jenkins/plugins/gpusanitizer/" + layer;
+            assertThat(javaFiles(ROOT.resolve("src/test/java").resolve(pkg)))
+                    .isNotEmpty()
+                    .allMatch(name -> name.endsWith("Test.java"), "a unit test's name");
+            assertThat(javaFiles(ROOT.resolve("src/main/java").resolve(pkg)))
+                    .isNotEmpty()
+                    .noneMatch(name -> name.endsWith("Test.java"));
+        }
+        assertThat(Files.readString(
+                        ROOT.resolve("standalone/spotbugs-jenkins-layer-exclude.xml"), StandardCharsets.UTF_8))
+                .contains(
+                        "<Class name=\"~io\\.jenkins\\.plugins\\.gpusanitizer\\.(steps|results)\\..*Test(\\$.*)?\" />");
+    }
+
+    private static List<String> javaFiles(Path dir) throws Exception {
+        try (var walk = Files.walk(dir)) {
+            return walk.map(f -> f.getFileName().toString())
+                    .filter(n -> n.endsWith(".java"))
+                    .toList();
+        }
+    }
+
     @Test
     void theJenkinsfileAsksOnlyForLinux() throws Exception {
         String jenkinsfile = Files.readString(ROOT.resolve("Jenkinsfile"), StandardCharsets.UTF_8);

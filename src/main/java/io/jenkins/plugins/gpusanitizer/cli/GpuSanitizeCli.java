@@ -1,6 +1,8 @@
 package io.jenkins.plugins.gpusanitizer.cli;
 
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
+import java.nio.charset.Charset;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -23,7 +25,12 @@ public final class GpuSanitizeCli implements Runnable {
     }
 
     public static void main(String[] args) {
-        System.exit(execute(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+        // the platform's charset, as PrintWriter(OutputStream) picks it, now said rather than implied
+        Charset charset = Charset.defaultCharset();
+        System.exit(execute(
+                args,
+                new PrintWriter(new OutputStreamWriter(System.out, charset), true),
+                new PrintWriter(new OutputStreamWriter(System.err, charset), true)));
     }
 
     /** Runs the CLI with the given streams; returns the exit code (tests call this). */

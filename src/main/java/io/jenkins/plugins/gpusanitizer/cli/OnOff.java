@@ -1,5 +1,6 @@
 package io.jenkins.plugins.gpusanitizer.cli;
 
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import java.util.Locale;
 import picocli.CommandLine;
 
@@ -7,6 +8,10 @@ import picocli.CommandLine;
 final class OnOff {
     private OnOff() {}
 
+    @SuppressFBWarnings(
+            value = "NP_BOOLEAN_RETURN_NULL",
+            justification = "three states on purpose: null is an option not given (unknown), which the report"
+                    + " keeps apart from off; the one caller passes it on as such")
     static Boolean parse(CommandLine cl, String option, String value) {
         if (value == null) {
             return null;

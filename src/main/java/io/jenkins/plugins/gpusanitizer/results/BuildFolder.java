@@ -121,9 +121,10 @@ public final class BuildFolder {
             Path root = directory.toPath();
             List<Path> doomed;
             try (Stream<Path> walk = Files.walk(root)) {
+                // below root, so every path has a parent and a name; the null-safe forms only say so
                 doomed = walk.filter(path -> !path.equals(root))
-                        .filter(path -> !(path.getParent().equals(root)
-                                && KEPT.contains(path.getFileName().toString())))
+                        .filter(path ->
+                                !(root.equals(path.getParent()) && KEPT.contains(String.valueOf(path.getFileName()))))
                         .sorted(Comparator.reverseOrder()) // children before their folders
                         .toList();
             }

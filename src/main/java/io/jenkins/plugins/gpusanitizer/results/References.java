@@ -33,8 +33,9 @@ public record References(Report report, String reportBuild, Double failureSecond
         if (target != null) {
             Target targetJob = targetJob(build.getParent().getParent(), target);
             note = targetJob.note();
-            if (targetJob.job() != null) {
-                Run<?, ?> last = targetJob.job().getLastCompletedBuild();
+            Job<?, ?> job = targetJob.job();
+            if (job != null) {
+                Run<?, ?> last = job.getLastCompletedBuild();
                 Report targetReport = selector.select(last)
                         .map(GpuSanitizeBuildAction::getReport)
                         .orElse(null);

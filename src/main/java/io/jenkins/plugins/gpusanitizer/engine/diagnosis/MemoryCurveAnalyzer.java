@@ -363,7 +363,7 @@ public final class MemoryCurveAnalyzer {
             return 0;
         }
         Arrays.sort(slopes, 0, k);
-        return k % 2 == 1 ? slopes[k / 2] : (slopes[k / 2 - 1] + slopes[k / 2]) / 2;
+        return k % 2 != 0 ? slopes[k / 2] : (slopes[k / 2 - 1] + slopes[k / 2]) / 2;
     }
 
     private static double median(MemorySamples s, int lo, int hi) {

@@ -113,7 +113,8 @@ final class ChunkReader implements AutoCloseable {
         } catch (Throwable t) {
             // whatever failed is the parser's to throw, on its own thread
             failure = t;
-            full.offer(FAILED);
+            // always room: full holds POOL + 1 and only the POOL chunks circulate, so add never throws here
+            full.add(FAILED);
         }
     }
 

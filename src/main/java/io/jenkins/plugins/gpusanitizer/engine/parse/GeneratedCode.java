@@ -67,10 +67,15 @@ public final class GeneratedCode {
                 continue;
             }
             Files.createDirectories(dest);
-            String base = src.getFileName().toString();
+            Path srcName = src.getFileName();
+            if (srcName == null) {
+                continue; // only a root has no name, and a root is no regular file
+            }
+            String base = srcName.toString();
             Path target = dest.resolve(base);
-            if (Files.exists(target) && src.getParent() != null) {
-                target = dest.resolve(src.getParent().getFileName() + "-" + base);
+            Path folder = src.getParent();
+            if (Files.exists(target) && folder != null) {
+                target = dest.resolve(folder.getFileName() + "-" + base);
             }
             try {
                 Files.copy(src, target, StandardCopyOption.REPLACE_EXISTING);

@@ -10,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 
 /**
  * Renders the report as an HTML fragment (shared by the CLI page and the Jenkins build page) and as
@@ -295,7 +296,7 @@ public final class HtmlReport {
                             Locale.ROOT,
                             "Regression target %.1f s (reference failure %.1f s, %s).",
                             e.regressionTargetSeconds(),
-                            e.referenceFailureSeconds() == null ? Double.NaN : e.referenceFailureSeconds(),
+                            Objects.requireNonNullElse(e.referenceFailureSeconds(), Double.NaN),
                             e.referenceSource() == null ? "given" : e.referenceSource())))
                     .append("</p>");
         }

@@ -260,9 +260,8 @@ public final class EnvironmentProbe {
         List<String> argv =
                 spec.shellCommand() ? List.of(spec.command().get(0).trim().split("\\s+")) : spec.command();
         String first = argv.isEmpty() ? "" : argv.get(0);
-        String base = Path.of(first).getFileName() == null
-                ? ""
-                : Path.of(first).getFileName().toString();
+        Path firstName = Path.of(first).getFileName();
+        String base = firstName == null ? "" : firstName.toString();
         if (base.matches("python[\\d.]*")) {
             return first.contains("/")
                     ? tools.require(base, Path.of(first), "--python")

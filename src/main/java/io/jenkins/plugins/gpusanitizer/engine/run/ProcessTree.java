@@ -50,12 +50,12 @@ public final class ProcessTree {
         Set<Long> out = new LinkedHashSet<>();
         byte[] needle = (COOKIE + "=" + value + "\0").getBytes(StandardCharsets.UTF_8);
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(
-                Path.of("/proc"), p -> p.getFileName().toString().matches("\\d+"))) {
+                Path.of("/proc"), p -> String.valueOf(p.getFileName()).matches("\\d+"))) {
             for (Path p : ds) {
                 try {
                     byte[] env = Files.readAllBytes(p.resolve("environ"));
                     if (contains(env, needle)) {
-                        out.add(Long.parseLong(p.getFileName().toString()));
+                        out.add(Long.parseLong(String.valueOf(p.getFileName())));
                     }
                 } catch (IOException | SecurityException e) {
                     // gone or not ours

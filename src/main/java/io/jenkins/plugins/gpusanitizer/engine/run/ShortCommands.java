@@ -49,7 +49,9 @@ final class ShortCommands {
      * Exit -1: timed out; -2: could not be started (the output says why).
      */
     synchronized CommandOutput run(List<String> argv, Map<String, String> env, Path saveTo, int timeoutSeconds) {
-        String name = ++count + "-" + safe(Path.of(argv.get(0)).getFileName().toString());
+        Path program = Path.of(argv.get(0)).getFileName();
+        // "/" has no file name: the folder is then named after the whole argument (safe() cleans it)
+        String name = ++count + "-" + safe(program == null ? argv.get(0) : program.toString());
         Path dir = root.resolve(name);
         try {
             Files.createDirectories(dir);
@@ -66,7 +68,10 @@ final class ShortCommands {
                 throw new RunException("interrupted while probing " + argv.get(0));
             }
             String output = read(dir.resolve(RunDirectory.STDOUT)) + read(dir.resolve(RunDirectory.STDERR));
-            Files.createDirectories(saveTo.getParent());
+            Path saveIn = saveTo.toAbsolutePath().getParent();
+            if (saveIn != null) {
+                Files.createDirectories(saveIn);
+            }
             Files.writeString(saveTo, output, StandardCharsets.UTF_8);
             return switch (outcome.status()) {
                 case PhaseResult.TIMED_OUT ->

@@ -36,13 +36,18 @@ final class Throughput {
                 while ((line = r.readLine()) != null) {
                     Matcher m = p.matcher(line);
                     while (m.find()) {
+                        // null: the regex's first group took no part in this match (an optional group)
+                        String number = m.groupCount() >= 1 ? m.group(1) : m.group();
+                        if (number == null) {
+                            continue;
+                        }
                         try {
-                            last.addLast(Double.parseDouble(m.groupCount() >= 1 ? m.group(1) : m.group()));
+                            last.addLast(Double.parseDouble(number));
                             n++;
                             if (last.size() > KEEP) {
                                 last.removeFirst();
                             }
-                        } catch (NumberFormatException | NullPointerException e) {
+                        } catch (NumberFormatException e) {
                             // not a number: skip
                         }
                     }

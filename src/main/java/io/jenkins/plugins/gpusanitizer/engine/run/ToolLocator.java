@@ -1,5 +1,6 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import java.io.File;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,6 +54,10 @@ public final class ToolLocator {
     }
 
     /** PATH from the environment; CUDA_HOME/bin, CUDA_PATH/bin and /usr/local/cuda/bin as fallbacks. */
+    @SuppressFBWarnings(
+            value = "DMI_HARDCODED_ABSOLUTE_FILENAME",
+            justification = "/usr/local/cuda/bin is where the CUDA toolkit installs by default: the last fallback,"
+                    + " after PATH, CUDA_HOME and CUDA_PATH, for agents whose environment names none of them")
     public static ToolLocator fromEnvironment(Map<String, String> env) {
         List<Path> path = new ArrayList<>();
         String p = env.getOrDefault("PATH", "");
