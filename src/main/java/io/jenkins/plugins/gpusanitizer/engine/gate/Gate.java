@@ -11,6 +11,7 @@ import io.jenkins.plugins.gpusanitizer.engine.model.Frame;
 import io.jenkins.plugins.gpusanitizer.engine.model.Kind;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.parse.CudaFailure;
+import io.jenkins.plugins.gpusanitizer.engine.parse.CudaUnavailable;
 import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerOutput;
 import java.util.ArrayList;
 import java.util.List;
@@ -196,6 +197,13 @@ public final class Gate {
         String tool = run.tool().id();
         boolean defects = !run.unsuppressed().isEmpty();
         for (String failure : out.toolFailures()) {
+            if (failure.startsWith(CudaUnavailable.MARK)) {
+                reasons.add(Reason.error(
+                        "no-gpu",
+                        tool + " in " + out.source() + ": the job printed torch's warning '" + failure
+                                + "' and ran without the GPU: " + tool + " checked nothing"));
+                continue;
+            }
             String hint = failure.contains("before first instrumented API call")
                     ? " (the target never initialised CUDA: wrong command, missing script, or a wrapper that does not touch the GPU)"
                     : "";
