@@ -17,7 +17,8 @@ final class PolicyOptions {
             names = "--suppress",
             paramLabel = "SPEC",
             description =
-                    "suppress matching defects: 'key=value;...' with keys id, tool, kind, kernel, message, frame (regexes), reason; repeatable.")
+                    "suppress matching defects: 'key=value;...' with keys id, tool, kind, kernel, message, frame (regexes), reason; "
+                            + "repeatable. An empty value, or a regex that matches every text (.*, x*), is refused.")
     List<String> suppress = new ArrayList<>();
 
     @Option(

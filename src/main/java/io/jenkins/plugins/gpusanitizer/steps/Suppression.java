@@ -9,13 +9,12 @@ import hudson.model.Item;
 import hudson.util.FormValidation;
 import hudson.util.ListBoxModel;
 import io.jenkins.plugins.gpusanitizer.engine.findings.PatternSuppression;
+import io.jenkins.plugins.gpusanitizer.engine.findings.SuppressionPattern;
 import io.jenkins.plugins.gpusanitizer.engine.model.Kind;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import java.io.Serializable;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 import java.util.stream.Collectors;
 import org.jenkinsci.Symbol;
 import org.kohsuke.stapler.AncestorInPath;
@@ -192,20 +191,20 @@ public class Suppression implements Describable<Suppression>, Serializable {
 
         @POST
         public FormValidation doCheckKernel(@AncestorInPath Item item, @QueryParameter String value) {
-            return checkRegex(item, value);
+            return checkRegex(item, "kernel", value);
         }
 
         @POST
         public FormValidation doCheckMessage(@AncestorInPath Item item, @QueryParameter String value) {
-            return checkRegex(item, value);
+            return checkRegex(item, "message", value);
         }
 
         @POST
         public FormValidation doCheckFrame(@AncestorInPath Item item, @QueryParameter String value) {
-            return checkRegex(item, value);
+            return checkRegex(item, "frame", value);
         }
 
-        private static FormValidation checkRegex(Item item, String value) {
+        private static FormValidation checkRegex(Item item, String field, String value) {
             if (!FormPermissions.canConfigure(item) || value == null || value.isBlank()) {
                 return FormValidation.ok();
             }
@@ -213,10 +212,10 @@ public class Suppression implements Describable<Suppression>, Serializable {
                 return FormValidation.error(Messages.Suppression_NoSemicolon());
             }
             try {
-                Pattern.compile(value.trim());
+                SuppressionPattern.compile(field, value);
                 return FormValidation.ok();
-            } catch (PatternSyntaxException e) {
-                return FormValidation.error(e.getDescription());
+            } catch (IllegalArgumentException e) {
+                return FormValidation.error(e.getMessage());
             }
         }
     }

@@ -3,16 +3,20 @@ package io.jenkins.plugins.gpusanitizer.steps;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.mockStatic;
 import static org.mockito.Mockito.when;
 
 import hudson.model.Item;
+import hudson.util.FormValidation;
 import hudson.util.ListBoxModel;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GateAction;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunSpec;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.mockito.MockedStatic;
 
 /**
  * Issue #16, 4: tools with their gate action and suppressions as describables; the deprecated string
@@ -114,5 +118,39 @@ class StepOptionsTest {
                 .contains("race", "leak");
         assertThat(values(suppressions.doFillToolItems(configurer(true)))).startsWith("", "memcheck");
         assertThat(suppressions.doFillKindItems(configurer(false))).isEmpty();
+    }
+
+    /**
+     * Issue #25, 9: a pattern that matches every kernel, message or frame would hide every defect; the
+     * step refuses it in one line (the recorder turns it into an AbortException) and the form says so.
+     * A blank field is the form's "not given" and is no pattern.
+     */
+    @Test
+    void aMatchAllPatternIsRefusedByTheStepAndItsForm() {
+        Suppression all = new Suppression();
+        all.setTool("memcheck");
+        all.setKernel("x*");
+        assertThatThrownBy(all::toSpec)
+                .hasMessage("suppression 'tool=memcheck;kernel=x*': kernel 'x*' matches every kernel: it would"
+                        + " suppress every defect; narrow it");
+        GpuSanitizeStep step = new GpuSanitizeStep("python3 train.py");
+        Suppression message = new Suppression();
+        message.setMessage(".*");
+        step.setSuppressionRules(List.of(message));
+        assertThatThrownBy(() -> RunSpecMapping.toSpec(step, "/o")).hasMessageContaining("matches every message");
+
+        FormValidation error = mock(FormValidation.class);
+        FormValidation ok = mock(FormValidation.class);
+        try (MockedStatic<FormValidation> form = mockStatic(FormValidation.class)) {
+            form.when(() -> FormValidation.error(anyString())).thenReturn(error);
+            form.when(FormValidation::ok).thenReturn(ok);
+            Suppression.DescriptorImpl descriptor = new Suppression.DescriptorImpl();
+            assertThat(descriptor.doCheckFrame(configurer(true), "|")).isSameAs(error);
+            form.verify(() ->
+                    FormValidation.error("frame '|' matches every frame: it would suppress every defect; narrow it"));
+            assertThat(descriptor.doCheckKernel(configurer(true), "^fused_scale$"))
+                    .isSameAs(ok);
+            assertThat(descriptor.doCheckKernel(configurer(true), "")).isSameAs(ok);
+        }
     }
 }

@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
 /**
  * A user's suppression: every given field must match. Spec syntax (CLI {@code --suppress}, step
@@ -56,31 +55,20 @@ public final class PatternSuppression implements SuppressionRule {
             }
             String key = part.substring(0, eq).trim().toLowerCase(Locale.ROOT);
             String value = part.substring(eq + 1).trim();
-            try {
-                switch (key) {
-                    case "id" -> id = value;
-                    case "tool" ->
-                        tool = Tool.fromId(value)
-                                .orElseThrow(() -> new IllegalArgumentException(
-                                        "suppression '" + spec + "': unknown tool '" + value + "'"));
-                    case "kind" ->
-                        kind = Kind.valueOf(value.toUpperCase(Locale.ROOT).replace('-', '_'));
-                    case "kernel" -> kernel = Pattern.compile(value);
-                    case "message" -> message = Pattern.compile(value);
-                    case "frame" -> frame = Pattern.compile(value);
-                    case "reason" -> reason = value;
-                    default ->
-                        throw new IllegalArgumentException("suppression '" + spec + "': unknown key '" + key
-                                + "' (use id, tool, kind, kernel, message, frame, reason)");
-                }
-            } catch (PatternSyntaxException e) {
-                throw new IllegalArgumentException(
-                        "suppression '" + spec + "': bad regex for " + key + ": " + e.getDescription());
-            } catch (IllegalArgumentException e) {
-                if (e.getMessage() != null && e.getMessage().startsWith("suppression")) {
-                    throw e;
-                }
-                throw new IllegalArgumentException("suppression '" + spec + "': unknown kind '" + value + "'");
+            switch (key) {
+                case "id" -> id = nonEmpty(spec, key, value);
+                case "tool" ->
+                    tool = Tool.fromId(value)
+                            .orElseThrow(() -> new IllegalArgumentException(
+                                    "suppression '" + spec + "': unknown tool '" + value + "'"));
+                case "kind" -> kind = kind(spec, value);
+                case "kernel" -> kernel = pattern(spec, key, value);
+                case "message" -> message = pattern(spec, key, value);
+                case "frame" -> frame = pattern(spec, key, value);
+                case "reason" -> reason = nonEmpty(spec, key, value);
+                default ->
+                    throw new IllegalArgumentException("suppression '" + spec + "': unknown key '" + key
+                            + "' (use id, tool, kind, kernel, message, frame, reason)");
             }
         }
         if (tool == null && kind == null && kernel == null && message == null && frame == null) {
@@ -95,6 +83,30 @@ public final class PatternSuppression implements SuppressionRule {
                 message,
                 frame,
                 reason == null ? "user suppression " + spec : reason);
+    }
+
+    private static Kind kind(String spec, String value) {
+        try {
+            return Kind.valueOf(value.toUpperCase(Locale.ROOT).replace('-', '_'));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("suppression '" + spec + "': unknown kind '" + value + "'");
+        }
+    }
+
+    private static Pattern pattern(String spec, String key, String value) {
+        try {
+            return SuppressionPattern.compile(key, value);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("suppression '" + spec + "': " + e.getMessage());
+        }
+    }
+
+    /** An empty id or reason is an unset variable as often as a kernel is: said, not guessed. */
+    private static String nonEmpty(String spec, String key, String value) {
+        if (value.isEmpty()) {
+            throw new IllegalArgumentException("suppression '" + spec + "': " + key + " is empty");
+        }
+        return value;
     }
 
     @Override

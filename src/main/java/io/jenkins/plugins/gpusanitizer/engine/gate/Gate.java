@@ -11,7 +11,9 @@ import io.jenkins.plugins.gpusanitizer.engine.findings.UncachedCaptureRule;
 import io.jenkins.plugins.gpusanitizer.engine.model.Frame;
 import io.jenkins.plugins.gpusanitizer.engine.model.Kind;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
+import io.jenkins.plugins.gpusanitizer.engine.parse.CudaErrorClass;
 import io.jenkins.plugins.gpusanitizer.engine.parse.CudaFailure;
+import io.jenkins.plugins.gpusanitizer.engine.parse.CudaUnavailable;
 import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerOutput;
 import java.util.ArrayList;
 import java.util.List;
@@ -197,6 +199,13 @@ public final class Gate {
         String tool = run.tool().id();
         boolean defects = !run.unsuppressed().isEmpty();
         for (String failure : out.toolFailures()) {
+            if (failure.startsWith(CudaUnavailable.MARK)) {
+                reasons.add(Reason.error(
+                        "no-gpu",
+                        tool + " in " + out.source() + ": the job printed torch's warning '" + failure
+                                + "' and ran without the GPU: " + tool + " checked nothing"));
+                continue;
+            }
             String hint = failure.contains("before first instrumented API call")
                     ? " (the target never initialised CUDA: wrong command, missing script, or a wrapper that does not touch the GPU)"
                     : "";
@@ -383,6 +392,19 @@ public final class Gate {
                                 + f.firstMessage().line() + ")"
                         : f.rank() != null ? " on rank " + f.rank() : "";
         String what = f.message() == null ? f.errorClass().text() : f.message();
+        CudaErrorClass fault = f.errorClass() == CudaErrorClass.NONE ? null : f.memoryFault();
+        if (fault != null && fault != f.errorClass()) {
+            // another rank or a line beside the traceback names the fault the reported error passes on
+            add(
+                    reasons,
+                    policy.crashAction(),
+                    "crash",
+                    phase + " run hit a GPU error: " + fault.text() + ", reported as "
+                            + f.errorClass().text() + where);
+            if (f.errorClass() == CudaErrorClass.NCCL || f.errorClass() == CudaErrorClass.OTHER_CUDA) {
+                return;
+            }
+        }
         switch (f.errorClass()) {
             case NONE -> {}
             case OUT_OF_MEMORY ->

@@ -153,6 +153,23 @@ public record CudaFailure(
                 line);
     }
 
+    /**
+     * The first memory fault (illegal address, device assert, ...) the job's output names anywhere:
+     * its own class, another rank's failure, or a message beside the traceback (NCCL's watchdog, a
+     * CUDA warning of a destructor); null when none does.
+     */
+    public CudaErrorClass memoryFault() {
+        if (errorClass.isMemoryFault()) {
+            return errorClass;
+        }
+        return java.util.stream.Stream.concat(
+                        ranks.stream().map(RankFailure::errorClass),
+                        messages.stream().map(CudaMessage::errorClass))
+                .filter(CudaErrorClass::isMemoryFault)
+                .findFirst()
+                .orElse(null);
+    }
+
     /** The CUDA failure came only from messages printed outside any traceback: the job caught it (or C++ aborted). */
     public boolean withoutTraceback() {
         return frames.isEmpty() && !messages.isEmpty() && errorClass != CudaErrorClass.NONE;

@@ -8,7 +8,8 @@ import java.util.regex.Pattern;
 /**
  * One process's output (a rank's, or the unprefixed rest): its tracebacks and the CUDA lines outside
  * them. The first traceback whose exception is a CUDA error is the failure; without one, a loose
- * CUDA line, else the first traceback. Tracebacks printed under "Exception ignored in" (destructors
+ * CUDA line, else the first traceback. An NCCL or generic CUDA error takes the class of a memory fault
+ * the same output names (in its message or beside it): the layer that reported it is not the fault. Tracebacks printed under "Exception ignored in" (destructors
  * failing after the real error) are skipped.
  */
 final class ProcessOutput {
@@ -43,6 +44,10 @@ final class ProcessOutput {
     private CudaErrorClass loose;
     private String looseMessage;
     private long looseSeq;
+    /** The first memory fault any line of this process names, inside an exception's message or outside. */
+    private CudaErrorClass fault;
+
+    private String faultText;
     private CudaFailure.OutOfMemory oom;
     private boolean awaitingException;
 
@@ -144,17 +149,41 @@ final class ProcessOutput {
         if (outside && !CudaMessages.isHint(text)) {
             job.messages.add(job.lineNo, rank, text, c);
         }
-        if (loose == null || loose == CudaErrorClass.OTHER_CUDA && c != CudaErrorClass.OTHER_CUDA) {
+        if (fault == null && c.isMemoryFault()) {
+            fault = c;
+            faultText = text;
+        }
+        if (loose == null
+                || loose == CudaErrorClass.OTHER_CUDA && c != CudaErrorClass.OTHER_CUDA
+                || reportsOthers(loose) && c.isMemoryFault()) {
             loose = c;
             looseMessage = text;
             looseSeq = job.lineNo;
         }
     }
 
+    /**
+     * NCCL ({@code ncclUnhandledCudaError ... Cuda failure 700 'an illegal memory access was
+     * encountered'}) and generic CUDA errors pass on a failure of the GPU: their own class says
+     * nothing of what the kernel did.
+     */
+    private static boolean reportsOthers(CudaErrorClass c) {
+        return c == CudaErrorClass.NCCL || c == CudaErrorClass.OTHER_CUDA;
+    }
+
     ProcessOutcome outcome() {
         if (chosenClass != null) {
+            // the layer that raised the exception is not the fault: an illegal access NCCL reports is an illegal access
+            boolean passedOn = reportsOthers(chosenClass) && fault != null;
             return new ProcessOutcome(
-                    chosenClass, chosenType, chosenMessage, chosenFrames, chosenSeq, asyncWarning, dsaNotCompiled, oom);
+                    passedOn ? fault : chosenClass,
+                    chosenType,
+                    passedOn ? faultText + " (reported as: " + chosenMessage + ")" : chosenMessage,
+                    chosenFrames,
+                    chosenSeq,
+                    asyncWarning,
+                    dsaNotCompiled,
+                    oom);
         }
         if (loose != null) {
             return new ProcessOutcome(

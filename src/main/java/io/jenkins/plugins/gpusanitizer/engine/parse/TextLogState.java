@@ -116,6 +116,7 @@ final class TextLogState {
             if (!anyBanner) {
                 refusal.offer(line);
             }
+            noGpu(line);
             return;
         }
         int start = prefix.length();
@@ -143,6 +144,18 @@ final class TextLogState {
             detail(text);
         }
         // an indented line outside a record explains the line above it (e.g. why the app crashed)
+    }
+
+    /**
+     * The application's line (its output shares the tool's when there is no --log-file): torch's warning
+     * that CUDA could not be initialised means the job ran without the GPU and the tool checked nothing.
+     */
+    private void noGpu(String line) {
+        String warning = CudaUnavailable.warning(line);
+        if (warning != null && run.toolFailures.stream().noneMatch(f -> f.startsWith(CudaUnavailable.MARK))) {
+            openRun();
+            run.toolFailures.add(warning);
+        }
     }
 
     /** An unindented line: a banner, a summary or another line about the run, or a record's headline. */

@@ -15,8 +15,11 @@ import java.util.Set;
  * each defect becomes {@code new} or {@code outstanding}, and the reference's defects that are gone
  * are listed as {@code fixed}. Defects are matched by fingerprint, then — so that a line shift in
  * unrelated code does not turn one bug into a "new" and a "fixed" one — by the same defect without
- * line numbers (tool, kind, message, kernel, file and function of the user frame, device file),
- * taking each reference defect at most once. With {@code newOnly}, outstanding defects no longer
+ * host line numbers (tool, kind, message, kernel, file and function of the user frame, device file),
+ * taking each reference defect at most once. The device line stays part of the defect: a kernel's
+ * faulting statement does not move when host code does, so another device line is another bug (a
+ * fix beside a new one), unless kernel and launch share a file and both lines moved by the same
+ * amount (code added above both). With {@code newOnly}, outstanding defects no longer
  * decide the verdict: their reasons become information and the verdict is recomputed.
  */
 public final class ReferenceComparison {
@@ -47,7 +50,7 @@ public final class ReferenceComparison {
                 continue;
             }
             Report.DefectJson moved = refByLoose.getOrDefault(looseKey(d), List.of()).stream()
-                    .filter(r -> !matchedRefs.contains(r.id()))
+                    .filter(r -> !matchedRefs.contains(r.id()) && sameDeviceLine(r, d))
                     .findFirst()
                     .orElse(null);
             if (moved != null) {
@@ -112,6 +115,28 @@ public final class ReferenceComparison {
                         ? ""
                         : base(d.hostLocation().file()) + ":" + d.hostLocation().function(),
                 d.deviceLocation() == null ? "" : base(d.deviceLocation().file()));
+    }
+
+    /**
+     * Whether two defects of one loose key fault at the same device statement: both without a device
+     * line (nothing to tell them apart), the same line, or, kernel and launch in one file, a device
+     * line moved by exactly as much as the host line.
+     */
+    static boolean sameDeviceLine(Report.DefectJson ref, Report.DefectJson now) {
+        Report.LocationJson refDevice = ref.deviceLocation();
+        Report.LocationJson nowDevice = now.deviceLocation();
+        if (refDevice == null || nowDevice == null) {
+            return refDevice == null && nowDevice == null;
+        }
+        if (refDevice.line() == nowDevice.line()) {
+            return true;
+        }
+        Report.LocationJson refHost = ref.hostLocation();
+        Report.LocationJson nowHost = now.hostLocation();
+        return refHost != null
+                && nowHost != null
+                && base(refDevice.file()).equals(base(refHost.file()))
+                && nowDevice.line() - refDevice.line() == nowHost.line() - refHost.line();
     }
 
     private static String base(String path) {

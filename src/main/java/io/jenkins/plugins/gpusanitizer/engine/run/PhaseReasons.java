@@ -13,7 +13,7 @@ import java.util.Locale;
 /**
  * What the phases' outcomes say beside their outputs (a phase that timed out, was aborted, never
  * started, exited with an error and printed none, a sanitizer that wrote no log or whose target died
- * with nothing found), derived only from what {@code run.json} records of each phase and from the run
+ * with nothing found, a job that saw no GPU), derived only from what {@code run.json} records of each phase and from the run
  * directory. The runner's report and {@code analyze --run-dir} both use this one piece of code, so a
  * re-analysis of a run directory (and the Jenkins build page, which shows the runner's report) gives
  * the verdict the runner gave.
@@ -100,6 +100,7 @@ public final class PhaseReasons {
             return;
         }
         boolean failed = PhaseResult.FAILED.equals(p.status());
+        noGpu(p, phase, dir, reasons);
         if (phase == Phase.SANITIZER) {
             if (RunDirectory.isCachedRerun(name)) {
                 reasons.add(Reason.warning(
@@ -144,6 +145,24 @@ public final class PhaseReasons {
                                 + "CUDA_LAUNCH_BLOCKING was not in effect (set before the first CUDA call?)"));
             }
         }
+    }
+
+    /** A phase whose job saw no GPU checked nothing on it, whatever its exit and the tool's count say. */
+    private static void noGpu(Report.PhaseJson p, Phase phase, RunDirectory dir, List<Reason> reasons) {
+        if (PhaseResult.NOT_STARTED.equals(p.status())) {
+            return;
+        }
+        NoGpuEvidence.Found found = NoGpuEvidence.in(dir.dir(p.name()));
+        if (found == null) {
+            return;
+        }
+        String tool = p.tool() != null ? p.tool() : "compute-sanitizer";
+        reasons.add(Reason.error(
+                "no-gpu",
+                p.name() + ": torch could not initialise CUDA (" + found.warning()
+                        + ") and the job ran without the GPU: "
+                        + (phase == Phase.SANITIZER ? tool + " checked nothing" : "it tested nothing on the GPU")
+                        + "; see " + p.name() + "/" + found.file()));
     }
 
     /**

@@ -191,7 +191,8 @@ final class SanitizerPhase {
 
     /**
      * Whether this tool's run ended with nothing to answer for, so that the blocking run beside it may be cut:
-     * compute-sanitizer finished and said so (its summary, no tool failure, no crash of the job), and counted no
+     * compute-sanitizer finished and said so (its summary, no tool failure, no crash of the job, a job that saw the
+     * GPU), and counted no
      * error, or only errors whose every record was printed and is suppressed as known noise. Anything less,
      * including a run stopped early or cut short, is not clean.
      */
@@ -203,7 +204,9 @@ final class SanitizerPhase {
         boolean exited = PhaseResult.PASSED.equals(last.status())
                 || PhaseResult.FAILED.equals(last.status()) && last.exitCode() != null && last.exitCode() == ERROR_EXIT;
         Path log = context.dir().dir(last.directory()).resolve(RunDirectory.SANITIZER_LOG);
-        if (!exited || !RunDirectory.nonEmpty(log)) {
+        if (!exited
+                || !RunDirectory.nonEmpty(log)
+                || NoGpuEvidence.in(context.dir().dir(last.directory())) != null) {
             return false;
         }
         Checked checked = check(log);

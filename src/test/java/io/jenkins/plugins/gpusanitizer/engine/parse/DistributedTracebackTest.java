@@ -46,7 +46,8 @@ class DistributedTracebackTest {
         assertThat(f.userFrame().code()).isEqualTo("loss.backward()");
         assertThat(f.ranks()).extracting(CudaFailure.RankFailure::rank).containsExactly(1, 0);
         CudaFailure.RankFailure rank0 = f.ranks().get(1);
-        assertThat(rank0.errorClass()).isEqualTo(CudaErrorClass.NCCL);
+        // NCCL's error passes on the illegal access its CUDA call met (issue #25, 11): the fault's class, NCCL's type
+        assertThat(rank0.errorClass()).isEqualTo(CudaErrorClass.ILLEGAL_ADDRESS);
         assertThat(rank0.exceptionType()).isEqualTo("torch.distributed.DistBackendError");
         assertThat(rank0.userFrame().line()).isEqualTo(70);
         assertThat(rank0.userFrame().code()).isEqualTo("dist.all_reduce(t)");
