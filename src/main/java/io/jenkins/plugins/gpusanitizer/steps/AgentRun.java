@@ -1,5 +1,6 @@
 package io.jenkins.plugins.gpusanitizer.steps;
 
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import hudson.AbortException;
 import hudson.remoting.VirtualChannel;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
@@ -34,6 +35,8 @@ import jenkins.MasterToSlaveFileCallable;
 final class AgentRun {
     /** The runs held by this JVM (the agent's), by run directory. */
     private static final Map<String, AgentRun> RUNS = new ConcurrentHashMap<>();
+    /** Makes looking up and registering a run one step. */
+    private static final Object REGISTRY = new Object();
 
     /** Most progress lines one poll returns: the rest come with the next. */
     static final int LINES_PER_POLL = 500;
@@ -114,6 +117,9 @@ final class AgentRun {
         private final RunSpec spec;
         private final TreeMap<String, String> env;
         /** The controller's {@link LauncherStarter}, exported over the channel; null: start here (tests). */
+        @SuppressFBWarnings(
+                value = "SE_BAD_FIELD",
+                justification = "a proxy of Channel.export, serialized by remoting as a reference to the exported object")
         private final ProcessStarter starter;
 
         private final boolean resume;
@@ -143,7 +149,7 @@ final class AgentRun {
             }
             String key = started.outDir();
             AgentRun run;
-            synchronized (RUNS) {
+            synchronized (REGISTRY) {
                 AgentRun held = RUNS.get(key);
                 if (held != null) {
                     if (!resume) {
@@ -172,6 +178,9 @@ final class AgentRun {
         private final String runDirectory;
         private final int offset;
         /** A controller's starter to use from now on (the first poll over a new channel), else null. */
+        @SuppressFBWarnings(
+                value = "SE_BAD_FIELD",
+                justification = "a proxy of Channel.export, serialized by remoting as a reference to the exported object")
         private final ProcessStarter starter;
 
         Poll(String runDirectory, int offset, ProcessStarter starter) {

@@ -1,6 +1,7 @@
 package io.jenkins.plugins.gpusanitizer.steps;
 
 import edu.umd.cs.findbugs.annotations.NonNull;
+import edu.umd.cs.findbugs.annotations.SuppressFBWarnings;
 import hudson.AbortException;
 import hudson.EnvVars;
 import hudson.FilePath;
@@ -51,7 +52,8 @@ class GpuSanitizeExecution extends StepExecution {
 
     private String node;
     private String workspacePath;
-    private RunFollower follower;
+    /** Volatile: set by the preparing worker, read by the timer and by stop(). */
+    private volatile RunFollower follower;
     /** The abort's cause once the user aborted. */
     private Throwable stopCause;
 
@@ -63,6 +65,9 @@ class GpuSanitizeExecution extends StepExecution {
     private transient Object linkChannel;
 
     private transient ScheduledFuture<?> next;
+    @SuppressFBWarnings(
+            value = "SE_TRANSIENT_FIELD_NOT_RESTORED",
+            justification = "false after a restart on purpose: onResume follows the run again")
     private transient boolean over;
 
     GpuSanitizeExecution(GpuSanitizeStep step, StepContext context) {
