@@ -6,11 +6,18 @@
 #   compile-def-tool   --mode default under compute-sanitizer alone, uncached: runs clean
 #   dataset-cache      examples/dataset_cache_job.py: a clean job filling a GPU cache, then flat (issue: "piles up")
 #   initcheck-tf       examples/transformer_job.py under --tool initcheck (issue: never ends)
+# and, to check the fixes changed no verdict of a job already right (run with the fixed CLI: "after"):
+#   dataset-cache-probe  the dataset-cache job with --probe-memory (allocation sites on: the false claim's case)
+#   far                examples/lstm_job.py --bug far (FAIL at lstm_job.py:43, memcheck prints past its limit)
+#   triton-stride      examples/triton_stride.py --bug stride (FAIL at the Triton kernel's line)
+#   ddp-clean          torchrun DDP clean job (PASS)
 # Usage (repository root, on the GPU machine, .device/ carried): bash examples/h200/capture-2026-12-04b.sh OUTDIR [CASE...]
 set -u
 out=${1:?usage: capture-2026-12-04b.sh OUTDIR [CASE...]}
 shift
 cases=" ${*:-compile-ro compile-ro-tool compile-def-tool dataset-cache initcheck-tf} "
+if command -v torchrun >/dev/null 2>&1; then TR=(torchrun); else TR=(python3 -m torch.distributed.run); fi
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
 want() { case "$cases" in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 case "$out" in /*) ;; *) out="$PWD/$out" ;; esac
 mkdir -p "$out/raw"
@@ -50,3 +57,14 @@ tool compile-def-tool 120 python3 examples/compile_job.py --mode default --steps
 gscase initcheck-tf 150 --print-limit 200 --progress-interval 15 --tool initcheck --phases sanitizer --timeout sanitizer=120 \
   -- python3 examples/transformer_job.py --steps 6
 tool compile-ro-tool 120 python3 examples/compile_job.py --mode reduce-overhead --steps 30
+gscase dataset-cache-probe 200 "${common[@]}" --probe-memory --timeout sanitizer=90 --timeout blocking=90 --timeout regression=90 \
+  --sanitizer-command "python3 examples/dataset_cache_job.py --cache-mib 64 --fill-seconds 1 --train-seconds 3" \
+  -- python3 examples/dataset_cache_job.py
+gscase far 150 "${common[@]}" --timeout sanitizer=120 --timeout blocking=60 --timeout regression=60 \
+  --sanitizer-command "python3 examples/lstm_job.py --bug far --steps 8 --batch 1" \
+  -- python3 examples/lstm_job.py --bug far --steps 40
+gscase triton-stride 90 "${common[@]}" --timeout sanitizer=60 --timeout blocking=30 --timeout regression=30 \
+  --sanitizer-command "python3 examples/triton_stride.py --bug stride --steps 8" \
+  -- python3 examples/triton_stride.py --bug stride
+gscase ddp-clean 150 "${common[@]}" --timeout sanitizer=120 --timeout blocking=60 --timeout regression=60 \
+  -- "${TR[@]}" --standalone --nproc_per_node=1 examples/ddp_train.py --bug none
