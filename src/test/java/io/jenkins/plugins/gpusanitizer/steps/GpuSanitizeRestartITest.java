@@ -129,7 +129,8 @@ class GpuSanitizeRestartITest {
         });
         sessions.then(j -> {
             Files.writeString(dir.resolve("case/blocking.open"), "");
-            WorkflowRun b = j.jenkins.getItemByFullName("PR-1", WorkflowJob.class).getBuildByNumber(1);
+            WorkflowRun b =
+                    j.jenkins.getItemByFullName("PR-1", WorkflowJob.class).getBuildByNumber(1);
             j.assertBuildStatus(Result.FAILURE, j.waitForCompletion(b));
             j.assertLogContains("resumed after a restart", b);
             List<String> refused = b.getLog(10_000).stream()

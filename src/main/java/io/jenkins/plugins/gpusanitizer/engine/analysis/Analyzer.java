@@ -85,20 +85,18 @@ public final class Analyzer {
                 SanitizerOutput out = outs.get(i);
                 (s.xml() ? xmls : texts)
                         .computeIfAbsent(out.tool(), t -> new ArrayList<>())
-                        .add(new Parsed(out, (DefectGrouper) grouperOf.apply(i)));
+                        .add(new Parsed(
+                                out,
+                                (DefectGrouper) grouperOf.apply(i),
+                                s.cachingAllocator() != null ? s.cachingAllocator() : in.cachingAllocator()));
             }
         }
         List<SanitizerRun> runs = new ArrayList<>();
-        List<SuppressionRule> rules = policy.suppressions();
-        if (Boolean.FALSE.equals(in.cachingAllocator())) {
-            rules = new ArrayList<>(rules);
-            rules.add(new UncachedCaptureRule());
-        }
         for (Tool tool : Tool.values()) {
             List<Parsed> t = texts.getOrDefault(tool, List.of());
             List<Parsed> x = xmls.getOrDefault(tool, List.of());
             for (int i = 0; i < Math.max(t.size(), x.size()); i++) {
-                runs.add(pair(tool, i < t.size() ? t.get(i) : null, i < x.size() ? x.get(i) : null, rules));
+                runs.add(pair(tool, i < t.size() ? t.get(i) : null, i < x.size() ? x.get(i) : null, policy));
             }
         }
         Map<String, CudaFailure> failures = new LinkedHashMap<>();
@@ -215,7 +213,17 @@ public final class Analyzer {
         }
     }
 
-    private static SanitizerRun pair(Tool tool, Parsed text, Parsed xml, List<SuppressionRule> rules) {
+    /** The rules of one run: capture errors are the gate's own doing only in a run without the caching allocator. */
+    private static List<SuppressionRule> rules(GatePolicy policy, Boolean cachingAllocator) {
+        if (!Boolean.FALSE.equals(cachingAllocator)) {
+            return policy.suppressions();
+        }
+        List<SuppressionRule> rules = new ArrayList<>(policy.suppressions());
+        rules.add(new UncachedCaptureRule());
+        return rules;
+    }
+
+    private static SanitizerRun pair(Tool tool, Parsed text, Parsed xml, GatePolicy policy) {
         Parsed records;
         if (xml != null
                 && (text == null
@@ -224,7 +232,8 @@ public final class Analyzer {
         } else {
             records = text;
         }
-        List<Defect> defects = suppress(records.grouper.defects(), rules);
+        Boolean cachingAllocator = records.cachingAllocator;
+        List<Defect> defects = suppress(records.grouper.defects(), rules(policy, cachingAllocator));
         return new SanitizerRun(
                 tool,
                 text == null ? null : text.output,
@@ -232,7 +241,8 @@ public final class Analyzer {
                 records.output.format(),
                 defects,
                 records.grouper.overflowRecords(),
-                records.grouper.overflowUnsuppressedRecords());
+                records.grouper.overflowUnsuppressedRecords(),
+                cachingAllocator);
     }
 
     public static List<Defect> suppress(List<Defect> defects, List<SuppressionRule> rules) {
@@ -250,5 +260,5 @@ public final class Analyzer {
         return out;
     }
 
-    private record Parsed(SanitizerOutput output, DefectGrouper grouper) {}
+    private record Parsed(SanitizerOutput output, DefectGrouper grouper, Boolean cachingAllocator) {}
 }

@@ -121,17 +121,16 @@ public final class RunDirectory {
         for (Tool tool : Tool.values()) {
             Path d = dir(sanitizerDir(tool));
             Path cached = dir(cachedSanitizerDir(tool));
-            if (nonEmpty(cached.resolve(SANITIZER_LOG))) {
-                // the uncached run broke the job's CUDA graph capture: the rerun is the one that checked it
-                d = cached;
-                cachingAllocator = Boolean.TRUE;
+            if (!nonEmpty(cached.resolve(SANITIZER_LOG))) {
+                addRun(sanitizer, d, tool, null, true);
+                continue;
             }
-            if (nonEmpty(d.resolve(SANITIZER_LOG))) {
-                sanitizer.add(new SanitizerInput(d.resolve(SANITIZER_LOG), false, tool));
-            }
-            if (nonEmpty(d.resolve(SANITIZER_XML))) {
-                sanitizer.add(new SanitizerInput(d.resolve(SANITIZER_XML), true, tool));
-            }
+            // the uncached run broke the job's CUDA graph capture: both are judged, the first for what it saw before
+            // (small out-of-bounds accesses the rerun cannot see), the rerun with the cache kept for the rest
+            cachingAllocator = Boolean.TRUE;
+            boolean firstHasXml = addRun(sanitizer, d, tool, Boolean.FALSE, true);
+            // text and XML of one tool pair up in order: without the first run's XML the rerun's would pair with it
+            addRun(sanitizer, cached, tool, Boolean.TRUE, firstHasXml);
         }
         Map<String, Path> logs = new LinkedHashMap<>();
         if (Files.exists(dir(Phase.REGRESSION.id()).resolve(STDERR))) {
@@ -154,6 +153,19 @@ public final class RunDirectory {
                 policy,
                 lenient,
                 probeLogs(record));
+    }
+
+    /** A sanitizer run's text log and XML, those that are not empty; true when its XML was added. */
+    private static boolean addRun(
+            List<SanitizerInput> sanitizer, Path d, Tool tool, Boolean cachingAllocator, boolean withXml) {
+        if (nonEmpty(d.resolve(SANITIZER_LOG))) {
+            sanitizer.add(new SanitizerInput(d.resolve(SANITIZER_LOG), false, tool, cachingAllocator));
+        }
+        if (withXml && nonEmpty(d.resolve(SANITIZER_XML))) {
+            sanitizer.add(new SanitizerInput(d.resolve(SANITIZER_XML), true, tool, cachingAllocator));
+            return true;
+        }
+        return false;
     }
 
     /** Each phase the probe was on in (its output file, or the variable in run.json when it wrote none). */
