@@ -87,20 +87,19 @@ public final class Analyzer {
                 SanitizerOutput out = outs.get(i);
                 (s.xml() ? xmls : texts)
                         .computeIfAbsent(out.tool(), t -> new ArrayList<>())
-                        .add(new Parsed(out, (DefectGrouper) grouperOf.apply(i), s.file()));
+                        .add(new Parsed(
+                                out,
+                                (DefectGrouper) grouperOf.apply(i),
+                                s.file(),
+                                s.cachingAllocator() != null ? s.cachingAllocator() : in.cachingAllocator()));
             }
         }
         List<SanitizerRun> runs = new ArrayList<>();
-        List<SuppressionRule> rules = policy.suppressions();
-        if (Boolean.FALSE.equals(in.cachingAllocator())) {
-            rules = new ArrayList<>(rules);
-            rules.add(new UncachedCaptureRule());
-        }
         for (Tool tool : Tool.values()) {
             List<Parsed> t = texts.getOrDefault(tool, List.of());
             List<Parsed> x = xmls.getOrDefault(tool, List.of());
             for (int i = 0; i < Math.max(t.size(), x.size()); i++) {
-                runs.add(pair(tool, i < t.size() ? t.get(i) : null, i < x.size() ? x.get(i) : null, rules));
+                runs.add(pair(tool, i < t.size() ? t.get(i) : null, i < x.size() ? x.get(i) : null, policy));
             }
         }
         Map<String, CudaFailure> failures = new LinkedHashMap<>();
@@ -235,7 +234,17 @@ public final class Analyzer {
         return new MemoryVerdict(c.shape().id(), words, t0 + c.judgedFromSeconds(), t0 + c.judgedToSeconds());
     }
 
-    private static SanitizerRun pair(Tool tool, Parsed text, Parsed xml, List<SuppressionRule> rules) {
+    /** The rules of one run: capture errors are the gate's own doing only in a run without the caching allocator. */
+    private static List<SuppressionRule> rules(GatePolicy policy, Boolean cachingAllocator) {
+        if (!Boolean.FALSE.equals(cachingAllocator)) {
+            return policy.suppressions();
+        }
+        List<SuppressionRule> rules = new ArrayList<>(policy.suppressions());
+        rules.add(new UncachedCaptureRule());
+        return rules;
+    }
+
+    private static SanitizerRun pair(Tool tool, Parsed text, Parsed xml, GatePolicy policy) {
         Parsed records;
         if (xml != null
                 && (text == null
@@ -246,7 +255,7 @@ public final class Analyzer {
         }
         Path phaseDir = records.file.toAbsolutePath().getParent();
         List<Defect> defects = RuntimeKernels.withSource(
-                suppress(records.grouper.defects(), rules),
+                suppress(records.grouper.defects(), rules(policy, records.cachingAllocator)),
                 phaseDir == null ? null : phaseDir.resolve(RuntimeKernels.CUPY_CACHE_DIR));
         return new SanitizerRun(
                 tool,
@@ -255,7 +264,8 @@ public final class Analyzer {
                 records.output.format(),
                 defects,
                 records.grouper.overflowRecords(),
-                records.grouper.overflowUnsuppressedRecords());
+                records.grouper.overflowUnsuppressedRecords(),
+                records.cachingAllocator);
     }
 
     public static List<Defect> suppress(List<Defect> defects, List<SuppressionRule> rules) {
@@ -273,5 +283,5 @@ public final class Analyzer {
         return out;
     }
 
-    private record Parsed(SanitizerOutput output, DefectGrouper grouper, Path file) {}
+    private record Parsed(SanitizerOutput output, DefectGrouper grouper, Path file, Boolean cachingAllocator) {}
 }

@@ -9,8 +9,14 @@ import java.nio.file.Path;
  * @param file the file
  * @param xml  true for {@code --xml --save} output, false for text
  * @param tool the tool when known (the runner knows it), else null: detected from the content
+ * @param cachingAllocator whether this run kept PyTorch's caching allocator when it differs from the other runs
+ *                         (the runner's rerun after a broken CUDA graph capture), else null: the input's setting
  */
-public record SanitizerInput(Path file, boolean xml, Tool tool) {
+public record SanitizerInput(Path file, boolean xml, Tool tool, Boolean cachingAllocator) {
+
+    public SanitizerInput(Path file, boolean xml, Tool tool) {
+        this(file, xml, tool, null);
+    }
 
     /** Parses the CLI form {@code [tool:]path}, e.g. {@code initcheck:run/initcheck.log}. */
     public static SanitizerInput parse(String spec, boolean xml) {

@@ -15,6 +15,7 @@ import java.util.List;
  * @param defects     grouped, with suppressions applied
  * @param overflowRecords records dropped beyond the distinct-defect cap
  * @param overflowUnsuppressedRecords of those, the records of defects no suppression rule covers
+ * @param cachingAllocator whether this run kept PyTorch's caching allocator, or null when unknown
  */
 public record SanitizerRun(
         Tool tool,
@@ -23,9 +24,21 @@ public record SanitizerRun(
         String recordsFrom,
         List<Defect> defects,
         long overflowRecords,
-        long overflowUnsuppressedRecords) {
+        long overflowUnsuppressedRecords,
+        Boolean cachingAllocator) {
     public SanitizerRun {
         defects = List.copyOf(defects);
+    }
+
+    public SanitizerRun(
+            Tool tool,
+            SanitizerOutput text,
+            SanitizerOutput xml,
+            String recordsFrom,
+            List<Defect> defects,
+            long overflowRecords,
+            long overflowUnsuppressedRecords) {
+        this(tool, text, xml, recordsFrom, defects, overflowRecords, overflowUnsuppressedRecords, null);
     }
 
     /** The output that speaks for the run's status: the text when present (the XML has no summary). */

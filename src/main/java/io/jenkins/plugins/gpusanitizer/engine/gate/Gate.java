@@ -84,7 +84,7 @@ public final class Gate {
         int moreDefects = 0;
         GateAction moreAction = GateAction.IGNORE;
         for (SanitizerRun run : in.runs()) {
-            toolStatus(run, reasons);
+            toolStatus(run, checkedAgain(run, in.runs()), reasons);
             for (Defect d : run.unsuppressed()) {
                 GateAction a = policy.actionFor(d.tool(), d.error());
                 if (a == GateAction.IGNORE) {
@@ -194,7 +194,23 @@ public final class Gate {
         return Verdict.PASS;
     }
 
-    private void toolStatus(SanitizerRun run, List<Reason> reasons) {
+    /**
+     * Whether this run's job died of a CUDA graph capture broken by the uncached allocator and the same tool checked
+     * it again with the cache kept (the runner's rerun): its death is then the gate's doing, and the rest of the job
+     * was checked by the rerun. What this run found before the capture broke still counts.
+     */
+    private static boolean checkedAgain(SanitizerRun run, List<SanitizerRun> runs) {
+        return brokeCapture(run)
+                && runs.stream().anyMatch(r -> r.tool() == run.tool() && Boolean.TRUE.equals(r.cachingAllocator()));
+    }
+
+    private static boolean brokeCapture(SanitizerRun run) {
+        return run.defects().stream()
+                .anyMatch(d -> d.suppressed()
+                        && UncachedCaptureRule.ID.equals(d.suppressedBy().rule()));
+    }
+
+    private void toolStatus(SanitizerRun run, boolean checkedAgain, List<Reason> reasons) {
         SanitizerOutput out = run.primary();
         String tool = run.tool().id();
         boolean defects = !run.unsuppressed().isEmpty();
@@ -261,7 +277,13 @@ public final class Gate {
         // a dead target is explained by what the tool found; else the job died and the rest was never checked
         boolean explained = defects
                 || run.defects().stream().anyMatch(d -> d.kind().isAccessError() || d.kind() == Kind.DEVICE_ASSERT);
-        if (out.appCrashed()) {
+        if (checkedAgain && !explained && (out.appCrashed() || out.targetReturnedError())) {
+            reasons.add(Reason.info(
+                    "capture-conflict",
+                    tool + ": the job died of its CUDA graph capture, broken by the sanitizer run's own "
+                            + "PYTORCH_NO_CUDA_MEMORY_CACHING=1; the rerun with the caching allocator kept checked it past"
+                            + " the capture"));
+        } else if (out.appCrashed()) {
             if (explained) {
                 reasons.add(Reason.info(
                         "app-crashed",
@@ -286,9 +308,7 @@ public final class Gate {
                                     + ") and the tool reported no error that explains it: "
                                     + "the job died (out of memory, an exception, a bad argument), so what it did not run was not checked"));
         }
-        if (run.defects().stream()
-                .anyMatch(d -> d.suppressed()
-                        && UncachedCaptureRule.ID.equals(d.suppressedBy().rule()))) {
+        if (brokeCapture(run) && !checkedAgain) {
             reasons.add(Reason.error(
                     "capture-conflict",
                     tool

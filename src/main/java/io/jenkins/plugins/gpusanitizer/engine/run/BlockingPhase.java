@@ -72,7 +72,8 @@ final class BlockingPhase {
         context.progress()
                 .say("the blocking run started before the environment check answered"
                         + (Boolean.TRUE.equals(answer.torchDsa()) ? " (this torch has device-side assertions)" : "")
-                        + ": run again with the answer's settings (the first is kept in " + kept.getFileName() + ")");
+                        + ": run again with the answer's settings (the first is kept in " + kept.getFileName()
+                        + "; a GPU crash in it is judged all the same)");
         return run(gpu, answer, cut);
     }
 

@@ -24,40 +24,44 @@ public final class CaptureConflict {
             "operation not permitted when stream is capturing",
             "operation failed due to a previous error during capture");
 
-    /** Read at most this much of each file: the signs come early, before any flood of records. */
+    private static final String TRACEBACK = "Traceback (most recent call last):";
+
+    /** Read at most this much of stderr: a job's own error output, not a flood. */
     private static final long MAX_BYTES = 64L << 20;
 
     private CaptureConflict() {}
 
-    /** Whether the phase's outputs show a stream capture broken by a call the capture forbids. */
-    public static boolean seenIn(Path phaseDir) {
-        for (String file : List.of(RunDirectory.STDERR, RunDirectory.SANITIZER_LOG, RunDirectory.STDOUT)) {
-            if (contains(phaseDir.resolve(file))) {
-                return true;
-            }
-        }
-        return false;
+    /**
+     * Whether the job died of a broken capture: the phase failed and the last Python traceback on its stderr, the
+     * one it died of, names the capture error. Words of it anywhere else (a log line, stdout, a caught error) are
+     * not enough: the rerun it triggers is judged less finely.
+     */
+    static boolean brokeTheJob(PhaseResult phase, Path phaseDir) {
+        return PhaseResult.FAILED.equals(phase.status()) && lastTracebackNamesIt(phaseDir.resolve(RunDirectory.STDERR));
     }
 
-    private static boolean contains(Path f) {
-        if (!Files.isRegularFile(f)) {
+    private static boolean lastTracebackNamesIt(Path stderr) {
+        if (!Files.isRegularFile(stderr)) {
             return false;
         }
+        boolean inTraceback = false;
+        boolean named = false;
         long read = 0;
         try (BufferedReader r =
-                new BufferedReader(new InputStreamReader(Files.newInputStream(f), StandardCharsets.UTF_8))) {
+                new BufferedReader(new InputStreamReader(Files.newInputStream(stderr), StandardCharsets.UTF_8))) {
             String line;
             while ((line = r.readLine()) != null && read < MAX_BYTES) {
                 read += line.length() + 1;
-                for (String sign : SIGNS) {
-                    if (line.contains(sign)) {
-                        return true;
-                    }
+                if (line.startsWith(TRACEBACK)) {
+                    inTraceback = true;
+                    named = false; // a later traceback is the one the job died of
+                } else if (inTraceback && SIGNS.stream().anyMatch(line::contains)) {
+                    named = true;
                 }
             }
         } catch (IOException e) {
-            return false;
+            return false; // fail closed: no rerun, the uncached run's own verdict stands
         }
-        return false;
+        return named;
     }
 }

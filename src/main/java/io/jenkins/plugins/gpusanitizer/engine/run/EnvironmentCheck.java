@@ -133,8 +133,11 @@ final class EnvironmentCheck {
      * it counts): {@code NAME-before-environment-check}.
      */
     static Path setAside(Path phaseDir) throws IOException {
-        return RunDirectory.setAside(phaseDir, "before-environment-check");
+        return RunDirectory.setAside(phaseDir, SET_ASIDE);
     }
+
+    /** The suffix of a run set aside for the check's answer. */
+    static final String SET_ASIDE = "before-environment-check";
 
     /** Phases may run in it: the check answered and did not find an incompatibility. */
     static boolean usable(Environment environment) {

@@ -78,7 +78,8 @@ final class PhaseLauncher {
                 spec.killGraceSeconds(),
                 spec.toolWriteGraceSeconds(),
                 runId + "-" + command.name(),
-                !command.sidecar().isEmpty());
+                !command.sidecar().isEmpty(),
+                spec.leftoverGraceSeconds());
         PhaseProcess process = new PhaseProcess(starter, supervisor, phaseDir, env, spec.workDir(), owner, lease);
         PhaseProcess.Outcome outcome = process.run(
                 settings,

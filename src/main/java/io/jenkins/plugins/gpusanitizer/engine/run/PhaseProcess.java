@@ -166,6 +166,7 @@ final class PhaseProcess {
                 + settings.killGraceSeconds() * 2.0
                 + settings.toolWriteGraceSeconds()
                 + HEARTBEAT_STALE_MILLIS / 1000.0
+                + settings.leftoverMaxSeconds()
                 + 30;
         long nextLeaseCheck = 0;
         while (true) {

@@ -19,6 +19,9 @@ import java.util.Locale;
  * the verdict the runner gave.
  */
 public final class PhaseReasons {
+    /** What the supervisor notes when processes of a phase outlived its main process (supervise.sh's linger). */
+    static final String OUTLIVED = "outlived its main process";
+
     private PhaseReasons() {}
 
     /**
@@ -98,6 +101,14 @@ public final class PhaseReasons {
         if (phase == null) {
             reasons.add(Reason.error("phase-record", RunDirectory.RUN_JSON + " names an unknown phase '" + name + "'"));
             return;
+        }
+        if (p.note() != null && p.note().contains(OUTLIVED)) {
+            // a launcher that put the job in the background and exited: what ended was not the job
+            reasons.add(Reason.error(
+                    "outlived-main",
+                    name + ": the job's processes outlived its main process and were killed unchecked ("
+                            + p.note() + "): its work went on after the command returned (`nohup ... &`, a"
+                            + " daemon), so what ran was not judged; run the job in the foreground"));
         }
         boolean failed = PhaseResult.FAILED.equals(p.status());
         noGpu(p, phase, dir, reasons);

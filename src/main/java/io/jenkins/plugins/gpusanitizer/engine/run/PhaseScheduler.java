@@ -151,12 +151,26 @@ final class PhaseScheduler {
 
     /** A blocking run still going once every sanitizer run ended clean is cut (see {@link #runOverlapped}). */
     private void cutBlocking(AtomicReference<String> cut) {
-        if (context.spec().phases().contains(Phase.REGRESSION)) {
+        if (regressionRunsWholeJob()) {
             // what is left of the blocking run only locates a failure, and the regression run, which runs the
             // whole job, would show one: cut it now, run it in full only if the regression run fails
             cut.set(BlockingPhase.CUT + " (the regression run runs the whole job; the blocking run runs again"
                     + " in full if that fails)");
         }
+    }
+
+    /**
+     * Whether the regression run will run the whole job, as the blocking run would: nothing stops it at a target (a
+     * given one, or a multiple of a given or recorded failure time; the blocking run, still going, offered none) and
+     * its time limit is no shorter than the blocking run's. Otherwise a fault late in the job is reached by the
+     * blocking run alone, which must not be cut.
+     */
+    private boolean regressionRunsWholeJob() {
+        RunSpec spec = context.spec();
+        return spec.phases().contains(Phase.REGRESSION)
+                && spec.regressionSeconds() == null
+                && context.reference().failureSeconds() == null
+                && spec.timeoutSeconds(Phase.REGRESSION) >= spec.timeoutSeconds(Phase.BLOCKING);
     }
 
     /**

@@ -13,6 +13,8 @@ import java.util.Map;
  * @param toolWriteGraceSeconds for compute-sanitizer to write its XML and summary after the job's end
  * @param cookie                the variable value that marks every process of the phase
  * @param sidecar               whether a sidecar.sh runs beside the phase (the memory sampler)
+ * @param leftoverGraceSeconds  how long processes of the phase may run on after its main process ended by itself
+ *                              before they are taken for the job's work going on unchecked (0: swept at once)
  */
 record PhaseSettings(
         double timeoutSeconds,
@@ -21,7 +23,36 @@ record PhaseSettings(
         int killGraceSeconds,
         int toolWriteGraceSeconds,
         String cookie,
-        boolean sidecar) {
+        boolean sidecar,
+        int leftoverGraceSeconds) {
+
+    /** The longest wait for processes that outlive the main process: as long as it ran, up to this. */
+    static final int LEFTOVER_MAX_SECONDS = 30;
+
+    /** A short command's settings: its leftovers are swept at once. */
+    PhaseSettings(
+            double timeoutSeconds,
+            Double stopAtSeconds,
+            boolean toolWrapsTarget,
+            int killGraceSeconds,
+            int toolWriteGraceSeconds,
+            String cookie,
+            boolean sidecar) {
+        this(
+                timeoutSeconds,
+                stopAtSeconds,
+                toolWrapsTarget,
+                killGraceSeconds,
+                toolWriteGraceSeconds,
+                cookie,
+                sidecar,
+                0);
+    }
+
+    /** How long the supervisor may wait for leftovers after the main process's end. */
+    int leftoverMaxSeconds() {
+        return leftoverGraceSeconds <= 0 ? 0 : Math.max(leftoverGraceSeconds, LEFTOVER_MAX_SECONDS);
+    }
 
     Map<String, String> conf(PhaseProcess.Owner owner) {
         Map<String, String> conf = new LinkedHashMap<>();
@@ -34,6 +65,8 @@ record PhaseSettings(
         conf.put("OWNER_PID", owner.pid());
         conf.put("OWNER_START", owner.startTime());
         conf.put("SIDECAR", sidecar ? "1" : "");
+        conf.put("LEFTOVER_GRACE_CS", Long.toString(Math.max(0, leftoverGraceSeconds) * 100L));
+        conf.put("LEFTOVER_MAX_CS", Long.toString(leftoverMaxSeconds() * 100L));
         return conf;
     }
 

@@ -8,16 +8,20 @@ import io.jenkins.plugins.gpusanitizer.engine.gate.Gate;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
+import io.jenkins.plugins.gpusanitizer.engine.parse.CudaErrorClass;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
+import io.jenkins.plugins.gpusanitizer.engine.parse.TracebackParser;
 import io.jenkins.plugins.gpusanitizer.engine.report.OutputFile;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * The run directory's layout (documented in README.md), shared by the runner that writes it and
@@ -28,6 +32,8 @@ import java.util.Map;
  * sanitizer-TOOL/           command.txt, stdout.log, stderr.log, sanitizer.log (--log-file), sanitizer.xml (--xml --save)
  * blocking/                 command.txt, stdout.log, stderr.log, probe.jsonl, generated/ (torch.compile's code the output names: files.tsv, copies)
  * blocking-cut/             the blocking run cut when the sanitizer runs ended clean, kept when it ran again in full
+ * blocking-before-environment-check/  a blocking run started before the environment check answered and run again
+ *                           with the answer's settings; a GPU crash in it is judged
  * regression/               command.txt, stdout.log, stderr.log, nvidia-smi.csv, nvidia-smi.err, probe.jsonl,
  *                           probe-oom-snapshot-PID.pickle (the allocator snapshot of a process that died of an OOM)
  * probe/                    sitecustomize.py, gpu_sanitize_probe.py (the in-process probe, docs/probe.md)
@@ -122,17 +128,16 @@ public final class RunDirectory {
         for (Tool tool : Tool.values()) {
             Path d = dir(sanitizerDir(tool));
             Path cached = dir(cachedSanitizerDir(tool));
-            if (nonEmpty(cached.resolve(SANITIZER_LOG))) {
-                // the uncached run broke the job's CUDA graph capture: the rerun is the one that checked it
-                d = cached;
-                cachingAllocator = Boolean.TRUE;
+            if (!nonEmpty(cached.resolve(SANITIZER_LOG))) {
+                addRun(sanitizer, d, tool, null, true);
+                continue;
             }
-            if (nonEmpty(d.resolve(SANITIZER_LOG))) {
-                sanitizer.add(new SanitizerInput(d.resolve(SANITIZER_LOG), false, tool));
-            }
-            if (nonEmpty(d.resolve(SANITIZER_XML))) {
-                sanitizer.add(new SanitizerInput(d.resolve(SANITIZER_XML), true, tool));
-            }
+            // the uncached run broke the job's CUDA graph capture: both are judged, the first for what it saw before
+            // (small out-of-bounds accesses the rerun cannot see), the rerun with the cache kept for the rest
+            cachingAllocator = Boolean.TRUE;
+            boolean firstHasXml = addRun(sanitizer, d, tool, Boolean.FALSE, true);
+            // text and XML of one tool pair up in order: without the first run's XML the rerun's would pair with it
+            addRun(sanitizer, cached, tool, Boolean.TRUE, firstHasXml);
         }
         Map<String, Path> logs = new LinkedHashMap<>();
         if (Files.exists(dir(Phase.REGRESSION.id()).resolve(STDERR))) {
@@ -142,6 +147,9 @@ public final class RunDirectory {
         // job's
         if (Files.exists(dir(Phase.BLOCKING.id()).resolve(STDERR)) && !blockingCut(record)) {
             logs.put("blocking", dir(Phase.BLOCKING.id()).resolve(STDERR));
+        }
+        for (Path kept : crashedBeforeCheck(record)) {
+            logs.put(kept.getFileName().toString(), kept.resolve(STDERR));
         }
         Path csv = dir(Phase.REGRESSION.id()).resolve(MEMORY_CSV);
         Path memory = hasSamples(csv) ? csv : null;
@@ -155,6 +163,67 @@ public final class RunDirectory {
                 policy,
                 lenient,
                 probeLogs(record));
+    }
+
+    /** The sticky GPU faults: a crash the job cannot cause by being stopped, nor by sharing the card. */
+    private static final Set<CudaErrorClass> CRASHES = EnumSet.of(
+            CudaErrorClass.ILLEGAL_ADDRESS,
+            CudaErrorClass.DEVICE_ASSERT,
+            CudaErrorClass.MISALIGNED_ADDRESS,
+            CudaErrorClass.LAUNCH_FAILURE,
+            CudaErrorClass.ILLEGAL_INSTRUCTION);
+
+    /**
+     * Blocking runs set aside because the environment check's answer changed their settings (a job whose Python the
+     * check cannot see, a torch with device-side assertions) that crashed: they ran the job all the same, and an
+     * intermittent fault may not come again in the run that replaced them. Their stop by the runner (torchrun's
+     * SignalException) or an out of memory beside the sanitizer is not the job's, so only a GPU crash is judged;
+     * and only on an environment the check found usable (on an unusable one nothing of a run counts: the driver or
+     * torch may be what crashed).
+     */
+    private List<Path> crashedBeforeCheck(RunRecord record) {
+        boolean usable = record != null
+                && record.execution() != null
+                && record.execution().environment() != null
+                && !"error".equals(record.execution().environment().compatibility());
+        if (!usable) {
+            return List.of();
+        }
+        String prefix = Phase.BLOCKING.id() + "-" + EnvironmentCheck.SET_ASIDE;
+        List<Path> crashed = new ArrayList<>();
+        try (var listing = Files.list(root)) {
+            for (Path d : listing.sorted().toList()) {
+                String name = d.getFileName().toString();
+                Path stderr = d.resolve(STDERR);
+                if (name.startsWith(prefix) && Files.isRegularFile(stderr) && crashed(stderr)) {
+                    crashed.add(d);
+                }
+            }
+        } catch (IOException e) {
+            // the directory cannot be listed: the rest of the analysis says what it can
+        }
+        return crashed;
+    }
+
+    private static boolean crashed(Path stderr) {
+        try {
+            return CRASHES.contains(new TracebackParser().parse(stderr).errorClass());
+        } catch (InputException e) {
+            return true; // unreadable: judged, so the analysis says so rather than passing over it
+        }
+    }
+
+    /** A sanitizer run's text log and XML, those that are not empty; true when its XML was added. */
+    private static boolean addRun(
+            List<SanitizerInput> sanitizer, Path d, Tool tool, Boolean cachingAllocator, boolean withXml) {
+        if (nonEmpty(d.resolve(SANITIZER_LOG))) {
+            sanitizer.add(new SanitizerInput(d.resolve(SANITIZER_LOG), false, tool, cachingAllocator));
+        }
+        if (withXml && nonEmpty(d.resolve(SANITIZER_XML))) {
+            sanitizer.add(new SanitizerInput(d.resolve(SANITIZER_XML), true, tool, cachingAllocator));
+            return true;
+        }
+        return false;
     }
 
     /** Each phase the probe was on in (its output file, or the variable in run.json when it wrote none). */

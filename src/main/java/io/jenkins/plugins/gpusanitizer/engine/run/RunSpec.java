@@ -57,6 +57,10 @@ public final class RunSpec implements Serializable {
     private String nvcc;
     private int samplerIntervalMs = 250;
     private int killGraceSeconds = 5;
+    /** DataLoader workers notice their parent's end within 5 s (MP_STATUS_CHECK_INTERVAL). */
+    static final int DEFAULT_LEFTOVER_GRACE_SECONDS = 10;
+
+    private int leftoverGraceSeconds = DEFAULT_LEFTOVER_GRACE_SECONDS;
     private int toolWriteGraceSeconds = 15;
     private int progressIntervalSeconds = 10;
     /**
@@ -357,6 +361,20 @@ public final class RunSpec implements Serializable {
 
     public RunSpec killGraceSeconds(int s) {
         killGraceSeconds = s;
+        return this;
+    }
+
+    /**
+     * How long processes of a phase may run on after its main process ended by itself; still running then, after a
+     * main process that ran no longer than they did, they are the job's work going on unchecked (an error).
+     */
+    public int leftoverGraceSeconds() {
+        // never off (a spec serialized before the setting existed reads 0): the check fails closed
+        return leftoverGraceSeconds > 0 ? leftoverGraceSeconds : DEFAULT_LEFTOVER_GRACE_SECONDS;
+    }
+
+    public RunSpec leftoverGraceSeconds(int s) {
+        leftoverGraceSeconds = s;
         return this;
     }
 

@@ -38,15 +38,14 @@ final class SanitizerPhase {
      * The tool's run; when the uncached allocator broke the job's CUDA graph capture (see
      * {@link CaptureConflict}), memcheck runs again with the caching allocator kept, so the job is still
      * checked: less finely (small out-of-bounds accesses inside cached blocks are invisible) but not at all
-     * is worse. The first run stays in the run directory as the evidence.
+     * is worse. The first run stays in the run directory and is judged too: what it saw before the capture broke
+     * (a small out-of-bounds write) the rerun may not see.
      */
     List<PhaseResult> run(String gpu) throws IOException {
         RunSpec spec = context.spec();
         PhaseResult first = once(gpu, false);
         boolean conflict = !spec.keepCachingAllocator()
-                && !PhaseResult.ABORTED.equals(first.status())
-                && !PhaseResult.NOT_STARTED.equals(first.status())
-                && CaptureConflict.seenIn(context.dir().dir(first.directory()));
+                && CaptureConflict.brokeTheJob(first, context.dir().dir(first.directory()));
         if (!conflict
                 || Thread.currentThread().isInterrupted()
                 || context.environmentCheck().stopReason() != null) {
@@ -200,7 +199,14 @@ final class SanitizerPhase {
         if (results.isEmpty()) {
             return false;
         }
-        PhaseResult last = results.get(results.size() - 1); // a rerun with the cache kept is the one that checked
+        for (PhaseResult broken : results.subList(0, results.size() - 1)) {
+            // the run whose capture broke is judged too: what it found before is not clean
+            Checked before = check(context.dir().dir(broken.directory()).resolve(RunDirectory.SANITIZER_LOG));
+            if (before == null || before.open() > 0) {
+                return false;
+            }
+        }
+        PhaseResult last = results.get(results.size() - 1); // a rerun with the cache kept checked past the capture
         boolean exited = PhaseResult.PASSED.equals(last.status())
                 || PhaseResult.FAILED.equals(last.status()) && last.exitCode() != null && last.exitCode() == ERROR_EXIT;
         Path log = context.dir().dir(last.directory()).resolve(RunDirectory.SANITIZER_LOG);

@@ -23,6 +23,7 @@ if [ ! -r "$conf" ]; then
   exit 2
 fi
 COOKIE= TIMEOUT_CS= STOP_AT_CS= TOOL_WRAPS=0 KILL_GRACE_CS=500 WRITE_GRACE_CS=3000 OWNER_PID= OWNER_START= SIDECAR=
+LEFTOVER_GRACE_CS=0 LEFTOVER_MAX_CS=0
 . "$conf"
 
 TICK=0.1
@@ -132,6 +133,37 @@ sweep() { # kills whatever of the phase is still alive (children that outlived t
   add_note "$_count leftover process(es) of the phase killed"
 }
 
+# The main process ended by itself, with success, while processes of the phase run on. They get as long as it ran (at least
+# LEFTOVER_GRACE_CS: DataLoader workers notice their parent's end within 5 s; at most LEFTOVER_MAX_CS) to end on
+# their own. Those still running then, after a main process that ran no longer than that wait, are the job's work
+# going on unchecked (a launcher that backgrounds the job and exits): noted for the runner, which calls it an error.
+linger() {
+  cookie_pids
+  [ -n "$PIDS" ] || return 0
+  _wait=$wall
+  [ "$_wait" -lt "$LEFTOVER_GRACE_CS" ] && _wait=$LEFTOVER_GRACE_CS
+  [ "$_wait" -gt "$LEFTOVER_MAX_CS" ] && _wait=$LEFTOVER_MAX_CS
+  now_cs
+  _until=$((NOW + _wait))
+  while :; do
+    heartbeat
+    sleep $TICK
+    cookie_pids
+    [ -z "$PIDS" ] && return 0
+    # a stop or an abort meanwhile: the sweep ends them, nothing is concluded
+    if [ -n "$STOP_BY_SIGNAL" ] || [ -f "$dir/stop" ]; then return 0; fi
+    now_cs
+    [ "$NOW" -ge "$_until" ] && break
+  done
+  [ "$wall" -le "$_wait" ] || return 0
+  _count=0
+  for _p in $PIDS; do _count=$((_count + 1)); done
+  seconds "$wall"
+  _ran=$SECONDS_TEXT
+  seconds "$_wait"
+  add_note "$_count process(es) of the job outlived its main process (which ended by itself after ${_ran} s) by ${SECONDS_TEXT} s and were killed unchecked"
+}
+
 kill_phase() { # the kill order above; notes what it had to do
   cookie_pids
   others=
@@ -212,6 +244,8 @@ now_cs
 wall=$((NOW - start))
 wait "$pid"
 code=$?
+# only after a success: a failed main process is judged by its failure, and a crash often orphans children
+if [ -z "$why" ] && [ "$code" = 0 ] && [ ! -f "$dir/start.error" ] && [ "$LEFTOVER_GRACE_CS" -gt 0 ]; then linger; fi
 if [ -f "$dir/start.error" ]; then
   status=not-started
   code=

@@ -10,6 +10,8 @@ import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * On one GPU the blocking run beside a shorter sanitizer run (a {@code --sanitizer-command} reproduction) is cut
@@ -120,6 +122,31 @@ class BlockingCutTest {
         assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo("PASS");
         assertThat(r.reasons()).anyMatch(x -> x.code().equals("suppressed"));
         assertThat(phase(r, "blocking").status()).isEqualTo(PhaseResult.STOPPED_EARLY);
+    }
+
+    /**
+     * A regression run stopped at its target (given, or twice a given reference failure time) or at a time limit
+     * shorter than the blocking run's does not run the whole job: the blocking run is the only one that reaches a
+     * fault late in the job, so it is not cut.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"regression-seconds", "reference-seconds", "timeout"})
+    void aRegressionRunThatStopsBeforeTheEndLeavesTheBlockingRunWhole(String bound) {
+        // the job fails after 4 s (6 s with blocking launches); the regression run stops at 2 s
+        FakeGpu gpu = lateBug().put("async.sleep", "4");
+        RunSpec spec =
+                switch (bound) {
+                    case "regression-seconds" -> spec().regressionSeconds(2.0);
+                    case "reference-seconds" -> spec().referenceSeconds(1.0);
+                    default -> spec().timeoutSeconds(Phase.REGRESSION, 2);
+                };
+        Report r = new Runner(spec, gpu.env(), console::add).run();
+
+        assertThat(phase(r, "regression").status()).isEqualTo(PhaseResult.STOPPED_AT_TARGET);
+        assertThat(phase(r, "blocking").status()).isEqualTo(PhaseResult.FAILED);
+        assertThat(r.reasons()).noneMatch(x -> x.code().equals("blocking-cut"));
+        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo("FAIL");
+        assertThat(r.diagnosis().faultAt().line()).isEqualTo(32);
     }
 
     @Test

@@ -128,6 +128,50 @@ class EnvironmentCheckBesideTest {
     }
 
     @Test
+    void aCrashOfTheBlockingRunSetAsideForTheCheckIsJudged() {
+        // a `bash train.sh` whose own venv has torch: the check's Python has none, so the first blocking run (started
+        // with the probe) is set aside and run again; its intermittent illegal memory access is evidence all the same
+        FakeGpu gpu = new FakeGpu(dir)
+                .clean()
+                .put("torch-probe.sleep", "2")
+                .put(
+                        "torch-probe.json",
+                        "{\"python\": \"3.12.3\", \"executable\": \"/usr/bin/python3\", "
+                                + "\"error\": \"ModuleNotFoundError(\\\"No module named 'torch'\\\")\"}")
+                .copy("far-oob/blocking.stderr", "blocking.first-stderr");
+        Report report = run(gpu, FakeGpu.farOobSpec(dir.resolve("run")));
+
+        assertThat(dir.resolve("run/blocking-before-environment-check/stderr.log"))
+                .as("the first run is set aside, kept for the record")
+                .content()
+                .contains("illegal memory access");
+        assertThat(RunnerTest.phase(report, "blocking").status()).isEqualTo("passed");
+        assertThat(report.verdict()).as(report.reasons().toString()).isEqualTo("FAIL");
+        assertThat(report.reasons())
+                .anyMatch(r -> r.code().equals("crash") && r.message().contains("blocking-before-environment-check"));
+    }
+
+    @Test
+    void theStopOfABlockingRunSetAsideForTheCheckIsNoFailure() {
+        // stopped when the answer changed its settings: torchrun's SignalException is the gate's doing, not the job's
+        FakeGpu gpu = new FakeGpu(dir)
+                .clean()
+                .put("torch-probe.sleep", "1")
+                .put(
+                        "torch-probe.json",
+                        "{\"python\": \"3.12.3\", \"torch\": \"2.11.0+cu130\", \"cuda\": \"13.0\","
+                                + " \"cuda_available\": true, \"dsa\": true}")
+                .put("blocking.sleep", "3")
+                .copy("torchrun-sigterm/blocking.stderr", "blocking.term-stderr");
+        Report report = run(gpu, FakeGpu.farOobSpec(dir.resolve("run")));
+
+        assertThat(dir.resolve("run/blocking-before-environment-check/stderr.log"))
+                .content()
+                .contains("SignalException");
+        assertThat(report.verdict()).as(report.reasons().toString()).isEqualTo("PASS");
+    }
+
+    @Test
     void withoutOverlapTheCheckAnswersBeforeAnyPhase() throws IOException {
         FakeGpu gpu = new FakeGpu(dir).farOob().put("torch-probe.sleep", "1");
         Report report = run(gpu, FakeGpu.farOobSpec(dir.resolve("run")).overlapBlocking(false));

@@ -1,0 +1,68 @@
+package io.jenkins.plugins.gpusanitizer.engine.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import io.jenkins.plugins.gpusanitizer.testing.Processes;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Processes of a phase that go on after its main process ended by itself: a launcher that backgrounds the job and
+ * exits ({@code nohup python train.py & exit 0}) left nothing to judge, an error; DataLoader workers that end
+ * shortly after a normal end are no finding.
+ */
+class LeftoverProcessTest {
+    @TempDir
+    Path dir;
+
+    private final List<String> console = new ArrayList<>();
+
+    private FakeGpu leftovers(String seconds) {
+        FakeGpu gpu = new FakeGpu(dir).clean().put("async.sleep", "0");
+        for (String mode : List.of("memcheck-app", "blocking", "async")) {
+            gpu.put(mode + ".leftover", seconds);
+        }
+        return gpu;
+    }
+
+    private Report run(FakeGpu gpu) {
+        return new Runner(FakeGpu.farOobSpec(dir.resolve("run")).leftoverGraceSeconds(2), gpu.env(), console::add)
+                .run();
+    }
+
+    @Test
+    void aLauncherThatExitsWhileItsJobGoesOnIsAnErrorNotAPass() {
+        FakeGpu gpu = leftovers("1000");
+        Report r = run(gpu);
+
+        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo("ERROR");
+        assertThat(r.reasons())
+                .filteredOn(x -> x.code().equals("outlived-main"))
+                .extracting(Report.ReasonJson::message)
+                .hasSize(3)
+                .allMatch(m -> m.contains("outlived its main process") && m.contains("killed unchecked"));
+        for (String mode : List.of("memcheck-app", "blocking", "async")) {
+            Arrays.stream(gpu.logged("leftover-" + mode + ".txt").split("\\s+"))
+                    .filter(s -> !s.isBlank())
+                    .mapToLong(Long::parseLong)
+                    .forEach(pid -> assertThat(Processes.running(pid))
+                            .as("the leftover " + pid + " of " + mode + " was killed")
+                            .isFalse());
+        }
+    }
+
+    @Test
+    void workersThatEndShortlyAfterANormalEndAreNoFinding() {
+        Report r = run(leftovers("0.5"));
+
+        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo("PASS");
+        assertThat(r.reasons()).noneMatch(x -> x.code().equals("outlived-main"));
+        assertThat(r.execution().phases())
+                .allSatisfy(p -> assertThat(p.note() == null ? "" : p.note()).doesNotContain("leftover"));
+    }
+}
