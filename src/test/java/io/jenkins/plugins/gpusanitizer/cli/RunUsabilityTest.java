@@ -62,7 +62,7 @@ class RunUsabilityTest {
                 .start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(out).contains("--probe-memory").doesNotContain("WARN");
+        assertThat(out).contains("--[no-]probe-memory").doesNotContain("WARN");
         assertThat(out.replaceAll("\\s+", " ")).contains("about 10 % throughput");
     }
 
