@@ -28,7 +28,9 @@ final class OutputOptions {
     @Option(
             names = "--html",
             paramLabel = "FILE",
-            description = "write the HTML report here (its stylesheet report.css goes next to it).")
+            description =
+                    "write the HTML report here; its stylesheet goes next to it, named after it (index.html: index.css), "
+                            + "never over a file gpu-sanitize did not write.")
     Path html;
 
     @Option(
@@ -126,6 +128,9 @@ final class OutputOptions {
             }
             try {
                 OutputFile.check(p.toAbsolutePath());
+                if (p == html) {
+                    HtmlReport.checkStylesheet(p); // before the run, not after it
+                }
             } catch (FileSystemException e) {
                 throw new InputException(Path.of(e.getFile()), e.getReason());
             }

@@ -51,8 +51,11 @@ final class RunCommand implements Callable<Integer> {
             names = "--gpu",
             split = ",",
             paramLabel = "INDEX",
-            description = "GPU(s) to use (CUDA_VISIBLE_DEVICES); the sanitizer phase always uses the first. Default 0.")
-    List<String> gpus = new ArrayList<>(List.of("0"));
+            description =
+                    "GPU(s) to use, by index or UUID (each phase's CUDA_VISIBLE_DEVICES); the sanitizer phase always "
+                            + "uses the first. Default: the CUDA_VISIBLE_DEVICES this command inherited (the card a CI "
+                            + "assigned), else 0.")
+    List<String> gpus;
 
     @Option(
             names = "--tool",
@@ -167,7 +170,7 @@ final class RunCommand implements Callable<Integer> {
             negatable = true,
             description =
                     "the probe in the regression phase, attributing GPU memory to allocation sites. Default: on, "
-                            + "unless --throughput-baseline is judged (it costs that phase about 10 % throughput; docs/probe.md).")
+                            + "unless --throughput-baseline is judged (it costs that phase about 10 %% throughput; docs/probe.md).")
     Boolean probeMemory;
 
     @Option(
@@ -259,15 +262,20 @@ final class RunCommand implements Callable<Integer> {
         var console = cl.getOut();
         try {
             output.checkOutputs(cl, java.util.Arrays.asList(output.reference, referenceReport), null);
+            boolean quiet = output.quiet;
             Runner runner = new Runner(run, System.getenv(), line -> {
-                console.println(line);
-                console.flush();
+                if (!quiet) { // -q: the verdict line alone
+                    console.println(line);
+                    console.flush();
+                }
             });
             StopSignal stop = StopSignal.install(Thread.currentThread(), run, console);
             try {
                 Report report = runner.run();
                 output.write(report, console);
-                console.println("run directory: " + runner.directory().root());
+                if (!output.quiet) {
+                    console.println("run directory: " + runner.directory().root());
+                }
                 return ReportOutput.exitCode(report);
             } finally {
                 stop.done();
@@ -309,8 +317,10 @@ final class RunCommand implements Callable<Integer> {
             s.timeoutSeconds(phase(cl, "--timeout", k), v);
         });
         s.stopAfterDefects(stopAfterDefects);
-        s.gpus(gpus)
-                .tools(ts)
+        if (gpus != null) {
+            s.gpus(gpus, "--gpu");
+        }
+        s.tools(ts)
                 .phases(ps)
                 .printLimit(printLimit)
                 .padding(padding)

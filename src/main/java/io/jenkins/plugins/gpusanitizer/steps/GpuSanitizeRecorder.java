@@ -21,6 +21,7 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -91,7 +92,12 @@ class GpuSanitizeRecorder {
         String name = step.getName();
         String agent = agentName(env);
         GpuSanitizeReporter reporter = new GpuSanitizeReporter(step.getId(), name, build, listener);
-        SecretMasker masker = SecretMasker.of(env, sensitiveVariables);
+        List<List<String>> commands = new java.util.ArrayList<>();
+        commands.add(List.of(step.getCommand()));
+        if (step.getSanitizerCommand() != null) {
+            commands.add(List.of(step.getSanitizerCommand()));
+        }
+        SecretMasker masker = SecretMasker.of(env, sensitiveVariables, commands);
         if (workspace != null) {
             copyBack(workspace.child(runDirectory), reporter.folder().directory(), masker, listener);
         }

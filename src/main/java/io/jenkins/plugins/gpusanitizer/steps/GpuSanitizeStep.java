@@ -43,16 +43,16 @@ public class GpuSanitizeStep extends Step implements Serializable {
     private static final long serialVersionUID = 1L;
 
     /** The defaults of the text parameters that have one; config.jelly repeats them (JellyViewsTest). */
-    static final String DEFAULT_GPUS = "0";
-
     static final String DEFAULT_TOOLS = "memcheck";
+
     static final String DEFAULT_PHASES = "sanitizer,blocking,regression";
     static final String DEFAULT_ID = "gpu-sanitizer";
     static final String DEFAULT_NAME = "GPU Sanitizer";
 
     private final String command;
     private String sanitizerCommand;
-    private String gpus = DEFAULT_GPUS;
+    /** Null when not given: the CUDA_VISIBLE_DEVICES the build inherited, else GPU 0. */
+    private String gpus;
     /** The deprecated string form of {@link #sanitizerTools}: null when not given. */
     private String tools;
 
@@ -106,13 +106,14 @@ public class GpuSanitizeStep extends Step implements Serializable {
         this.sanitizerCommand = blankToNull(sanitizerCommand);
     }
 
+    @CheckForNull
     public String getGpus() {
         return gpus;
     }
 
     @DataBoundSetter
     public void setGpus(String gpus) {
-        this.gpus = blankTo(gpus, DEFAULT_GPUS);
+        this.gpus = blankToNull(gpus);
     }
 
     /** The tools to run, in order, each with its gate action; null when not given (then {@link #getTools}). */

@@ -31,7 +31,6 @@ final class RunSpecMapping {
         }
         RunSpec spec = new RunSpec()
                 .command(List.of(required(step.getCommand(), "command")))
-                .gpus(split(step.getGpus()))
                 .printLimit(step.getPrintLimit())
                 .stopAfterDefects(step.getStopAfterDefects())
                 .keepCachingAllocator(step.isKeepCachingAllocator())
@@ -52,6 +51,9 @@ final class RunSpecMapping {
                 .timeoutSeconds(Phase.SANITIZER, step.getSanitizerTimeout())
                 .timeoutSeconds(Phase.BLOCKING, step.getBlockingTimeout())
                 .timeoutSeconds(Phase.REGRESSION, step.getRegressionTimeout());
+        if (step.getGpus() != null) {
+            spec.gpus(split(step.getGpus()), "gpus");
+        }
         if (step.getSanitizerCommand() != null) {
             spec.sanitizerCommand(List.of(step.getSanitizerCommand()));
         }

@@ -72,7 +72,17 @@ final class SecretMasker {
 
     /** The secrets of a build: its sensitive variables and the variables whose names look secret. */
     static SecretMasker of(Map<String, String> env, Collection<String> sensitiveNames) {
-        return new SecretMasker(new Secrets(env, sensitiveNames).values());
+        return of(env, sensitiveNames, List.of());
+    }
+
+    /**
+     * The same, and the engine's other kinds ({@link Secrets}): the credential-looking arguments of the step's
+     * commands ({@code --hf-token VALUE}, {@code --api-key=VALUE}) and the passwords of URLs
+     * ({@code scheme://user:PASSWORD@host}) in those commands and in the variables.
+     */
+    static SecretMasker of(
+            Map<String, String> env, Collection<String> sensitiveNames, Collection<List<String>> commands) {
+        return new SecretMasker(new Secrets(env, sensitiveNames, commands).values());
     }
 
     /**

@@ -18,6 +18,13 @@ final class CliJvm {
 
     /** Starts {@code run --out OUT} with short kill graces, the options, then {@code -- JOB...}; output to CONSOLE. */
     static Process run(FakeGpu gpu, Path out, Path console, List<String> options, String... job) throws IOException {
+        return run(gpu, java.util.Map.of(), out, console, options, job);
+    }
+
+    /** The same, with {@code env} added to the stand-in tools' environment (a CI's variables). */
+    static Process run(
+            FakeGpu gpu, java.util.Map<String, String> env, Path out, Path console, List<String> options, String... job)
+            throws IOException {
         List<String> cmd = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp",
@@ -37,6 +44,7 @@ final class CliJvm {
         pb.redirectOutput(console.toFile());
         pb.environment().clear();
         pb.environment().putAll(gpu.env());
+        pb.environment().putAll(env);
         return pb.start();
     }
 

@@ -153,7 +153,12 @@ class GpuSanitizeStepTest {
         step.setGpus("");
         step.setTools(" ");
         step.setPhases("");
-        assertThat(step.getGpus()).isEqualTo("0");
+        // issue #26, 4: no gpus given: the runner takes the inherited CUDA_VISIBLE_DEVICES, else GPU 0
+        assertThat(step.getGpus()).isNull();
+        assertThat(RunSpecMapping.toSpec(step, "out").gpusFrom()).isNull();
+        step.setGpus("1,3");
+        assertThat(RunSpecMapping.toSpec(step, "out").gpus()).containsExactly("1", "3");
+        assertThat(RunSpecMapping.toSpec(step, "out").gpusFrom()).isEqualTo("gpus");
         assertThat(step.getTools()).isEqualTo("memcheck");
         assertThat(step.getPhases()).isEqualTo("sanitizer,blocking,regression");
     }

@@ -75,6 +75,18 @@ class SecretMaskerTest {
         assertThat(m.mask(null)).isNull();
     }
 
+    /** Issue #26, 3: the copy-back masks the engine's new kinds too: credential-looking arguments, URL passwords. */
+    @Test
+    void credentialLookingArgumentsOfTheStepsCommandAndUrlPasswordsAreMasked() {
+        SecretMasker m = SecretMasker.of(
+                Map.of("DATABASE_URL", "postgres://ci:envDbPass1@db/x"),
+                Set.of(),
+                List.of(List.of("python3 train.py --hf-token hf_argTok3n --api-key=k3yValue9 --lr 0.001"
+                        + " --db mysql://u:argDbPass2@h/x")));
+        assertThat(m.mask("tok hf_argTok3n key k3yValue9 pw envDbPass1 argDbPass2 lr 0.001"))
+                .isEqualTo("tok **** key **** pw **** **** lr 0.001");
+    }
+
     @Test
     void escapedFormsInJsonAndHtmlAreMaskedToo() {
         SecretMasker m = new SecretMasker(List.of("p\"w<d>\\x"));

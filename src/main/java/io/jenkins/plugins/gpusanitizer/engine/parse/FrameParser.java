@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
  * their content, never by position:
  * <ul>
  * <li>2025.x native: {@code func(args) in file.cpp:8369 [0xda7f] in module.so} (file:line optional, func may be empty)</li>
- * <li>2025.x Python (appended by the tool): {@code buggy_scale in train_lstm.py:32}</li>
+ * <li>2025.x Python (appended by the tool): {@code buggy_scale in train_lstm.py:32}; a path may hold blanks</li>
  * <li>cuda-memcheck era: {@code /lib64/libcuda.so.1 (cuLaunchKernel + 0x346) [0x297db6]}</li>
  * <li>older two-line form: {@code [0x30b492]} with {@code in module} on the next line</li>
  * </ul>
@@ -42,7 +42,8 @@ final class FrameParser {
                     if (colon > in + 4
                             && colon < func.length() - 1
                             && allDigits(func, colon + 1)
-                            && func.indexOf(' ', in + 4) < 0) {
+                            // a file with blanks only as an absolute path ("/home/ci/my jobs/ext.cpp")
+                            && (func.indexOf(' ', in + 4) < 0 || func.charAt(in + 4) == '/')) {
                         file = func.substring(in + 4, colon);
                         line = parseInt(func.substring(colon + 1));
                         func = func.substring(0, in);
@@ -60,15 +61,17 @@ final class FrameParser {
                 return null;
             }
         }
-        int in = s.lastIndexOf(" in ");
+        // a Python frame: "function in file:line"; the file may hold blanks ("/home/ci/my jobs/x.py") when the
+        // function (an identifier, <module>) holds none
         int colon = s.lastIndexOf(':');
+        int in = s.lastIndexOf(" in ");
+        if (in > 0 && colon > in + 4 && s.substring(in + 4, colon).indexOf(' ') >= 0) {
+            int first = s.indexOf(" in ");
+            in = s.lastIndexOf(' ', first - 1) < 0 ? first : -1;
+        }
         if (in > 0 && colon > in + 4 && colon < s.length() - 1 && allDigits(s, colon + 1)) {
             String file = s.substring(in + 4, colon);
-            if (file.indexOf(' ') < 0
-                    && (file.endsWith(".py")
-                            || file.endsWith(".pyx")
-                            || file.endsWith(".pyi")
-                            || file.endsWith(".ipynb"))) {
+            if (file.endsWith(".py") || file.endsWith(".pyx") || file.endsWith(".pyi") || file.endsWith(".ipynb")) {
                 return Frame.python(s.substring(0, in), file, parseInt(s.substring(colon + 1)));
             }
         }

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -40,7 +41,7 @@ public final class HtmlReport {
         this.rawBase = rawBase;
     }
 
-    /** The stylesheet's file name: written next to every page ({@link #writePage}), linked by it. */
+    /** The stylesheet of a page called report.html (the run directory's, the build page's raw/ copy). */
     public static final String CSS_FILE = "report.css";
 
     /**
@@ -50,18 +51,84 @@ public final class HtmlReport {
      * so even a string that escaped escaping could not run.
      */
     public String page(Report r) {
+        return page(r, CSS_FILE);
+    }
+
+    /** A standalone page whose stylesheet is {@code cssName}, in the same folder. */
+    public String page(Report r, String cssName) {
         return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                 + "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'self'; img-src data:\">"
                 + "<title>GPU Sanitizer: " + Html.esc(r.verdict())
-                + "</title>\n<link rel=\"stylesheet\" href=\"" + CSS_FILE + "\"></head>\n<body>\n" + fragment(r)
+                + "</title>\n<link rel=\"stylesheet\" href=\"" + Html.esc(hrefOf(cssName)) + "\"></head>\n<body>\n"
+                + fragment(r)
                 + "\n</body></html>\n";
     }
 
-    /** Writes {@link #page} to {@code html} and the stylesheet next to it. */
+    /**
+     * The stylesheet of a page: named after it, beside it ({@code site/index.html}: {@code site/index.css};
+     * {@code report.html}: {@code report.css}), so that a page never replaces another file's stylesheet.
+     */
+    public static Path stylesheetOf(Path html) {
+        Path page = html.toAbsolutePath();
+        String name = page.getFileName().toString();
+        String lower = name.toLowerCase(Locale.ROOT);
+        String stem = lower.endsWith(".html")
+                ? name.substring(0, name.length() - 5)
+                : lower.endsWith(".htm") ? name.substring(0, name.length() - 4) : name;
+        return page.resolveSibling(stem + ".css");
+    }
+
+    /**
+     * Refuses to replace a file at the page's stylesheet path that gpu-sanitize did not write (a site's own
+     * {@code index.css}): one line naming it. A stylesheet of an earlier report is replaced.
+     *
+     * @throws FileSystemException naming the file
+     */
+    public static void checkStylesheet(Path html) throws FileSystemException {
+        Path css = stylesheetOf(html);
+        OutputFile.check(css);
+        if (java.nio.file.Files.isRegularFile(css, java.nio.file.LinkOption.NOFOLLOW_LINKS) && !ours(css)) {
+            throw new FileSystemException(
+                    css.toString(),
+                    null,
+                    "exists and is not a gpu-sanitize stylesheet: refusing to replace it with the page's "
+                            + "styles (name the page differently, or move the file)");
+        }
+    }
+
+    private static boolean ours(Path css) {
+        try (InputStream in = java.nio.file.Files.newInputStream(css)) {
+            String head = new String(in.readNBytes(4096), StandardCharsets.UTF_8);
+            return head.isBlank() || head.contains(".gs-report");
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private static String hrefOf(String cssName) {
+        StringBuilder href = new StringBuilder();
+        for (byte b : cssName.getBytes(StandardCharsets.UTF_8)) {
+            char c = (char) (b & 0xff);
+            if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || "._-~".indexOf(c) >= 0) {
+                href.append(c);
+            } else {
+                href.append('%').append(String.format(Locale.ROOT, "%02X", b & 0xff));
+            }
+        }
+        return href.toString();
+    }
+
+    /**
+     * Writes {@link #page} to {@code html} and its stylesheet ({@link #stylesheetOf}) next to it.
+     *
+     * @throws FileSystemException naming the stylesheet when a file there is not one of gpu-sanitize's
+     */
     public void writePage(Report r, Path html) throws IOException {
+        Path css = stylesheetOf(html);
+        checkStylesheet(html);
         // through OutputFile: never through a planted symlink, never a half-written page
-        OutputFile.writeString(html, page(r));
-        OutputFile.writeString(html.toAbsolutePath().resolveSibling(CSS_FILE), css());
+        OutputFile.writeString(html, page(r, css.getFileName().toString()));
+        OutputFile.writeString(css, css());
     }
 
     public String fragment(Report r) {

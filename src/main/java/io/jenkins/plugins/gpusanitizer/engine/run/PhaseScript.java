@@ -72,7 +72,23 @@ final class PhaseScript {
         script.append("exec");
         argv.forEach(arg -> script.append(' ').append(quote(arg)));
         script.append('\n');
-        Files.writeString(phaseDir.resolve(PHASE_SCRIPT), script, StandardCharsets.UTF_8);
+        writeOwnerOnly(phaseDir.resolve(PHASE_SCRIPT), script.toString());
+    }
+
+    /**
+     * The phase's script holds the job's command as given, secrets included (it must, to run it): readable by its
+     * owner alone where the file system has POSIX permissions (created so, never widened); the runner masks it once
+     * the phase ran.
+     */
+    static void writeOwnerOnly(Path file, String text) throws IOException {
+        Files.deleteIfExists(file);
+        if (file.getFileSystem().supportedFileAttributeViews().contains("posix")) {
+            Files.createFile(
+                    file,
+                    java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                            java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+        }
+        Files.writeString(file, text, StandardCharsets.UTF_8);
     }
 
     /** The sidecar the supervisor runs beside the phase and stops after it (the memory sampler). */

@@ -21,8 +21,10 @@ final class RunJournal {
     private Environment environment;
     private Supplier<Report.ThroughputJson> throughput = () -> null;
     private RunRecord.GpuLockJson gpuLock;
+    private final Secrets secrets;
 
-    RunJournal(RunSpec spec, RunDirectory dir, ReferenceTime reference) {
+    RunJournal(RunSpec spec, RunDirectory dir, ReferenceTime reference, Secrets secrets) {
+        this.secrets = secrets;
         this.spec = spec;
         this.dir = dir;
         this.reference = reference;
@@ -59,7 +61,7 @@ final class RunJournal {
     }
 
     synchronized void write(boolean finished) throws IOException {
-        dir.writeRecord(record(finished));
+        dir.writeRecord(secrets.mask(record(finished), RunRecord.class));
     }
 
     synchronized RunRecord record(boolean finished) {

@@ -14,14 +14,17 @@ import java.util.List;
 
 /**
  * The run's report: the same analysis as {@code analyze --run-dir} with what only the runner saw
- * added, compared with a reference report when asked, written as report.json and report.html.
+ * added, compared with a reference report when asked, its secrets masked ({@link Secrets}), written as
+ * report.json and report.html.
  */
 final class RunReport {
     private final RunSpec spec;
     private final RunDirectory dir;
     private final ProgressLog progress;
+    private final Secrets secrets;
 
-    RunReport(RunSpec spec, RunDirectory dir, ProgressLog progress) {
+    RunReport(RunSpec spec, RunDirectory dir, ProgressLog progress, Secrets secrets) {
+        this.secrets = secrets;
         this.spec = spec;
         this.dir = dir;
         this.progress = progress;
@@ -34,6 +37,9 @@ final class RunReport {
         if (spec.compareWith() != null) {
             report = compared(report);
         }
+        // once, before anything renders it: report.json, report.html and what the caller writes from it (JUnit,
+        // SARIF, warnings-ng, the console summary) quote the job's output, which may quote a secret
+        report = secrets.mask(report, Report.class);
         try {
             ReportJson.write(report, dir.root().resolve(RunDirectory.REPORT_JSON));
             new HtmlReport().writePage(report, dir.root().resolve(RunDirectory.REPORT_HTML));

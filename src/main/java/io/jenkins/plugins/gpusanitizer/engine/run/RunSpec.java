@@ -22,6 +22,9 @@ public final class RunSpec implements Serializable {
     private List<String> command = new ArrayList<>();
     private List<String> sanitizerCommand;
     private List<String> gpus = new ArrayList<>(List.of("0"));
+    /** Who chose {@link #gpus}: the option's name ("--gpu", the step's "gpus"), CUDA_VISIBLE_DEVICES; null: nobody. */
+    private String gpusFrom;
+
     private List<Tool> tools = new ArrayList<>(List.of(Tool.MEMCHECK));
     private int printLimit = 1000;
     /**
@@ -132,10 +135,52 @@ public final class RunSpec implements Serializable {
         return gpus;
     }
 
+    /** The GPUs given by {@code --gpu}. */
     public RunSpec gpus(List<String> g) {
+        return gpus(g, "--gpu");
+    }
+
+    /** The GPUs given by the option {@code chosenBy} (named on the console). */
+    public RunSpec gpus(List<String> g, String chosenBy) {
         gpus = new ArrayList<>(g);
+        gpusFrom = chosenBy;
         return this;
     }
+
+    /** Who chose the GPUs ("--gpu", "gpus", "CUDA_VISIBLE_DEVICES"); null when nobody did (then GPU 0). */
+    public String gpusFrom() {
+        return gpusFrom;
+    }
+
+    /**
+     * The run's GPUs when no option chose them: the job's inherited {@code CUDA_VISIBLE_DEVICES} (the card(s) a CI
+     * assigned: "1", "GPU-uuid", "1,3"), else GPU 0. An option always wins.
+     *
+     * @param env the job's environment
+     * @return the console line saying which GPU(s) and why
+     * @throws RunException when CUDA_VISIBLE_DEVICES assigns no GPU at all (empty, or -1)
+     */
+    public String selectGpus(Map<String, String> env) {
+        if (gpusFrom == null && env.containsKey(CUDA_VISIBLE_DEVICES)) {
+            String assigned = env.get(CUDA_VISIBLE_DEVICES);
+            List<String> entries = new ArrayList<>();
+            for (String entry : (assigned == null ? "" : assigned).split(",")) {
+                if (!entry.isBlank()) {
+                    entries.add(entry.trim());
+                }
+            }
+            if (entries.isEmpty() || entries.get(0).equals("-1")) {
+                throw new RunException(CUDA_VISIBLE_DEVICES + "='" + (assigned == null ? "" : assigned)
+                        + "' assigns this job no GPU: choose one with --gpu (the step's gpus)");
+            }
+            gpus = entries;
+            gpusFrom = CUDA_VISIBLE_DEVICES;
+        }
+        return (gpus.size() == 1 ? "GPU " : "GPUs ") + String.join(",", gpus) + " from "
+                + (gpusFrom == null ? "the default (no --gpu, no " + CUDA_VISIBLE_DEVICES + ")" : gpusFrom);
+    }
+
+    static final String CUDA_VISIBLE_DEVICES = "CUDA_VISIBLE_DEVICES";
 
     public List<Tool> tools() {
         return tools;
@@ -396,6 +441,11 @@ public final class RunSpec implements Serializable {
         return this;
     }
 
+    /** The commands the run gives: the job's, the sanitizer phase's, and the extra compute-sanitizer arguments. */
+    public List<List<String>> commands() {
+        return List.of(command, sanitizerCommand(), extraSanitizerArgs);
+    }
+
     public List<String> extraSanitizerArgs() {
         return extraSanitizerArgs;
     }
@@ -554,6 +604,11 @@ public final class RunSpec implements Serializable {
         }
         if (phases.contains(Phase.SANITIZER) && tools.isEmpty()) {
             throw new RunException("the sanitizer phase needs at least one tool");
+        }
+        for (Tool tool : tools) {
+            if (tools.indexOf(tool) != tools.lastIndexOf(tool)) {
+                throw new RunException("tool " + tool.id() + " is given twice: each tool runs once");
+            }
         }
         if (stopAfterDefects < 0) {
             throw new RunException("stop-after-defects must be 0 (never) or more, got " + stopAfterDefects);

@@ -37,6 +37,8 @@ public final class Runner {
     private final PhaseProcess.Owner owner;
     private final String runId = UUID.randomUUID().toString();
     private final RunLease lease;
+    /** The job's environment: the machine's, then the spec's extra variables. */
+    private final Map<String, String> jobEnv;
 
     /** A run on this machine whose phases end when this JVM dies (the CLI). */
     public Runner(RunSpec spec, Map<String, String> baseEnv, ProgressListener listener) {
@@ -60,10 +62,11 @@ public final class Runner {
         this.baseEnv = new LinkedHashMap<>(baseEnv);
         Map<String, String> all = new LinkedHashMap<>(baseEnv);
         all.putAll(spec.extraEnv());
-        this.secrets = new Secrets(all);
+        this.jobEnv = java.util.Collections.unmodifiableMap(all);
+        this.secrets = new Secrets(all, java.util.List.of(), spec.commands());
         this.progress = new ProgressLog(listener, secrets);
         this.dir = new RunDirectory(Path.of(spec.outDir()).toAbsolutePath());
-        this.journal = new RunJournal(spec, dir, reference);
+        this.journal = new RunJournal(spec, dir, reference, secrets);
         this.lease = new RunLease(dir.root(), detached);
     }
 
@@ -89,6 +92,7 @@ public final class Runner {
     public Report run() {
         validate();
         prepareDirectory();
+        progress.say(gpuChoice);
         return execute();
     }
 
@@ -102,6 +106,7 @@ public final class Runner {
      */
     public Report resume() {
         validate();
+        progress.say(gpuChoice);
         if (!Files.isRegularFile(dir.root().resolve(RunDirectory.RUN_JSON))) {
             if (isEmpty(dir.root())) {
                 progress.say("the run had not started before the restart: it starts now");
@@ -130,8 +135,11 @@ public final class Runner {
         }
     }
 
+    private String gpuChoice;
+
     private void validate() {
         spec.validate();
+        gpuChoice = spec.selectGpus(jobEnv);
         if (spec.compareWith() != null) {
             // an unusable reference is found before the phases run, not after them
             try {
@@ -175,7 +183,7 @@ public final class Runner {
         } catch (IOException e) {
             reasons.add(Reason.error("runner", "cannot write " + RunDirectory.RUN_JSON + ": " + e.getMessage()));
         }
-        Report report = new RunReport(spec, dir, progress).write(journal.record(true), reasons, policy);
+        Report report = new RunReport(spec, dir, progress, secrets).write(journal.record(true), reasons, policy);
         if (aborted) {
             Thread.currentThread().interrupt();
         }
@@ -348,8 +356,12 @@ public final class Runner {
         journal.environment(environment);
         progress.say("environment: driver " + environment.driverVersion() + " (CUDA "
                 + environment.driverCudaVersion() + "), "
-                + environment.gpus().size() + " GPU(s), torch "
-                + environment.torchVersion() + " (CUDA " + environment.torchCuda() + ")"
+                + environment.gpus().size() + " GPU(s), "
+                + (environment.torchVersion() == null
+                        ? "torch not found by "
+                                + (environment.pythonPath() == null ? "the job's Python" : environment.pythonPath())
+                        : "torch " + environment.torchVersion() + " (CUDA "
+                                + (environment.torchCuda() == null ? "none" : environment.torchCuda()) + ")")
                 + (environment.computeSanitizerVersion() == null
                         ? ""
                         : ", compute-sanitizer " + environment.computeSanitizerVersion())
