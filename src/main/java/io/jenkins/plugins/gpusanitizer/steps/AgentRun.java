@@ -119,7 +119,8 @@ final class AgentRun {
         /** The controller's {@link LauncherStarter}, exported over the channel; null: start here (tests). */
         @SuppressFBWarnings(
                 value = "SE_BAD_FIELD",
-                justification = "a proxy of Channel.export, serialized by remoting as a reference to the exported object")
+                justification =
+                        "a proxy of Channel.export, serialized by remoting as a reference to the exported object")
         private final ProcessStarter starter;
 
         private final boolean resume;
@@ -180,7 +181,8 @@ final class AgentRun {
         /** A controller's starter to use from now on (the first poll over a new channel), else null. */
         @SuppressFBWarnings(
                 value = "SE_BAD_FIELD",
-                justification = "a proxy of Channel.export, serialized by remoting as a reference to the exported object")
+                justification =
+                        "a proxy of Channel.export, serialized by remoting as a reference to the exported object")
         private final ProcessStarter starter;
 
         Poll(String runDirectory, int offset, ProcessStarter starter) {

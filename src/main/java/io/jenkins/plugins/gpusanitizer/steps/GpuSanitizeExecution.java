@@ -65,6 +65,7 @@ class GpuSanitizeExecution extends StepExecution {
     private transient Object linkChannel;
 
     private transient ScheduledFuture<?> next;
+
     @SuppressFBWarnings(
             value = "SE_TRANSIENT_FIELD_NOT_RESTORED",
             justification = "false after a restart on purpose: onResume follows the run again")

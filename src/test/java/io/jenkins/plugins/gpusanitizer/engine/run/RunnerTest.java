@@ -344,7 +344,9 @@ class RunnerTest {
                         .gpus(List.of("0", "1", "2"))
                         .phases(List.of(Phase.SANITIZER, Phase.BLOCKING)));
         opener.join();
-        assertThat(together).as("memcheck's job and the blocking job waited at their gates at once").isTrue();
+        assertThat(together)
+                .as("memcheck's job and the blocking job waited at their gates at once")
+                .isTrue();
         assertThat(parallel.execution().phases())
                 .extracting(Report.PhaseJson::name)
                 .containsExactlyInAnyOrder("sanitizer-memcheck", "sanitizer-racecheck", "blocking");
