@@ -10,7 +10,8 @@
 #   dataset-cache-probe  the dataset-cache job with --probe-memory (allocation sites on: the false claim's case)
 #   far                examples/lstm_job.py --bug far (FAIL at lstm_job.py:43, memcheck prints past its limit)
 #   triton-stride      examples/triton_stride.py --bug stride (FAIL at the Triton kernel's line)
-#   ddp-clean          torchrun DDP clean job (PASS)
+#   ddp-clean          torchrun DDP clean job, DataLoader workers (PASS)
+#   cudagraph          examples/cudagraph_job.py, a whole-step CUDA graph (PASS; the uncached capture breaks, rerun cached)
 # Usage (repository root, on the GPU machine, .device/ carried): bash examples/h200/capture-2026-12-04b.sh OUTDIR [CASE...]
 set -u
 out=${1:?usage: capture-2026-12-04b.sh OUTDIR [CASE...]}
@@ -68,3 +69,5 @@ gscase triton-stride 90 "${common[@]}" --timeout sanitizer=60 --timeout blocking
   -- python3 examples/triton_stride.py --bug stride
 gscase ddp-clean 150 "${common[@]}" --timeout sanitizer=120 --timeout blocking=60 --timeout regression=60 \
   -- "${TR[@]}" --standalone --nproc_per_node=1 examples/ddp_train.py --bug none
+gscase cudagraph 120 "${common[@]}" --timeout sanitizer=60 --timeout blocking=40 --timeout regression=40 \
+  -- python3 examples/cudagraph_job.py
