@@ -181,6 +181,51 @@ class BuildFilesTest {
         assertThat(props.get("mockito.version")).isEqualTo(MANAGED_BY_PARENT.get("org.mockito"));
     }
 
+    /** The BOM the root POM imports; the managed list recorded from it is bom-6916-managed.txt. */
+    static final String BOM = "6916.v15ec97679743";
+
+    /** groupId:artifactId[:classifier] lines of a recorded managed list (test resource; # comments). */
+    private static List<String> managedList(String resource) throws Exception {
+        try (InputStream in = BuildFilesTest.class.getResourceAsStream(resource)) {
+            assertThat(in).as(resource).isNotNull();
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8)
+                    .lines()
+                    .map(String::trim)
+                    .filter(l -> !l.isEmpty() && !l.startsWith("#"))
+                    .toList();
+        }
+    }
+
+    /**
+     * A dependency without a version resolves only if the BOM or the parent manages exactly that
+     * groupId:artifactId: a wrong groupId (io.jenkins.plugins:jackson2-api, issue #29) fails here and not
+     * first on a machine that can reach repo.jenkins-ci.org.
+     */
+    @Test
+    void everyDependencyWithoutAVersionIsManagedByTheBomOrTheParent() throws Exception {
+        Element root = pom(ROOT.resolve("pom.xml"));
+        Element bom = (Element) child(child(root, "dependencyManagement"), "dependencies")
+                .getElementsByTagName("dependency")
+                .item(0);
+        assertThat(text(bom, "version"))
+                .as("bom-6916-managed.txt is that BOM's list: regenerate it with the version")
+                .isEqualTo(BOM);
+        assertThat(text(child(root, "parent"), "version"))
+                .as("plugin-pom-6.2221-managed.txt is that parent's list")
+                .isEqualTo(PLUGIN_POM);
+        List<String> managed = new ArrayList<>(managedList("/jenkins/bom-6916-managed.txt"));
+        managed.addAll(managedList("/jenkins/plugin-pom-6.2221-managed.txt"));
+        assertThat(managed).contains("org.jenkins-ci.plugins:jackson2-api", "org.mockito:mockito-core");
+        List<String> unmanaged = dependencies(ROOT.resolve("pom.xml")).values().stream()
+                .filter(d -> d.version() == null)
+                .map(Dep::key)
+                .filter(key -> !managed.contains(key))
+                .toList();
+        assertThat(unmanaged)
+                .as("dependencies of pom.xml without a version that nothing manages")
+                .isEmpty();
+    }
+
     @Test
     void theJenkinsfileAsksOnlyForLinux() throws Exception {
         String jenkinsfile = Files.readString(ROOT.resolve("Jenkinsfile"), StandardCharsets.UTF_8);
