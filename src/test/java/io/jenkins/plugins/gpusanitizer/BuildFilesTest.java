@@ -8,9 +8,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.xml.parsers.DocumentBuilderFactory;
@@ -181,6 +184,182 @@ class BuildFilesTest {
         assertThat(props.get("mockito.version")).isEqualTo(MANAGED_BY_PARENT.get("org.mockito"));
     }
 
+    /** The BOM the root POM imports; the managed list recorded from it is bom-6916-managed.txt. */
+    static final String BOM = "6916.v15ec97679743";
+
+    /** groupId:artifactId[:classifier] lines of a recorded managed list (test resource; # comments). */
+    private static List<String> managedList(String resource) throws Exception {
+        try (InputStream in = BuildFilesTest.class.getResourceAsStream(resource)) {
+            assertThat(in).as(resource).isNotNull();
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8)
+                    .lines()
+                    .map(String::trim)
+                    .filter(l -> !l.isEmpty() && !l.startsWith("#"))
+                    .toList();
+        }
+    }
+
+    /**
+     * A dependency without a version resolves only if the BOM or the parent manages exactly that
+     * groupId:artifactId: a wrong groupId (io.jenkins.plugins:jackson2-api, issue #29) fails here and not
+     * first on a machine that can reach repo.jenkins-ci.org.
+     */
+    @Test
+    void everyDependencyWithoutAVersionIsManagedByTheBomOrTheParent() throws Exception {
+        Element root = pom(ROOT.resolve("pom.xml"));
+        Element bom = (Element) child(child(root, "dependencyManagement"), "dependencies")
+                .getElementsByTagName("dependency")
+                .item(0);
+        assertThat(text(bom, "version"))
+                .as("bom-6916-managed.txt is that BOM's list: regenerate it with the version")
+                .isEqualTo(BOM);
+        assertThat(text(child(root, "parent"), "version"))
+                .as("plugin-pom-6.2221-managed.txt is that parent's list")
+                .isEqualTo(PLUGIN_POM);
+        List<String> managed = new ArrayList<>(managedList("/jenkins/bom-6916-managed.txt"));
+        managed.addAll(managedList("/jenkins/plugin-pom-6.2221-managed.txt"));
+        assertThat(managed).contains("org.jenkins-ci.plugins:jackson2-api", "org.mockito:mockito-core");
+        List<String> unmanaged = dependencies(ROOT.resolve("pom.xml")).values().stream()
+                .filter(d -> d.version() == null)
+                .map(Dep::key)
+                .filter(key -> !managed.contains(key))
+                .toList();
+        assertThat(unmanaged)
+                .as("dependencies of pom.xml without a version that nothing manages")
+                .isEmpty();
+    }
+
+    /**
+     * maven-hpi-plugin (AbstractHpiMojo, strictBundledArtifacts) fails the build unless
+     * {@code hpi.bundledArtifacts} lists exactly the artifactIds it puts in WEB-INF/lib: the root pom's
+     * compile and runtime dependencies that are not Jenkins plugins (nor core), with their own compile and
+     * runtime dependencies, less exclusions. Computed here from the poms in the local repository (the
+     * standalone build resolved the same libraries) and the recorded managed lists.
+     */
+    @Test
+    void hpiBundledArtifactsListsTheJarsTheHpiWouldBundle() throws Exception {
+        Element root = pom(ROOT.resolve("pom.xml"));
+        assertThat(properties(root).get("hpi.strictBundledArtifacts")).isEqualTo("true");
+        // unset is the empty list (AbstractHpiMojo's List parameter; maven-hpi-plugin PR #771)
+        Set<String> declared = new TreeSet<>();
+        for (String a :
+                properties(root).getOrDefault("hpi.bundledArtifacts", "").split(",")) {
+            if (!a.isBlank()) {
+                declared.add(a.trim());
+            }
+        }
+        Set<String> plugins = new HashSet<>(managedList("/jenkins/bom-6916-managed.txt"));
+        plugins.addAll(managedList("/jenkins/plugin-pom-6.2221-managed.txt"));
+        Set<String> bundled = new TreeSet<>();
+        NodeList l = child(root, "dependencies").getElementsByTagName("dependency");
+        for (int i = 0; i < l.getLength(); i++) {
+            Element d = (Element) l.item(i);
+            String scope = text(d, "scope") == null ? "compile" : text(d, "scope");
+            String key = text(d, "groupId") + ":" + text(d, "artifactId");
+            if (!List.of("compile", "runtime").contains(scope) || plugins.contains(key)) {
+                continue;
+            }
+            assertThat(text(d, "version"))
+                    .as(key + ": not managed, so it needs a version")
+                    .isNotNull();
+            Set<String> excluded = new HashSet<>();
+            Element exclusions = child(d, "exclusions");
+            if (exclusions != null) {
+                NodeList x = exclusions.getElementsByTagName("exclusion");
+                for (int j = 0; j < x.getLength(); j++) {
+                    excluded.add(text((Element) x.item(j), "groupId") + ":" + text((Element) x.item(j), "artifactId"));
+                }
+            }
+            bundle(text(d, "groupId"), text(d, "artifactId"), text(d, "version"), excluded, plugins, bundled);
+        }
+        assertThat(declared)
+                .as("hpi.bundledArtifacts in pom.xml against what the .hpi would bundle")
+                .isEqualTo(bundled.stream()
+                        .map(k -> k.substring(k.indexOf(':') + 1))
+                        .collect(toTreeSet()));
+    }
+
+    private static java.util.stream.Collector<String, ?, TreeSet<String>> toTreeSet() {
+        return java.util.stream.Collectors.toCollection(TreeSet::new);
+    }
+
+    /** Adds an artifact and its compile/runtime dependencies (read from its pom) to {@code bundled}. */
+    private static void bundle(
+            String groupId,
+            String artifactId,
+            String version,
+            Set<String> excluded,
+            Set<String> plugins,
+            Set<String> bundled)
+            throws Exception {
+        String key = groupId + ":" + artifactId;
+        if (excluded.contains(key) || plugins.contains(key) || !bundled.add(key)) {
+            return;
+        }
+        Path repo =
+                Path.of(System.getProperty("gs.localRepository", System.getProperty("user.home") + "/.m2/repository"));
+        Path file = repo.resolve(groupId.replace('.', '/') + "/" + artifactId + "/" + version + "/" + artifactId + "-"
+                + version + ".pom");
+        assertThat(file)
+                .as("the pom of a bundled library (resolve it with the standalone build)")
+                .isRegularFile();
+        Element project = pom(file);
+        Map<String, String> props = properties(project);
+        props.put("project.version", version);
+        Element deps = child(project, "dependencies");
+        if (deps == null) {
+            return;
+        }
+        NodeList l = deps.getElementsByTagName("dependency");
+        for (int i = 0; i < l.getLength(); i++) {
+            Element d = (Element) l.item(i);
+            String scope = text(d, "scope") == null ? "compile" : text(d, "scope");
+            if (!List.of("compile", "runtime").contains(scope) || "true".equals(text(d, "optional"))) {
+                continue;
+            }
+            String v = resolve(text(d, "version"), props);
+            assertThat(v)
+                    .as(key + " depends on " + text(d, "artifactId") + " without a version")
+                    .isNotNull();
+            bundle(text(d, "groupId"), text(d, "artifactId"), v, excluded, plugins, bundled);
+        }
+    }
+
+    /** The files the jenkinsci hosting review asks for (archetypes common-files, RequiredFilesVerifier). */
+    @Test
+    void theHostingFilesArePresent() throws Exception {
+        Element root = pom(ROOT.resolve("pom.xml"));
+        Element license = child(child(root, "licenses"), "license");
+        assertThat(text(license, "name")).isEqualTo("MIT License");
+        assertThat(Files.readString(ROOT.resolve("LICENSE.md"), StandardCharsets.UTF_8))
+                .startsWith("The MIT License");
+        assertThat(Files.readString(ROOT.resolve(".github/CODEOWNERS"), StandardCharsets.UTF_8)
+                        .trim())
+                .isEqualTo("* @jenkinsci/" + text(root, "artifactId") + "-plugin-developers");
+        assertThat(ROOT.resolve(".github/workflows/jenkins-security-scan.yml")).isRegularFile();
+        assertThat(ROOT.resolve(".github/workflows/cd.yaml")).isRegularFile();
+        assertThat(ROOT.resolve(".github/renovate.json")).isRegularFile();
+        assertThat(Files.readString(ROOT.resolve(".mvn/extensions.xml"), StandardCharsets.UTF_8))
+                .contains("<artifactId>git-changelist-maven-extension</artifactId>");
+        assertThat(Files.readAllLines(ROOT.resolve(".mvn/maven.config"), StandardCharsets.UTF_8))
+                .contains("-Pconsume-incrementals", "-Pmight-produce-incrementals", "-Dchangelist.format=%d.v%s");
+        assertThat(text(root, "version")).isEqualTo("${changelist}");
+        // mvn -f standalone/pom.xml looks for .mvn from standalone/ upwards: this one keeps it off the root's
+        assertThat(ROOT.resolve("standalone/.mvn")).isDirectory();
+    }
+
+    @Test
+    void theJenkinsfileAsksOnlyForLinux() throws Exception {
+        String jenkinsfile = Files.readString(ROOT.resolve("Jenkinsfile"), StandardCharsets.UTF_8);
+        assertThat(jenkinsfile).contains("buildPlugin(").doesNotContainIgnoringCase("windows");
+        Matcher platforms = Pattern.compile("platform:\\s*'([^']+)'").matcher(jenkinsfile);
+        List<String> found = new ArrayList<>();
+        while (platforms.find()) {
+            found.add(platforms.group(1));
+        }
+        assertThat(found).isNotEmpty().containsOnly("linux");
+    }
+
     /**
      * The standalone build's second SpotBugs execution reads the Jenkins layer from target/test-classes and
      * leaves out its unit tests by name (standalone/spotbugs-jenkins-layer-exclude.xml: {@code *Test}): so
@@ -209,17 +388,5 @@ class BuildFilesTest {
                     .filter(n -> n.endsWith(".java"))
                     .toList();
         }
-    }
-
-    @Test
-    void theJenkinsfileAsksOnlyForLinux() throws Exception {
-        String jenkinsfile = Files.readString(ROOT.resolve("Jenkinsfile"), StandardCharsets.UTF_8);
-        assertThat(jenkinsfile).contains("buildPlugin(").doesNotContainIgnoringCase("windows");
-        Matcher platforms = Pattern.compile("platform:\\s*'([^']+)'").matcher(jenkinsfile);
-        List<String> found = new ArrayList<>();
-        while (platforms.find()) {
-            found.add(platforms.group(1));
-        }
-        assertThat(found).isNotEmpty().containsOnly("linux");
     }
 }

@@ -19,13 +19,16 @@ import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
 import com.tngtech.archunit.lang.SimpleConditionEvent;
+import io.jenkins.plugins.gpusanitizer.RootBuild;
 import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import jenkins.model.Jenkins;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 import org.kohsuke.stapler.verb.POST;
 
 /**
@@ -72,7 +75,8 @@ class PackageArchitectureTest {
             .definedBy("..gpusanitizer.results..")
             .layer("engine")
             .definedBy("..gpusanitizer.engine..")
-            .layer("cli")
+            // the plugin build (root pom.xml) leaves cli/ out; the standalone build compiles it
+            .optionalLayer("cli")
             .definedBy("..gpusanitizer.cli..")
             .whereLayer("steps")
             .mayNotBeAccessedByAnyLayer()
@@ -159,21 +163,67 @@ class PackageArchitectureTest {
         return false;
     }
 
-    /** The rules below see the Jenkins layer and its web methods, not only the Jenkins-free packages. */
+    /**
+     * The rules below see the Jenkins layer and its web methods, not only the Jenkins-free packages: a
+     * class for every source file the plugin build compiles (src/main/java less the root pom's excludes),
+     * and cli's only where this build compiled it.
+     */
     @Test
-    void theImportHoldsTheWholePluginAndNoTests() {
+    void theImportHoldsTheWholePluginAndNoTests() throws Exception {
         Set<String> names = new HashSet<>();
         for (JavaClass javaClass : CLASSES) {
             names.add(javaClass.getName());
+        }
+        Set<String> expected = new HashSet<>(RootBuild.mainClassNames(RootBuild.mainSources()));
+        if (compiledHere(ROOT_PACKAGE + ".cli.GpuSanitizeCli")) {
+            expected.add(ROOT_PACKAGE + ".cli.GpuSanitizeCli");
         }
         assertThat(names)
                 .contains(
                         ROOT_PACKAGE + ".steps.GpuSanitizeStep",
                         ROOT_PACKAGE + ".steps.GpuSanitizeStep$DescriptorImpl",
                         ROOT_PACKAGE + ".results.GpuSanitizeReporter",
-                        ROOT_PACKAGE + ".engine.run.RunSpec",
-                        ROOT_PACKAGE + ".cli.GpuSanitizeCli");
+                        ROOT_PACKAGE + ".engine.run.RunSpec")
+                .containsAll(expected);
         assertThat(names).noneMatch(name -> name.endsWith("Test"));
+    }
+
+    private static boolean compiledHere(String className) {
+        try {
+            Class.forName(className, false, PackageArchitectureTest.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException e) {
+            return false;
+        }
+    }
+
+    /**
+     * The plugin build's classes, compiled on their own by the standalone build (RootBuild): no cli
+     * layer, every class of the set there, and the same rules hold.
+     */
+    @Test
+    @EnabledIfSystemProperty(named = RootBuild.DIR_PROPERTY, matches = ".+")
+    void theRulesHoldForThePluginBuildsClasses() throws Exception {
+        RootBuild.Compiled compiled = RootBuild.compiled();
+        assertThat(compiled.mainCompile().ok())
+                .as(compiled.mainCompile().messages())
+                .isTrue();
+        JavaClasses rootSet =
+                new ClassFileImporter().withImportOption(new MainSources()).importPath(compiled.main());
+        Set<String> names = new HashSet<>();
+        rootSet.forEach(javaClass -> names.add(javaClass.getName()));
+        assertThat(names)
+                .containsAll(RootBuild.mainClassNames(RootBuild.mainSources()))
+                .noneMatch(name -> name.startsWith(ROOT_PACKAGE + ".cli."));
+        for (ArchRule rule : List.of(
+                DESIGN_DIAGRAM,
+                LAYERS,
+                JENKINS_ONLY_IN_STEPS_AND_RESULTS,
+                NO_JENKINS_GET_OUTSIDE_STEPS_AND_RESULTS,
+                WEB_METHODS_ARE_POST_AND_CHECK_A_PERMISSION,
+                NO_PUBLISHER_THAT_IS_NOT_ONE)) {
+            rule.check(rootSet);
+        }
     }
 
     @Test

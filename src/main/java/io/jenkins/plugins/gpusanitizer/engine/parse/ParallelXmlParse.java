@@ -163,8 +163,12 @@ final class ParallelXmlParse {
         boolean last = end == size;
         XMLStreamReader r = null;
         try {
-            r = factory.createXMLStreamReader(new ChunkInput(
-                    channel, start, end, start == 0 ? ChunkInput.NONE : ROOT_START, last ? ChunkInput.NONE : ROOT_END));
+            r = factory.createXMLStreamReader(new Utf8Guard(new ChunkInput(
+                    channel,
+                    start,
+                    end,
+                    start == 0 ? ChunkInput.NONE : ROOT_START,
+                    last ? ChunkInput.NONE : ROOT_END)));
             scan.scan(r, records::add);
             if (scan.clean() && (last || scan.closed())) {
                 // the piece ends with a newline, so the added closing tag is on the line after its last

@@ -10,8 +10,9 @@ import java.util.function.Consumer;
 import javax.xml.stream.XMLInputFactory;
 
 /**
- * Streams compute-sanitizer's {@code --xml --save} file with StAX (Aalto, named here rather than looked
- * up: a ServiceLoader lookup from Jenkins' plugin class loaders is unreliable). DTDs and external
+ * Streams compute-sanitizer's {@code --xml --save} file with StAX (Woodstox, named here rather than
+ * looked up: a ServiceLoader lookup from Jenkins' plugin class loaders is unreliable; in the plugin it
+ * comes from the woodstox-core-api library plugin, so the .hpi bundles no XML parser of its own). DTDs and external
  * entities are off (the file is untrusted). A file cut off mid-record (a killed tool) keeps its
  * complete records and is flagged incomplete. The XML holds only the printed records and no summary,
  * so {@code errorsTotal} is always null here: the total comes from the text output. A large file is
@@ -35,11 +36,14 @@ public final class SanitizerXmlParser {
 
     /** With the pieces a file is cut into for reading on {@code threads} threads (tests cut them tiny). */
     SanitizerXmlParser(int threads, int chunkBytes, long parallelMinBytes) {
-        factory = new com.fasterxml.aalto.stax.InputFactoryImpl();
+        factory = new com.ctc.wstx.stax.WstxInputFactory();
         factory.setProperty(XMLInputFactory.SUPPORT_DTD, false);
         factory.setProperty(XMLInputFactory.IS_SUPPORTING_EXTERNAL_ENTITIES, false);
         factory.setProperty(XMLInputFactory.IS_REPLACING_ENTITY_REFERENCES, false);
         factory.setProperty(XMLInputFactory.IS_COALESCING, true);
+        // Woodstox stops at 1000 levels; the record reader bounds what it keeps itself (4 levels), and a
+        // deeper record is read past, as the JDK's reader and Aalto did
+        factory.setProperty(com.ctc.wstx.api.WstxInputProperties.P_MAX_ELEMENT_DEPTH, Integer.MAX_VALUE);
         this.threads = threads;
         this.chunkBytes = chunkBytes;
         this.parallelMinBytes = parallelMinBytes;

@@ -1,6 +1,6 @@
 package io.jenkins.plugins.gpusanitizer.engine.parse;
 
-import com.fasterxml.aalto.WFCException;
+import com.ctc.wstx.exc.WstxParsingException;
 import io.jenkins.plugins.gpusanitizer.engine.model.SanitizerRecord;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import java.io.InputStream;
@@ -64,7 +64,7 @@ final class XmlDocumentScan {
         this.firstLineShift = firstLineShift;
         XMLStreamReader r = null;
         try {
-            r = factory.createXMLStreamReader(in);
+            r = factory.createXMLStreamReader(new Utf8Guard(in));
             scan(r, sink);
         } catch (XMLStreamException | RuntimeException e) {
             fail(e);
@@ -101,10 +101,10 @@ final class XmlDocumentScan {
 
     /**
      * An entity reference other than the five XML predefines: with DTDs off nothing declares it, so the
-     * document is not well-formed (the JDK's reader stopped there too; Aalto reports it and reads on).
+     * document is not well-formed (the JDK's reader stopped there too).
      */
     static XMLStreamException unexpandedEntity(XMLStreamReader r) {
-        return new WFCException(
+        return new WstxParsingException(
                 "entity reference &" + r.getLocalName() + "; not expanded (DTDs are not processed)", r.getLocation());
     }
 
@@ -135,7 +135,7 @@ final class XmlDocumentScan {
         // a reader's getters that cannot throw XMLStreamException (getTextCharacters) throw it wrapped
         Throwable t = !(e instanceof XMLStreamException) && e.getCause() instanceof XMLStreamException c ? c : e;
         String message = t.getMessage();
-        // Aalto ends its messages with "\n at [row,col {source}]: [r,c]": the reader's place, not the file's
+        // Woodstox ends its messages with "\n at [row,col {source}]: [r,c]": the reader's place, not the file's
         // when the reader started in the middle of it
         int at = message == null ? -1 : message.lastIndexOf("\n at [row,col");
         if (at >= 0 && t instanceof XMLStreamException x && x.getLocation() != null) {

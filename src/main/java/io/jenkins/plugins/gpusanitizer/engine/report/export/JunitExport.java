@@ -21,7 +21,7 @@ public final class JunitExport {
     public static void write(Report r, Path file) throws IOException {
         OutputFile.write(file, out -> {
             try {
-                // the JDK's writer, whatever StAX implementation the class path offers (Aalto is there to read)
+                // the JDK's writer, whatever StAX implementation the class path offers (Woodstox is there to read)
                 XMLStreamWriter w = XMLOutputFactory.newDefaultFactory().createXMLStreamWriter(out, "UTF-8");
                 w.writeStartDocument("UTF-8", "1.0");
                 w.writeStartElement("testsuites");

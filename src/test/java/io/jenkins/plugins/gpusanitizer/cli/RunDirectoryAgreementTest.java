@@ -1,11 +1,15 @@
-package io.jenkins.plugins.gpusanitizer.engine.run;
+package io.jenkins.plugins.gpusanitizer.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.jenkins.plugins.gpusanitizer.cli.GpuSanitizeCli;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
+import io.jenkins.plugins.gpusanitizer.engine.run.FakeGpu;
+import io.jenkins.plugins.gpusanitizer.engine.run.Phase;
+import io.jenkins.plugins.gpusanitizer.engine.run.RunDirectory;
+import io.jenkins.plugins.gpusanitizer.engine.run.RunSpec;
+import io.jenkins.plugins.gpusanitizer.engine.run.Runner;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -24,6 +28,9 @@ import org.junit.jupiter.api.io.TempDir;
  * directory give the same verdict for the same reasons, including the reasons only the phases'
  * recorded outcomes carry (exit codes, timed out, aborted, not started), and a sanitizer run whose
  * target died with nothing checked is never PASS.
+ *
+ * <p>In the cli test package because it drives {@code analyze} through {@link GpuSanitizeCli}: the
+ * plugin build leaves cli/ out of its main and test sources.
  */
 class RunDirectoryAgreementTest {
     private static final String P = "========= ";
