@@ -362,16 +362,30 @@ class BuildFilesTest {
 
     /**
      * The standalone build's second SpotBugs execution reads the Jenkins layer from target/test-classes and
-     * leaves out its unit tests by name (standalone/spotbugs-jenkins-layer-exclude.xml: {@code *Test}): so
-     * every test source there is a *Test, and no main class is one (it would go unanalysed).
+     * leaves out its unit tests by name (standalone/spotbugs-jenkins-layer-exclude.xml: {@code *Test} and the
+     * test helpers it names): so every test source there is a *Test or a helper the filter names, and no main
+     * class is either (it would go unanalysed).
      */
     @Test
     void theSpotBugsFilterTellsTheJenkinsLayerFromItsTests() throws Exception {
+        String filter =
+                Files.readString(ROOT.resolve("standalone/spotbugs-jenkins-layer-exclude.xml"), StandardCharsets.UTF_8);
+        Matcher named =
+                Pattern.compile("\\(([A-Za-z|]+)\\)\\(\\\\\\$\\.\\*\\)\\?\" />").matcher(filter);
+        List<String> helpers = new ArrayList<>();
+        while (named.find()) {
+            helpers.addAll(List.of(named.group(1).split("\\|")));
+        }
+        helpers.removeAll(List.of("steps", "results"));
         for (String layer : List.of("steps", "results")) {
             String pkg = "io/jenkins/plugins/gpusanitizer/" + layer;
             assertThat(javaFiles(ROOT.resolve("src/test/java").resolve(pkg)))
                     .isNotEmpty()
-                    .allMatch(name -> name.endsWith("Test.java"), "a unit test's name");
+                    .allMatch(
+                            name -> name.endsWith("Test.java") || helpers.contains(name.replace(".java", "")),
+                            "a unit test's name, or a test helper the filter names");
+            assertThat(javaFiles(ROOT.resolve("src/main/java").resolve(pkg)))
+                    .noneMatch(name -> helpers.contains(name.replace(".java", "")));
             assertThat(javaFiles(ROOT.resolve("src/main/java").resolve(pkg)))
                     .isNotEmpty()
                     .noneMatch(name -> name.endsWith("Test.java"));
