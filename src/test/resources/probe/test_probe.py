@@ -160,6 +160,14 @@ class ProbeTest(unittest.TestCase):
             self.assertIn("compile mode=reduce-overhead options=[]", out)
             self.assertEqual([], self.of(records, "compile-mode"))
 
+    def test_the_probe_never_writes_into_a_file_the_job_opened_on_its_old_descriptor(self):
+        for mode in ("blocking", "regression", "sanitizer"):
+            rc, out, err, records = self.run_job("closerange.py", mode)
+            self.assertEqual(0, rc, err)
+            with open(os.path.join(self.tmp, "job.log")) as f:
+                self.assertEqual("job line\n", f.read(), mode)
+            self.assertEqual(["probe", "exit"], [r["type"] for r in records], mode)
+
     def test_a_clean_job_is_left_alone(self):
         rc, out, err, records = self.same_with_and_without("clean.py", "blocking")
         self.assertEqual(0, rc)

@@ -78,6 +78,7 @@ _SNAPSHOT_MAX = _env_number("GPU_SANITIZE_PROBE_SNAPSHOT_MAX_MB", 64, int) * 102
 
 class _State(object):
     fd = None
+    fd_id = None  # (st_dev, st_ino) of the probe.jsonl the probe opened
     lines = 0
     errors = 0
     failures = 0
@@ -128,6 +129,24 @@ def _now():
     return round(time.time() - _T0, 3)
 
 
+def _own_fd(fd):
+    """The probe's descriptor, checked before each write: a job that closed every descriptor
+    (os.closerange(3, 256)) and opened its own file may have been given the same number, and the probe must
+    never write into the job's file (issue #26, 7). The file is identified by its device and inode, recorded
+    when the probe opened it; anything else is reopened."""
+    if fd is not None:
+        try:
+            st = os.fstat(fd)
+            if (st.st_dev, st.st_ino) == _S.fd_id:
+                return fd
+        except OSError:
+            pass  # closed by the job: open ours again
+    fd = os.open(_OUT, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+    st = os.fstat(fd)
+    _S.fd_id = (st.st_dev, st.st_ino)
+    return fd
+
+
 def _emit(rec, force=False):
     """One JSON line, one write: never raises."""
     try:
@@ -136,8 +155,7 @@ def _emit(rec, force=False):
         with _S.lock:
             if _S.lines >= _MAX_LINES and not force:
                 return
-            if _S.fd is None:
-                _S.fd = os.open(_OUT, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+            _S.fd = _own_fd(_S.fd)
             rec.setdefault("t", _now())
             rec["pid"] = os.getpid()
             rank = os.environ.get("RANK")
