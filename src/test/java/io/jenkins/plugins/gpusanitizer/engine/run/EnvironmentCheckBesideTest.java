@@ -145,7 +145,9 @@ class EnvironmentCheckBesideTest {
                 .as("the first run is set aside, kept for the record")
                 .content()
                 .contains("illegal memory access");
-        assertThat(RunnerTest.phase(report, "blocking").status()).isEqualTo("passed");
+        // the run again did not fail: it passed, or was cut once the clean sanitizer run beside it ended first
+        // (which comes first depends on the machine's load)
+        assertThat(RunnerTest.phase(report, "blocking").status()).isIn("passed", "stopped-early");
         assertThat(report.verdict()).as(report.reasons().toString()).isEqualTo("FAIL");
         assertThat(report.reasons())
                 .anyMatch(r -> r.code().equals("crash") && r.message().contains("blocking-before-environment-check"));
