@@ -70,7 +70,7 @@ public final class HtmlReport {
      */
     public static Path stylesheetOf(Path html) {
         Path page = html.toAbsolutePath();
-        String name = page.getFileName().toString();
+        String name = String.valueOf(page.getFileName()); // a file path: never the root
         String lower = name.toLowerCase(Locale.ROOT);
         String stem = lower.endsWith(".html")
                 ? name.substring(0, name.length() - 5)
@@ -127,7 +127,7 @@ public final class HtmlReport {
         Path css = stylesheetOf(html);
         checkStylesheet(html);
         // through OutputFile: never through a planted symlink, never a half-written page
-        OutputFile.writeString(html, page(r, css.getFileName().toString()));
+        OutputFile.writeString(html, page(r, String.valueOf(css.getFileName())));
         OutputFile.writeString(css, css());
     }
 

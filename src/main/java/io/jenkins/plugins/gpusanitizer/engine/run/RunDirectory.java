@@ -149,7 +149,7 @@ public final class RunDirectory {
             logs.put("blocking", dir(Phase.BLOCKING.id()).resolve(STDERR));
         }
         for (Path kept : crashedBeforeCheck(record)) {
-            logs.put(kept.getFileName().toString(), kept.resolve(STDERR));
+            logs.put(String.valueOf(kept.getFileName()), kept.resolve(STDERR));
         }
         Path csv = dir(Phase.REGRESSION.id()).resolve(MEMORY_CSV);
         Path memory = hasSamples(csv) ? csv : null;
@@ -193,7 +193,7 @@ public final class RunDirectory {
         List<Path> crashed = new ArrayList<>();
         try (var listing = Files.list(root)) {
             for (Path d : listing.sorted().toList()) {
-                String name = d.getFileName().toString();
+                String name = String.valueOf(d.getFileName()); // an entry of a listing: never the root
                 Path stderr = d.resolve(STDERR);
                 if (name.startsWith(prefix) && Files.isRegularFile(stderr) && crashed(stderr)) {
                     crashed.add(d);
