@@ -48,6 +48,7 @@ final class AgentRun {
     private AgentSummary summary;
     private String failure;
     private boolean ended;
+    private final java.util.concurrent.CountDownLatch end = new java.util.concurrent.CountDownLatch(1);
 
     private AgentRun(String runDirectory, ReconnectingStarter starter) {
         this.runDirectory = runDirectory;
@@ -58,6 +59,13 @@ final class AgentRun {
     static boolean running(String runDirectory) {
         AgentRun run = RUNS.get(runDirectory);
         return run != null && !run.hasEnded();
+    }
+
+    /** For tests: waits until the run this JVM holds in the directory ended (true at once when it holds none). */
+    static boolean awaitEnd(String runDirectory, long timeout, java.util.concurrent.TimeUnit unit)
+            throws InterruptedException {
+        AgentRun run = RUNS.get(runDirectory);
+        return run == null || run.end.await(timeout, unit);
     }
 
     /** The agent-side path of the run directory, for a workspace's temporary directory. */
@@ -87,6 +95,7 @@ final class AgentRun {
             failure = error;
             ended = true;
         }
+        end.countDown();
     }
 
     private synchronized void say(String line) {

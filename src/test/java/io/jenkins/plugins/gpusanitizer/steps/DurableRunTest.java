@@ -5,12 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.jenkins.plugins.gpusanitizer.engine.run.FakeGpu;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunSpec;
 import io.jenkins.plugins.gpusanitizer.results.AgentSummary;
+import io.jenkins.plugins.gpusanitizer.testing.FileWait;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -80,15 +82,14 @@ class DurableRunTest {
         /** The gated job's pid once it waits at the gate, after ticking the follower until then. */
         long waitAtGate(RunFollower follower, AgentSide.Link link) throws Exception {
             Path gated = root.resolve("log/gated-" + mode + ".txt");
-            for (int i = 0; i < 2000 && !Files.isRegularFile(gated); i++) {
-                RunFollower.Outcome outcome = follower.tick(link, logger);
-                assertThat(outcome.ended())
-                        .as("the run ended before its " + mode + " job reached the gate")
-                        .isNull();
-                Thread.sleep(20);
-            }
-            assertThat(gated).as(mode + " job at its gate").isRegularFile();
-            return Long.parseLong(Files.readString(gated).strip());
+            // the first tick starts the run; it goes on in the agent's thread whether the follower ticks or not
+            assertThat(follower.tick(link, logger).ended()).isNull();
+            String pid = FileWait.content(gated, Duration.ofMinutes(2));
+            assertThat(pid).as(mode + " job at its gate").isNotEmpty();
+            assertThat(follower.tick(link, logger).ended())
+                    .as("the run ended before its " + mode + " job reached the gate")
+                    .isNull();
+            return Long.parseLong(pid);
         }
 
         void open() throws IOException {
@@ -96,14 +97,21 @@ class DurableRunTest {
         }
 
         AgentProgress followToTheEnd(RunFollower follower, AgentLink link) throws Exception {
-            for (int i = 0; i < 3000; i++) {
-                RunFollower.Outcome outcome = follower.tick(link, logger);
+            // one tick delivers what is asked (a start, a stop); then the agent's run ends by itself
+            RunFollower.Outcome outcome = follower.tick(link, logger);
+            if (outcome.ended() != null) {
+                return outcome.ended();
+            }
+            assertThat(AgentRun.awaitEnd(spec.outDir(), 3, TimeUnit.MINUTES))
+                    .as("the run ended; log:\n" + log)
+                    .isTrue();
+            for (int i = 0; i < 100; i++) { // the lines left, then the end
+                outcome = follower.tick(link, logger);
                 if (outcome.ended() != null) {
                     return outcome.ended();
                 }
-                Thread.sleep(20);
             }
-            throw new AssertionError("the run did not end; log:\n" + log);
+            throw new AssertionError("the run ended but the follower did not see it; log:\n" + log);
         }
     }
 

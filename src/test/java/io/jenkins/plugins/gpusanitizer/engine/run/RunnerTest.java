@@ -7,6 +7,7 @@ import io.jenkins.plugins.gpusanitizer.engine.Corpus;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
+import io.jenkins.plugins.gpusanitizer.testing.FileWait;
 import io.jenkins.plugins.gpusanitizer.testing.Processes;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -320,11 +321,12 @@ class RunnerTest {
         java.util.concurrent.atomic.AtomicBoolean together = new java.util.concurrent.atomic.AtomicBoolean();
         Thread opener = new Thread(() -> {
             try {
-                for (int i = 0; i < 6000 && !together.get(); i++) {
-                    together.set(Files.exists(log.resolve("gated-memcheck-app.txt"))
-                            && Files.exists(log.resolve("gated-blocking.txt")));
-                    Thread.sleep(10); // polls the jobs' files: the jobs order themselves, not this thread
-                }
+                together.set(FileWait.all(
+                        java.time.Duration.ofMinutes(1),
+                        log.resolve("gated-memcheck-app.txt"),
+                        log.resolve("gated-blocking.txt")));
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } finally {
