@@ -98,8 +98,8 @@ public final class Diagnoser {
         String summary;
         if (insideTorch) {
             summary = top.tool().id() + " found " + top.message() + " inside PyTorch's own kernel "
-                    + shortName(top.kernel()) + " (" + torchModule
-                    + (top.launcher() == null ? "" : ", launched by " + shortName(top.launcher())) + ")"
+                    + KernelNames.bare(top.kernel()) + " (" + torchModule
+                    + (top.launcher() == null ? "" : ", launched by " + KernelNames.bare(top.launcher())) + ")"
                     + (sanitizerAt == null ? "" : ", for the call at " + show(sanitizerAt))
                     + ": a finding inside the library, not a fault located in the job's code.";
             notes.add(top.tool().id() + " reports what PyTorch's own kernels do with memory they are given; such"
@@ -199,18 +199,6 @@ public final class Diagnoser {
             summary = probeNotes(probe, summary, notes);
         }
         return new Diagnosis(reported, fault, evidence, summary, notes);
-    }
-
-    /** A C++ kernel or function without its namespaces, template and parameters: {@code elementwise_kernel}. */
-    static String shortName(String name) {
-        String simple = KernelNames.simple(name);
-        if (simple == null) {
-            return null;
-        }
-        int template = simple.indexOf('<');
-        String bare = template > 0 ? simple.substring(0, template) : simple;
-        int namespace = bare.lastIndexOf("::");
-        return namespace >= 0 ? bare.substring(namespace + 2) : bare;
     }
 
     /** The call the probe saw raise a CUDA error in the blocking run (where launches are synchronous), or null. */

@@ -7,6 +7,18 @@ package io.jenkins.plugins.gpusanitizer.engine.findings;
 public final class KernelNames {
     private KernelNames() {}
 
+    /** A C++ kernel or function without its namespaces, template and parameters: {@code elementwise_kernel}. */
+    public static String bare(String name) {
+        String simple = simple(name);
+        if (simple == null) {
+            return null;
+        }
+        int template = simple.indexOf('<');
+        String unqualified = template > 0 ? simple.substring(0, template) : simple;
+        int namespace = unqualified.lastIndexOf("::");
+        return namespace >= 0 ? unqualified.substring(namespace + 2) : unqualified;
+    }
+
     public static String simple(String kernel) {
         if (kernel == null) {
             return null;
