@@ -3,7 +3,7 @@ package io.jenkins.plugins.gpusanitizer.steps;
 import hudson.FilePath;
 import hudson.Launcher;
 import hudson.model.TaskListener;
-import io.jenkins.plugins.gpusanitizer.engine.run.ProcessStarter;
+import io.jenkins.plugins.gpusanitizer.engine.run.process.ProcessStarter;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

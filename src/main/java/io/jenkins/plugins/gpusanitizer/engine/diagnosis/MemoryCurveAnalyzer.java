@@ -1,6 +1,6 @@
 package io.jenkins.plugins.gpusanitizer.engine.diagnosis;
 
-import io.jenkins.plugins.gpusanitizer.engine.parse.MemorySamples;
+import io.jenkins.plugins.gpusanitizer.engine.parse.memory.MemorySamples;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -1,8 +1,10 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
-import io.jenkins.plugins.gpusanitizer.engine.parse.GeneratedCode;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
-import io.jenkins.plugins.gpusanitizer.engine.parse.TracebackParser;
+import io.jenkins.plugins.gpusanitizer.engine.parse.job.GeneratedCode;
+import io.jenkins.plugins.gpusanitizer.engine.parse.job.TracebackParser;
+import io.jenkins.plugins.gpusanitizer.engine.run.environment.Environment;
+import io.jenkins.plugins.gpusanitizer.engine.run.environment.EnvironmentCheck;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -1,6 +1,6 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
-import io.jenkins.plugins.gpusanitizer.engine.parse.CudaUnavailable;
+import io.jenkins.plugins.gpusanitizer.engine.parse.job.CudaUnavailable;
 import java.nio.file.Path;
 
 /**

@@ -1,5 +1,10 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
+import io.jenkins.plugins.gpusanitizer.engine.run.lock.RunLease;
+import io.jenkins.plugins.gpusanitizer.engine.run.process.PhaseProcess;
+import io.jenkins.plugins.gpusanitizer.engine.run.process.PhaseScript;
+import io.jenkins.plugins.gpusanitizer.engine.run.process.PhaseSettings;
+import io.jenkins.plugins.gpusanitizer.engine.run.process.ProcessStarter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

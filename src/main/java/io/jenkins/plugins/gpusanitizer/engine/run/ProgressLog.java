@@ -8,18 +8,18 @@ import java.nio.file.Path;
 import java.util.Locale;
 
 /** The runner's short lines for the console or the build log: prefixed, with the job's secrets masked. */
-final class ProgressLog {
+public final class ProgressLog {
     private static final byte[] RECORD_SEPARATOR = "\n========= \n".getBytes(StandardCharsets.US_ASCII);
 
     private final ProgressListener listener;
     private final Secrets secrets;
 
-    ProgressLog(ProgressListener listener, Secrets secrets) {
+    public ProgressLog(ProgressListener listener, Secrets secrets) {
         this.listener = listener;
         this.secrets = secrets;
     }
 
-    void say(String text) {
+    public void say(String text) {
         listener.line(secrets.mask("[gpu-sanitize] " + text));
     }
 

@@ -8,11 +8,12 @@ import io.jenkins.plugins.gpusanitizer.engine.gate.Gate;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
-import io.jenkins.plugins.gpusanitizer.engine.parse.CudaErrorClass;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
-import io.jenkins.plugins.gpusanitizer.engine.parse.TracebackParser;
+import io.jenkins.plugins.gpusanitizer.engine.parse.job.CudaErrorClass;
+import io.jenkins.plugins.gpusanitizer.engine.parse.job.TracebackParser;
 import io.jenkins.plugins.gpusanitizer.engine.report.OutputFile;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
+import io.jenkins.plugins.gpusanitizer.engine.run.environment.EnvironmentCheck;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -249,7 +250,7 @@ public final class RunDirectory {
      * Moves a phase's folder out of the way as {@code NAME-SUFFIX} (a second one of that name gets {@code -2}, ...):
      * a run that does not count, or that runs again, keeps its files as evidence.
      */
-    static Path setAside(Path phaseDir, String suffix) throws IOException {
+    public static Path setAside(Path phaseDir, String suffix) throws IOException {
         Path kept = phaseDir.resolveSibling(phaseDir.getFileName() + "-" + suffix);
         for (int n = 2; Files.exists(kept); n++) {
             kept = phaseDir.resolveSibling(phaseDir.getFileName() + "-" + suffix + "-" + n);

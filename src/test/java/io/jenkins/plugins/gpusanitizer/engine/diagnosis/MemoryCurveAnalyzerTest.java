@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.jenkins.plugins.gpusanitizer.engine.Corpus;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
-import io.jenkins.plugins.gpusanitizer.engine.parse.MemoryCsvParser;
-import io.jenkins.plugins.gpusanitizer.engine.parse.MemorySamples;
+import io.jenkins.plugins.gpusanitizer.engine.parse.memory.MemoryCsvParser;
+import io.jenkins.plugins.gpusanitizer.engine.parse.memory.MemorySamples;
 import java.nio.file.Path;
 import java.util.function.DoubleUnaryOperator;
 import org.junit.jupiter.api.Test;

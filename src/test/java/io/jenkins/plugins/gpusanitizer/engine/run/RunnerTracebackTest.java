@@ -3,7 +3,7 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jenkins.plugins.gpusanitizer.engine.Corpus;
-import io.jenkins.plugins.gpusanitizer.engine.parse.GeneratedCode;
+import io.jenkins.plugins.gpusanitizer.engine.parse.job.GeneratedCode;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
