@@ -3,11 +3,11 @@ package io.jenkins.plugins.gpusanitizer.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
 import io.jenkins.plugins.gpusanitizer.engine.run.FakeGpu;
 import io.jenkins.plugins.gpusanitizer.engine.run.Phase;
-import io.jenkins.plugins.gpusanitizer.engine.run.RunDirectory;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunSpec;
 import io.jenkins.plugins.gpusanitizer.engine.run.Runner;
 import java.io.IOException;
@@ -84,7 +84,7 @@ class RunDirectoryAgreementTest {
         Report again = reanalyze(Path.of(spec.outDir()), exitOf(verdict));
         assertThat(again.verdict()).as(again.reasons().toString()).isEqualTo(verdict);
         assertThat(deciding(again)).isEqualTo(deciding(run));
-        assertThat(ReportJson.read(Path.of(spec.outDir(), RunDirectory.REPORT_JSON))
+        assertThat(ReportJson.read(Path.of(spec.outDir(), RunLayout.REPORT_JSON))
                         .verdict())
                 .as("report.json, which the Jenkins build page shows")
                 .isEqualTo(verdict);
@@ -172,10 +172,10 @@ class RunDirectoryAgreementTest {
             }
             var mapper = ReportJson.mapper();
             ObjectNode record = (ObjectNode)
-                    mapper.readTree(clean.resolve(RunDirectory.RUN_JSON).toFile());
+                    mapper.readTree(clean.resolve(RunLayout.RUN_JSON).toFile());
             record.put("finished", e.finished());
             ((ObjectNode) record.get("execution").get("phases").get(0)).put("status", e.status());
-            mapper.writeValue(copy.resolve(RunDirectory.RUN_JSON).toFile(), record);
+            mapper.writeValue(copy.resolve(RunLayout.RUN_JSON).toFile(), record);
             Report r = reanalyze(copy, 3);
             assertThat(r.verdict()).as(e.code()).isEqualTo("ERROR");
             assertThat(reason(r, e.code()).level()).isEqualTo("error");

@@ -13,6 +13,7 @@ import io.jenkins.plugins.gpusanitizer.engine.findings.UncachedCaptureRule;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Gate;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
+import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.model.SanitizerRecord;
 import io.jenkins.plugins.gpusanitizer.engine.model.SourceLocation;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
@@ -30,7 +31,6 @@ import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeEvidence;
 import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeFindings;
 import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeLog;
 import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeParser;
-import io.jenkins.plugins.gpusanitizer.engine.run.RunDirectory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -160,10 +160,10 @@ public final class Analyzer {
     private CudaFailure readJobLog(Path stderr, List<String> inputs) {
         CudaFailure f = tracebackParser.parse(stderr);
         Path name = stderr.getFileName();
-        if (name == null || !RunDirectory.STDERR.equals(name.toString())) {
+        if (name == null || !RunLayout.STDERR.equals(name.toString())) {
             return f;
         }
-        Path stdout = stderr.resolveSibling(RunDirectory.STDOUT);
+        Path stdout = stderr.resolveSibling(RunLayout.STDOUT);
         if (Files.isRegularFile(stdout)) {
             try {
                 f = f.withMessages(tracebackParser.messages(stdout), TracebackParser.MAX_MESSAGES);

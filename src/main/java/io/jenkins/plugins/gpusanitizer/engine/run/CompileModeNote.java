@@ -3,6 +3,7 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
+import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -27,7 +28,7 @@ final class CompileModeNote {
     private CompileModeNote() {}
 
     static PhaseResult add(PhaseResult result, Path phaseDir, Tool tool, RunReasons reasons) {
-        Set<String> changed = changed(phaseDir.resolve(RunDirectory.PROBE_JSONL));
+        Set<String> changed = changed(phaseDir.resolve(RunLayout.PROBE_JSONL));
         if (changed.isEmpty()) {
             return result;
         }

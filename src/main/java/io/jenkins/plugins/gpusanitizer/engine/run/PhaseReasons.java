@@ -3,6 +3,7 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 import io.jenkins.plugins.gpusanitizer.engine.analysis.Analysis;
 import io.jenkins.plugins.gpusanitizer.engine.findings.SanitizerRun;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
+import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.parse.job.CudaErrorClass;
 import io.jenkins.plugins.gpusanitizer.engine.parse.job.CudaFailure;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
@@ -37,7 +38,7 @@ public final class PhaseReasons {
         if (!record.finished()) {
             reasons.add(Reason.error(
                     "unfinished",
-                    RunDirectory.RUN_JSON + " says the run did not finish (the runner died or is still running): "
+                    RunLayout.RUN_JSON + " says the run did not finish (the runner died or is still running): "
                             + "phases after the last one recorded did not run"));
         }
         List<Report.PhaseJson> phases = record.execution().phases() == null
@@ -45,8 +46,7 @@ public final class PhaseReasons {
                 : record.execution().phases();
         for (Report.PhaseJson p : phases) {
             if (p == null || p.name() == null || p.status() == null) {
-                reasons.add(
-                        Reason.error("phase-record", RunDirectory.RUN_JSON + " holds a phase without name or status"));
+                reasons.add(Reason.error("phase-record", RunLayout.RUN_JSON + " holds a phase without name or status"));
                 continue;
             }
             phase(p, dir, analysis, reasons);
@@ -99,7 +99,7 @@ public final class PhaseReasons {
                 reasons.add(Reason.error("phase-status", name + " ended with an unknown status '" + p.status() + "'"));
         }
         if (phase == null) {
-            reasons.add(Reason.error("phase-record", RunDirectory.RUN_JSON + " names an unknown phase '" + name + "'"));
+            reasons.add(Reason.error("phase-record", RunLayout.RUN_JSON + " names an unknown phase '" + name + "'"));
             return;
         }
         if (p.note() != null && p.note().contains(OUTLIVED)) {
@@ -121,7 +121,7 @@ public final class PhaseReasons {
                                 + p.tool() + " was rerun with the caching allocator kept (" + name
                                 + "); the first run is kept as evidence"));
             }
-            boolean log = RunDirectory.nonEmpty(dir.dir(name).resolve(RunDirectory.SANITIZER_LOG));
+            boolean log = RunDirectory.nonEmpty(dir.dir(name).resolve(RunLayout.SANITIZER_LOG));
             if (!PhaseResult.NOT_STARTED.equals(p.status()) && !log) {
                 reasons.add(Reason.error(
                         "no-sanitizer-output",

@@ -1,5 +1,6 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
+import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
@@ -40,7 +41,7 @@ public final class ProgressLog {
             line.append(')');
         }
         if (result.phase() == Phase.SANITIZER) {
-            Path log = dir.dir(result.directory()).resolve(RunDirectory.SANITIZER_LOG);
+            Path log = dir.dir(result.directory()).resolve(RunLayout.SANITIZER_LOG);
             line.append(", ").append(recordsSoFar(log)).append(" error record(s)");
         }
         if (result.note() != null) {

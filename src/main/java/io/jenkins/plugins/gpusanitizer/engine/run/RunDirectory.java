@@ -7,6 +7,7 @@ import io.jenkins.plugins.gpusanitizer.engine.analysis.SanitizerInput;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Gate;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
+import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
 import io.jenkins.plugins.gpusanitizer.engine.parse.job.CudaErrorClass;
@@ -25,32 +26,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The run directory's layout (documented in README.md), shared by the runner that writes it and
- * {@code analyze --run-dir} that reads it:
- * <pre>
- * run.json  report.json  report.html
- * env/                      nvidia-smi.txt, nvidia-smi-query.csv, nvcc-version.txt, python-probe.txt, compute-sanitizer-version.txt
- * sanitizer-TOOL/           command.txt, stdout.log, stderr.log, sanitizer.log (--log-file), sanitizer.xml (--xml --save)
- * blocking/                 command.txt, stdout.log, stderr.log, probe.jsonl, generated/ (torch.compile's code the output names: files.tsv, copies)
- * blocking-cut/             the blocking run cut when the sanitizer runs ended clean, kept when it ran again in full
- * blocking-before-environment-check/  a blocking run started before the environment check answered and run again
- *                           with the answer's settings; a GPU crash in it is judged
- * regression/               command.txt, stdout.log, stderr.log, nvidia-smi.csv, nvidia-smi.err, probe.jsonl,
- *                           probe-oom-snapshot-PID.pickle (the allocator snapshot of a process that died of an OOM)
- * probe/                    sitecustomize.py, gpu_sanitize_probe.py (the in-process probe, docs/probe.md)
- * </pre>
+ * A run directory (its layout and file names: {@link RunLayout}): the phases' folders for the runner that
+ * writes them, and reading a finished run back for the analysis (the runner's report and {@code analyze
+ * --run-dir} both come from {@link #analyze}).
  */
 public final class RunDirectory {
-    public static final String RUN_JSON = "run.json";
-    public static final String REPORT_JSON = "report.json";
-    public static final String REPORT_HTML = "report.html";
-    public static final String SANITIZER_LOG = "sanitizer.log";
-    public static final String SANITIZER_XML = "sanitizer.xml";
-    public static final String STDOUT = "stdout.log";
-    public static final String STDERR = "stderr.log";
-    public static final String MEMORY_CSV = "nvidia-smi.csv";
-    public static final String PROBE_JSONL = "probe.jsonl";
-
     private final Path root;
 
     public RunDirectory(Path root) {
@@ -91,7 +71,7 @@ public final class RunDirectory {
     }
 
     public RunRecord readRecord() {
-        Path f = root.resolve(RUN_JSON);
+        Path f = root.resolve(RunLayout.RUN_JSON);
         if (!Files.isRegularFile(f)) {
             throw new InputException(f, "no such file: not a gpu-sanitize run directory");
         }
@@ -104,7 +84,8 @@ public final class RunDirectory {
     }
 
     void writeRecord(RunRecord r) throws IOException {
-        OutputFile.write(root.resolve(RUN_JSON), out -> ReportJson.mapper().writeValue(out, r));
+        OutputFile.write(
+                root.resolve(RunLayout.RUN_JSON), out -> ReportJson.mapper().writeValue(out, r));
     }
 
     /**
@@ -129,7 +110,7 @@ public final class RunDirectory {
         for (Tool tool : Tool.values()) {
             Path d = dir(sanitizerDir(tool));
             Path cached = dir(cachedSanitizerDir(tool));
-            if (!nonEmpty(cached.resolve(SANITIZER_LOG))) {
+            if (!nonEmpty(cached.resolve(RunLayout.SANITIZER_LOG))) {
                 addRun(sanitizer, d, tool, null, true);
                 continue;
             }
@@ -141,18 +122,18 @@ public final class RunDirectory {
             addRun(sanitizer, cached, tool, Boolean.TRUE, firstHasXml);
         }
         Map<String, Path> logs = new LinkedHashMap<>();
-        if (Files.exists(dir(Phase.REGRESSION.id()).resolve(STDERR))) {
-            logs.put("async", dir(Phase.REGRESSION.id()).resolve(STDERR));
+        if (Files.exists(dir(Phase.REGRESSION.id()).resolve(RunLayout.STDERR))) {
+            logs.put("async", dir(Phase.REGRESSION.id()).resolve(RunLayout.STDERR));
         }
         // a blocking run cut short on purpose ends in the traceback of that stop (torchrun's SignalException), not the
         // job's
-        if (Files.exists(dir(Phase.BLOCKING.id()).resolve(STDERR)) && !blockingCut(record)) {
-            logs.put("blocking", dir(Phase.BLOCKING.id()).resolve(STDERR));
+        if (Files.exists(dir(Phase.BLOCKING.id()).resolve(RunLayout.STDERR)) && !blockingCut(record)) {
+            logs.put("blocking", dir(Phase.BLOCKING.id()).resolve(RunLayout.STDERR));
         }
         for (Path kept : crashedBeforeCheck(record)) {
-            logs.put(String.valueOf(kept.getFileName()), kept.resolve(STDERR));
+            logs.put(String.valueOf(kept.getFileName()), kept.resolve(RunLayout.STDERR));
         }
-        Path csv = dir(Phase.REGRESSION.id()).resolve(MEMORY_CSV);
+        Path csv = dir(Phase.REGRESSION.id()).resolve(RunLayout.MEMORY_CSV);
         Path memory = hasSamples(csv) ? csv : null;
         boolean expandable = record != null && record.expandableSegments();
         return new AnalysisInput(
@@ -195,7 +176,7 @@ public final class RunDirectory {
         try (var listing = Files.list(root)) {
             for (Path d : listing.sorted().toList()) {
                 String name = String.valueOf(d.getFileName()); // an entry of a listing: never the root
-                Path stderr = d.resolve(STDERR);
+                Path stderr = d.resolve(RunLayout.STDERR);
                 if (name.startsWith(prefix) && Files.isRegularFile(stderr) && crashed(stderr)) {
                     crashed.add(d);
                 }
@@ -217,11 +198,11 @@ public final class RunDirectory {
     /** A sanitizer run's text log and XML, those that are not empty; true when its XML was added. */
     private static boolean addRun(
             List<SanitizerInput> sanitizer, Path d, Tool tool, Boolean cachingAllocator, boolean withXml) {
-        if (nonEmpty(d.resolve(SANITIZER_LOG))) {
-            sanitizer.add(new SanitizerInput(d.resolve(SANITIZER_LOG), false, tool, cachingAllocator));
+        if (nonEmpty(d.resolve(RunLayout.SANITIZER_LOG))) {
+            sanitizer.add(new SanitizerInput(d.resolve(RunLayout.SANITIZER_LOG), false, tool, cachingAllocator));
         }
-        if (withXml && nonEmpty(d.resolve(SANITIZER_XML))) {
-            sanitizer.add(new SanitizerInput(d.resolve(SANITIZER_XML), true, tool, cachingAllocator));
+        if (withXml && nonEmpty(d.resolve(RunLayout.SANITIZER_XML))) {
+            sanitizer.add(new SanitizerInput(d.resolve(RunLayout.SANITIZER_XML), true, tool, cachingAllocator));
             return true;
         }
         return false;
@@ -231,7 +212,7 @@ public final class RunDirectory {
     private Map<String, Path> probeLogs(RunRecord record) {
         Map<String, Path> out = new LinkedHashMap<>();
         for (Phase p : List.of(Phase.BLOCKING, Phase.REGRESSION)) {
-            Path f = dir(p.id()).resolve(PROBE_JSONL);
+            Path f = dir(p.id()).resolve(RunLayout.PROBE_JSONL);
             boolean on = record != null
                     && record.execution() != null
                     && record.execution().phases() != null

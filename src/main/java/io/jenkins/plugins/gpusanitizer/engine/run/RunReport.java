@@ -2,6 +2,7 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import io.jenkins.plugins.gpusanitizer.engine.analysis.Analysis;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
+import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.report.HtmlReport;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReferenceComparison;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
@@ -41,8 +42,8 @@ final class RunReport {
         // SARIF, warnings-ng, the console summary) quote the job's output, which may quote a secret
         report = secrets.mask(report, Report.class);
         try {
-            ReportJson.write(report, dir.root().resolve(RunDirectory.REPORT_JSON));
-            new HtmlReport().writePage(report, dir.root().resolve(RunDirectory.REPORT_HTML));
+            ReportJson.write(report, dir.root().resolve(RunLayout.REPORT_JSON));
+            new HtmlReport().writePage(report, dir.root().resolve(RunLayout.REPORT_HTML));
         } catch (IOException e) {
             progress.say("cannot write the report into " + dir.root() + ": " + e.getMessage());
         }

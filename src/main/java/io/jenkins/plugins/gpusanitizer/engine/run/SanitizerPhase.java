@@ -4,6 +4,7 @@ import io.jenkins.plugins.gpusanitizer.engine.analysis.Analyzer;
 import io.jenkins.plugins.gpusanitizer.engine.findings.DefectGrouper;
 import io.jenkins.plugins.gpusanitizer.engine.findings.RuntimeKernels;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
+import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
 import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerOutput;
@@ -66,7 +67,7 @@ final class SanitizerPhase {
         RunSpec spec = context.spec();
         String name = keepCaching ? RunDirectory.cachedSanitizerDir(tool) : RunDirectory.sanitizerDir(tool);
         Path phaseDir = Files.createDirectories(context.dir().dir(name));
-        Path log = phaseDir.resolve(RunDirectory.SANITIZER_LOG);
+        Path log = phaseDir.resolve(RunLayout.SANITIZER_LOG);
         Map<String, String> set = new LinkedHashMap<>();
         set.put("CUDA_VISIBLE_DEVICES", gpu);
         List<String> removed = new ArrayList<>(List.of("CUDA_LAUNCH_BLOCKING"));
@@ -136,7 +137,7 @@ final class SanitizerPhase {
                 tool.id(),
                 "--xml",
                 "--save",
-                phaseDir.resolve(RunDirectory.SANITIZER_XML).toString(),
+                phaseDir.resolve(RunLayout.SANITIZER_XML).toString(),
                 "--log-file",
                 log.toString(),
                 "--print-limit",
@@ -202,7 +203,7 @@ final class SanitizerPhase {
         }
         for (PhaseResult broken : results.subList(0, results.size() - 1)) {
             // the run whose capture broke is judged too: what it found before is not clean
-            Checked before = check(context.dir().dir(broken.directory()).resolve(RunDirectory.SANITIZER_LOG));
+            Checked before = check(context.dir().dir(broken.directory()).resolve(RunLayout.SANITIZER_LOG));
             if (before == null || before.open() > 0) {
                 return false;
             }
@@ -210,7 +211,7 @@ final class SanitizerPhase {
         PhaseResult last = results.get(results.size() - 1); // a rerun with the cache kept checked past the capture
         boolean exited = PhaseResult.PASSED.equals(last.status())
                 || PhaseResult.FAILED.equals(last.status()) && last.exitCode() != null && last.exitCode() == ERROR_EXIT;
-        Path log = context.dir().dir(last.directory()).resolve(RunDirectory.SANITIZER_LOG);
+        Path log = context.dir().dir(last.directory()).resolve(RunLayout.SANITIZER_LOG);
         if (!exited
                 || !RunDirectory.nonEmpty(log)
                 || NoGpuEvidence.in(context.dir().dir(last.directory())) != null) {

@@ -1,7 +1,7 @@
 package io.jenkins.plugins.gpusanitizer.engine.run.environment;
 
+import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.run.PhaseResult;
-import io.jenkins.plugins.gpusanitizer.engine.run.RunDirectory;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunException;
 import io.jenkins.plugins.gpusanitizer.engine.run.lock.RunLease;
 import io.jenkins.plugins.gpusanitizer.engine.run.process.PhaseProcess;
@@ -74,7 +74,7 @@ public final class ShortCommands {
             if (Thread.currentThread().isInterrupted()) {
                 throw new RunException("interrupted while probing " + argv.get(0));
             }
-            String output = read(dir.resolve(RunDirectory.STDOUT)) + read(dir.resolve(RunDirectory.STDERR));
+            String output = read(dir.resolve(RunLayout.STDOUT)) + read(dir.resolve(RunLayout.STDERR));
             Path saveIn = saveTo.toAbsolutePath().getParent();
             if (saveIn != null) {
                 Files.createDirectories(saveIn);
