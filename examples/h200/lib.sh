@@ -2,7 +2,8 @@
 #
 #   prune_record DIR        deletes the runner's bookkeeping from every run directory under DIR
 #   zip_record DIR ZIP      DIR's files into ZIP, in a fixed order (SOURCE_DATE_EPOCH, if set, dates every entry)
-#   finish_record DIR NAME  prune_record DIR, then, with $OUT a directory, zip_record DIR $OUT/NAME.zip
+#   finish_record DIR [NAME]  prune_record DIR, then, with $OUT a directory, zip_record DIR $OUT/NAME.zip
+#                           (NAME: DIR's own name by default)
 #
 # A pruned, zipped capture is ready to drop into src/test/resources/records/ (its README.md says how).
 
@@ -56,7 +57,8 @@ PY
 }
 
 finish_record() {
-  local dir=${1:?usage: finish_record DIR NAME} name=${2:?usage: finish_record DIR NAME}
+  local dir=${1:?usage: finish_record DIR [NAME]}
+  local name=${2:-$(basename "$dir")}
   prune_record "$dir"
   if [ -n "${OUT:-}" ] && [ -d "${OUT:-}" ]; then
     zip_record "$dir" "$OUT/$name.zip"
