@@ -7,6 +7,7 @@ import static org.mockito.Mockito.when;
 import hudson.model.DirectoryBrowserSupport;
 import hudson.model.Run;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
+import io.jenkins.plugins.gpusanitizer.testing.Records;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,11 +15,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The build action over a real report written by `gpu-sanitize run` on the H200 (docs record). The
+ * The build action over a real report written by `gpu-sanitize run` on the H200 (records/h200-2026-12-02.zip). The
  * build is a Mockito mock: core's {@code Run} has no constructor a unit test can call (issue #12, 9).
  */
 class GpuSanitizeBuildActionTest {
-    static final Path FAR = Path.of(System.getProperty("gs.projectRoot", "."), "docs", "h200-2026-12-02", "far");
+    static final Path FAR = Records.unpacked("h200-2026-12-02/far");
 
     static Run<?, ?> build(Path root) {
         Run<?, ?> run = mock(Run.class);

@@ -3,6 +3,7 @@ package io.jenkins.plugins.gpusanitizer.engine.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jenkins.plugins.gpusanitizer.engine.Corpus;
+import io.jenkins.plugins.gpusanitizer.testing.Records;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,7 +13,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The check over reports of recorded H200 runs (docs/h200-2026-12-0[23]). Those runs were made in
+ * The check over reports of recorded H200 runs (records/h200-2026-12-0[23].zip). Those runs were made in
  * /work/main (their phases ran {@code python3 examples/triton_job.py} there, and the frames name
  * /work/main/examples/triton_job.py), before run.json kept the working directory: the tests give it back.
  */
@@ -117,7 +118,7 @@ class CheckRunTest {
     @Test
     void aFaultInGeneratedCodeOutsideTheWorkspaceIsNamedInTheSummaryNotAnnotated() throws IOException {
         Report compiled =
-                madeIn(ReportJson.read(ROOT.resolve("docs/h200-2026-12-03/compile-oob/report.json")), WORKSPACE);
+                madeIn(ReportJson.read(Records.unpacked("h200-2026-12-03/compile-oob/report.json")), WORKSPACE);
         Report.DefectJson assertion = compiled.defects().stream()
                 .filter(d -> !d.suppressed())
                 .findFirst()
@@ -179,7 +180,7 @@ class CheckRunTest {
     void everyRecordedRunsAnnotationsNameFilesOfThisRepository() throws IOException {
         List<Path> reports = new ArrayList<>();
         for (String capture : List.of("h200-2026-12-02", "h200-2026-12-03")) {
-            try (Stream<Path> runs = Files.list(ROOT.resolve("docs").resolve(capture))) {
+            try (Stream<Path> runs = Files.list(Records.unpacked(capture))) {
                 runs.map(run -> run.resolve("report.json"))
                         .filter(Files::isRegularFile)
                         .sorted()

@@ -2,13 +2,14 @@ package io.jenkins.plugins.gpusanitizer.engine.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jenkins.plugins.gpusanitizer.testing.Records;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** New, outstanding and fixed defects between real H200 reports (docs/h200-2026-12-02). */
+/** New, outstanding and fixed defects between real H200 reports (records/h200-2026-12-02.zip). */
 class ReferenceComparisonTest {
-    static final Path RECORD = Path.of(System.getProperty("gs.projectRoot", "."), "docs", "h200-2026-12-02");
+    static final Path RECORD = Records.unpacked("h200-2026-12-02");
 
     private static Report report(String c) {
         return io.jenkins.plugins.gpusanitizer.engine.Corpus.analyzeRun(c);

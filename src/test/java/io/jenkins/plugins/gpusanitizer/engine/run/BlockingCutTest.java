@@ -3,6 +3,7 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import io.jenkins.plugins.gpusanitizer.testing.Records;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -110,8 +111,7 @@ class BlockingCutTest {
     @Test
     void aSanitizerRunWhoseOnlyErrorsAreSuppressedNoiseIsClean() {
         // the H200's clean torchrun/NCCL job: 8 memcheck records of NCCL probing its kernels, all suppressed
-        Path ddpClean = Path.of(System.getProperty("gs.projectRoot", "."))
-                .resolve("docs/h200-2026-12-04-verify/ddp-clean/sanitizer-memcheck/sanitizer.log");
+        Path ddpClean = Records.unpacked("h200-2026-12-04-verify/ddp-clean/sanitizer-memcheck/sanitizer.log");
         FakeGpu gpu = new FakeGpu(dir)
                 .clean()
                 .putFile(ddpClean, "memcheck.log")

@@ -12,8 +12,8 @@ import java.util.concurrent.ExecutionException;
 /**
  * The environment check of one run. The quick commands (driver, GPUs, nvcc, compute-sanitizer) have answered
  * when it exists; the job's Python importing torch — 4-6 s of a gate's fixed cost on the H200
- * (docs/h200-gpu-minutes) — answers on a thread of its own, so that the sanitizer run can start beside it and be
- * stopped if the answer is "incompatible". Whoever needs the whole environment waits for it.
+ * (records/h200-gpu-minutes.zip) — answers on a thread of its own, so that the sanitizer run can start beside it
+ * and be stopped if the answer is "incompatible". Whoever needs the whole environment waits for it.
  */
 public final class EnvironmentCheck {
     /** What the run does with the answer once it is known: record it, print it, turn its findings into reasons. */

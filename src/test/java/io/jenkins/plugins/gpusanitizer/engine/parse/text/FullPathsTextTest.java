@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.jenkins.plugins.gpusanitizer.engine.model.Frame;
 import io.jenkins.plugins.gpusanitizer.engine.model.SanitizerRecord;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
+import io.jenkins.plugins.gpusanitizer.testing.Records;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -17,12 +18,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * compute-sanitizer's text log with full paths ({@code --strip-paths no}, real H200 runs in
- * docs/h200-2026-12-04-verify) prints a long native frame's module on a line of its own below it. The oracle is
+ * records/h200-2026-12-04-verify.zip) prints a long native frame's module on a line of its own below it. The oracle is
  * the same log written back into the default form (basenames, the module at the end of the frame's line): both
  * must give every record the same frames, module included (the vendor-library suppressions judge by it).
  */
 class FullPathsTextTest {
-    static final Path RECORD = Path.of(System.getProperty("gs.projectRoot", "."), "docs", "h200-2026-12-04-verify");
+    static final Path RECORD = Records.unpacked("h200-2026-12-04-verify");
     private static final Pattern MODULE_LINE = Pattern.compile("\\n=========\\s+in (\\S+)(?=\\n)");
     private static final Pattern PATH = Pattern.compile("(?<= in )/\\S*/(?=[^/\\s]+:\\d+)");
 
