@@ -22,6 +22,8 @@ import java.util.Locale;
 public final class PhaseReasons {
     /** What the supervisor notes when processes of a phase outlived its main process (supervise.sh's linger). */
     static final String OUTLIVED = "outlived its main process";
+    /** What the supervisor notes when its sweep could not kill processes of a phase (another user's: sudo). */
+    static final String NOT_KILLED = "could not kill ";
 
     private PhaseReasons() {}
 
@@ -110,6 +112,7 @@ public final class PhaseReasons {
                             + p.note() + "): its work went on after the command returned (`nohup ... &`, a"
                             + " daemon), so what ran was not judged; run the job in the foreground"));
         }
+        notKilled(p, reasons);
         boolean failed = PhaseResult.FAILED.equals(p.status());
         noGpu(p, phase, dir, reasons);
         if (phase == Phase.SANITIZER) {
@@ -154,6 +157,24 @@ public final class PhaseReasons {
                         "not-blocking",
                         "the blocking run printed PyTorch's asynchronous-report warning: "
                                 + "CUDA_LAUNCH_BLOCKING was not in effect (set before the first CUDA call?)"));
+            }
+        }
+    }
+
+    /**
+     * Processes of the phase the sweep could not kill run on after it (on a shared machine: what the job started
+     * under sudo, as another user); named by pid, uid and command line in the note.
+     */
+    private static void notKilled(Report.PhaseJson p, List<Reason> reasons) {
+        if (p.note() == null) {
+            return;
+        }
+        for (String part : p.note().split("; ")) {
+            if (part.startsWith(NOT_KILLED)) {
+                reasons.add(Reason.warning(
+                        "not-killed",
+                        p.name() + ": " + part + ": they run on after the phase, beyond this user's reach (another"
+                                + " user's, as under sudo), and may still use the GPU"));
             }
         }
     }

@@ -67,6 +67,9 @@ public record PhaseSettings(
         conf.put("SIDECAR", sidecar ? "1" : "");
         conf.put("LEFTOVER_GRACE_CS", Long.toString(Math.max(0, leftoverGraceSeconds) * 100L));
         conf.put("LEFTOVER_MAX_CS", Long.toString(leftoverMaxSeconds() * 100L));
+        // the job's phases (those given a leftover grace) make their supervisor a child subreaper, so that what a
+        // daemon of the job leaves is found; not a short probe command: two python starts would double its time
+        conf.put("SUBREAPER", leftoverGraceSeconds > 0 ? "1" : "");
         return conf;
     }
 
