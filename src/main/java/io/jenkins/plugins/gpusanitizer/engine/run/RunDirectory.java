@@ -3,6 +3,7 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 import io.jenkins.plugins.gpusanitizer.engine.analysis.Analysis;
 import io.jenkins.plugins.gpusanitizer.engine.analysis.AnalysisInput;
 import io.jenkins.plugins.gpusanitizer.engine.analysis.Analyzer;
+import io.jenkins.plugins.gpusanitizer.engine.analysis.ProcessMemoryInput;
 import io.jenkins.plugins.gpusanitizer.engine.analysis.SanitizerInput;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Gate;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
@@ -34,7 +35,9 @@ import java.util.Set;
  * blocking-cut/             the blocking run cut when the sanitizer runs ended clean, kept when it ran again in full
  * blocking-before-environment-check/  a blocking run started before the environment check answered and run again
  *                           with the answer's settings; a GPU crash in it is judged
- * regression/               command.txt, stdout.log, stderr.log, nvidia-smi.csv, nvidia-smi.err, probe.jsonl,
+ * regression/               command.txt, stdout.log, stderr.log, nvidia-smi.csv, nvidia-smi.err (the card's total),
+ *                           nvidia-smi-apps.csv, nvidia-smi-apps.err (each process's memory), gpu-pids.txt (which
+ *                           of those processes were the phase's), probe.jsonl,
  *                           probe-oom-snapshot-PID.pickle (the allocator snapshot of a process that died of an OOM)
  * probe/                    sitecustomize.py, gpu_sanitize_probe.py (the in-process probe, docs/probe.md)
  * </pre>
@@ -48,6 +51,12 @@ public final class RunDirectory {
     public static final String STDOUT = "stdout.log";
     public static final String STDERR = "stderr.log";
     public static final String MEMORY_CSV = "nvidia-smi.csv";
+    /** nvidia-smi --query-compute-apps=timestamp,pid,used_memory samples: each process's memory on the card. */
+    public static final String MEMORY_APPS_CSV = "nvidia-smi-apps.csv";
+
+    public static final String MEMORY_APPS_ERR = "nvidia-smi-apps.err";
+    /** The pids nvidia-smi listed, each marked as the phase's own or another's (memory-sampler.sh). */
+    public static final String GPU_PIDS = "gpu-pids.txt";
     public static final String PROBE_JSONL = "probe.jsonl";
 
     private final Path root;
@@ -151,7 +160,8 @@ public final class RunDirectory {
         for (Path kept : crashedBeforeCheck(record)) {
             logs.put(String.valueOf(kept.getFileName()), kept.resolve(STDERR));
         }
-        Path csv = dir(Phase.REGRESSION.id()).resolve(MEMORY_CSV);
+        Path regression = dir(Phase.REGRESSION.id());
+        Path csv = regression.resolve(MEMORY_CSV);
         Path memory = hasSamples(csv) ? csv : null;
         boolean expandable = record != null && record.expandableSegments();
         return new AnalysisInput(
@@ -162,7 +172,18 @@ public final class RunDirectory {
                 cachingAllocator,
                 policy,
                 lenient,
-                probeLogs(record));
+                probeLogs(record),
+                new ProcessMemoryInput(
+                        regression.resolve(MEMORY_APPS_CSV), regression.resolve(GPU_PIDS), regressionRanBeside(record)));
+    }
+
+    /** Whether the record says the regression run shared its card with another phase (false when it does not say). */
+    static boolean regressionRanBeside(RunRecord record) {
+        return record != null
+                && record.execution() != null
+                && record.execution().phases() != null
+                && record.execution().phases().stream()
+                        .anyMatch(p -> p != null && Phase.REGRESSION.id().equals(p.name()) && p.ranBeside());
     }
 
     /** The sticky GPU faults: a crash the job cannot cause by being stopped, nor by sharing the card. */
