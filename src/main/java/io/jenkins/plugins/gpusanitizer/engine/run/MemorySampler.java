@@ -69,7 +69,7 @@ final class MemorySampler {
             return null;
         }
         String code = Files.readString(died, StandardCharsets.UTF_8).trim();
-        return "per-process memory sampler (nvidia-smi --query-compute-apps) exited early (code " + code
-                + ", see " + RunDirectory.MEMORY_APPS_ERR + "): the per-process curve is partial";
+        return "per-process memory sampler (nvidia-smi --query-compute-apps) exited early (code " + code + ", see "
+                + RunDirectory.MEMORY_APPS_ERR + "): the per-process curve is partial";
     }
 }

@@ -60,8 +60,7 @@ final class RegressionPhase {
                                 .say("regression running " + Math.round(elapsed) + " s"
                                         + (target == null ? "" : " of " + Math.round(target) + " s target")),
                         () -> null,
-                        MemorySampler.argv(
-                                context.dir().root(), phaseDir, nvidiaSmi, gpu, spec.samplerIntervalMs())));
+                        MemorySampler.argv(context.dir().root(), phaseDir, nvidiaSmi, gpu, spec.samplerIntervalMs())));
         for (String samplerNote :
                 new String[] {MemorySampler.diedNote(phaseDir), MemorySampler.appsDiedNote(phaseDir)}) {
             if (samplerNote != null) {

@@ -57,6 +57,7 @@ public final class RunDirectory {
     public static final String MEMORY_APPS_ERR = "nvidia-smi-apps.err";
     /** The pids nvidia-smi listed, each marked as the phase's own or another's (memory-sampler.sh). */
     public static final String GPU_PIDS = "gpu-pids.txt";
+
     public static final String PROBE_JSONL = "probe.jsonl";
 
     private final Path root;
@@ -174,7 +175,9 @@ public final class RunDirectory {
                 lenient,
                 probeLogs(record),
                 new ProcessMemoryInput(
-                        regression.resolve(MEMORY_APPS_CSV), regression.resolve(GPU_PIDS), regressionRanBeside(record)));
+                        regression.resolve(MEMORY_APPS_CSV),
+                        regression.resolve(GPU_PIDS),
+                        regressionRanBeside(record)));
     }
 
     /** Whether the record says the regression run shared its card with another phase (false when it does not say). */

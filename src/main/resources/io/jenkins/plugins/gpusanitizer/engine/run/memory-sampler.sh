@@ -1,5 +1,5 @@
 #!/bin/sh
-# GPU Sanitizer memory sampler (docs/execution.md, "Memory samples"): the regression phase's sidecar.
+# GPU Sanitizer memory sampler (docs/report-schema.md, "Memory curves"): the regression phase's sidecar.
 # supervise.sh starts it before the phase (sidecar.sh) and stops it with SIGTERM after the phase.
 #
 # nvidia-smi answers one query per process, so two of them loop beside the job (-lms), never one per sample:

@@ -34,7 +34,8 @@ class MemorySamplerTest {
 
     @Test
     void theJobsOwnProcessesAreToldFromAnotherOnTheCard() throws IOException {
-        FakeGpu gpu = new FakeGpu(dir.resolve("gpu")).clean().put("apps-job", "853").put("apps-other", "40000");
+        FakeGpu gpu =
+                new FakeGpu(dir.resolve("gpu")).clean().put("apps-job", "853").put("apps-other", "40000");
         Report r = run(gpu);
 
         assertThat(gpu.logged("calls.txt"))
@@ -44,7 +45,8 @@ class MemorySamplerTest {
                 .containsOnlyOnce("nvidia-smi --query-gpu=timestamp,index,memory.used,memory.total,utilization.gpu"
                         + " --format=csv,nounits -lms 100 -i 0");
         Path regression = dir.resolve("run").resolve("regression");
-        assertThat(Files.readAllLines(regression.resolve(RunDirectory.MEMORY_CSV)).get(0))
+        assertThat(Files.readAllLines(regression.resolve(RunDirectory.MEMORY_CSV))
+                        .get(0))
                 .as("the card's total is kept as before")
                 .isEqualTo("timestamp, index, memory.used [MiB], memory.total [MiB], utilization.gpu [%]");
         List<String> apps = Files.readAllLines(regression.resolve(RunDirectory.MEMORY_APPS_CSV));
@@ -52,7 +54,9 @@ class MemorySamplerTest {
 
         long job = Long.parseLong(gpu.logged("pid-async.txt").trim());
         GpuPids pids = GpuPids.read(regression.resolve(RunDirectory.GPU_PIDS));
-        assertThat(pids.ours()).as("the regression run's job, in the phase's session").containsExactly(job);
+        assertThat(pids.ours())
+                .as("the regression run's job, in the phase's session")
+                .containsExactly(job);
         assertThat(pids.others()).as("the other process nvidia-smi listed").hasSize(1);
         assertThat(Files.readString(regression.resolve(RunDirectory.GPU_PIDS), StandardCharsets.UTF_8))
                 .contains(job + " ours session\n");
@@ -64,7 +68,9 @@ class MemorySamplerTest {
         Report.MemoryJson memory = r.memory().get(0);
         if (pids.hostPidNamespace()) {
             assertThat(memory.basis()).isEqualTo("per-process");
-            assertThat(memory.peakMiB()).as("the job's own 853 MiB, not the other's 40000").isEqualTo(853);
+            assertThat(memory.peakMiB())
+                    .as("the job's own 853 MiB, not the other's 40000")
+                    .isEqualTo(853);
             assertThat(memory.basisNote())
                     .startsWith("per-process: the sum of the job's own 1 process(es) on the card")
                     .contains("pids " + job, "1 other process(es) on the card (up to 40000 MiB together) not counted");
