@@ -21,6 +21,7 @@ import java.util.Map;
  *                           the tools wrote it, and nothing may be lost)
  * @param probeLogs          the in-process probe's output per phase it was on in ({@code blocking},
  *                           {@code regression}); a file that does not exist means it wrote nothing
+ * @param processMemory      the regression run's per-process memory figures, beside its memory CSV
  */
 public record AnalysisInput(
         List<SanitizerInput> sanitizer,
@@ -30,11 +31,34 @@ public record AnalysisInput(
         Boolean cachingAllocator,
         GatePolicy policy,
         boolean lenient,
-        Map<String, Path> probeLogs) {
+        Map<String, Path> probeLogs,
+        ProcessMemoryInput processMemory) {
     public AnalysisInput {
         sanitizer = List.copyOf(sanitizer);
         jobLogs = new LinkedHashMap<>(jobLogs);
         probeLogs = new LinkedHashMap<>(probeLogs == null ? Map.of() : probeLogs);
+        processMemory = processMemory == null ? ProcessMemoryInput.NONE : processMemory;
+    }
+
+    public AnalysisInput(
+            List<SanitizerInput> sanitizer,
+            Map<String, Path> jobLogs,
+            Path memoryCsv,
+            Path memoryCsvExpandable,
+            Boolean cachingAllocator,
+            GatePolicy policy,
+            boolean lenient,
+            Map<String, Path> probeLogs) {
+        this(
+                sanitizer,
+                jobLogs,
+                memoryCsv,
+                memoryCsvExpandable,
+                cachingAllocator,
+                policy,
+                lenient,
+                probeLogs,
+                ProcessMemoryInput.NONE);
     }
 
     public AnalysisInput(

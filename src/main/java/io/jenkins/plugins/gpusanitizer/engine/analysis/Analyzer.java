@@ -114,6 +114,18 @@ public final class Analyzer {
                 inputErrors.add(e.getMessage());
             }
         });
+        // the probe's evidence explains, it never judges: its problems are notes, not input errors
+        List<ProbeLog> probeLogs = new ArrayList<>();
+        in.probeLogs().forEach((phase, file) -> {
+            probeLogs.add(new ProbeParser().parse(phase, file));
+            if (java.nio.file.Files.isRegularFile(file)) {
+                inputs.add(file.toString());
+            }
+        });
+        ProbeLog regressionProbe = probeLogs.stream()
+                .filter(l -> "regression".equals(l.phase()))
+                .findFirst()
+                .orElse(null);
         List<MemoryCurve> curves = new ArrayList<>();
         List<Reason> notes = new ArrayList<>();
         MemoryVerdict memoryVerdict = MemoryVerdict.NONE;
@@ -123,9 +135,7 @@ public final class Analyzer {
                         (Path) c[0],
                         (String) c[1],
                         new MemoryCurveAnalyzer(policy.memoryPolicy()),
-                        curves,
-                        inputs,
-                        notes);
+                        new CurveContext(in.processMemory(), regressionProbe, curves, inputs, notes));
                 if (v != null && memoryVerdict == MemoryVerdict.NONE) {
                     memoryVerdict = v; // the first curve: the one the report shows the sites beside
                 }
@@ -136,14 +146,6 @@ public final class Analyzer {
                 inputErrors.add(e.getMessage());
             }
         }
-        // the probe's evidence explains, it never judges: its problems are notes, not input errors
-        List<ProbeLog> probeLogs = new ArrayList<>();
-        in.probeLogs().forEach((phase, file) -> {
-            probeLogs.add(new ProbeParser().parse(phase, file));
-            if (java.nio.file.Files.isRegularFile(file)) {
-                inputs.add(file.toString());
-            }
-        });
         ProbeFindings probe = ProbeEvidence.of(probeLogs, memoryVerdict);
         Diagnosis diagnosis = new Diagnoser()
                 .diagnose(runs, failures.get("async"), failures.get("blocking"), curves, in.cachingAllocator(), probe);
@@ -182,25 +184,36 @@ public final class Analyzer {
         return f;
     }
 
-    /** Judges one curve; returns its verdict for the probe's allocation sites, or null without a CSV. */
-    private MemoryVerdict addCurve(
-            Path csv,
-            String label,
-            MemoryCurveAnalyzer curveAnalyzer,
+    /** Where the curves go, and what else their choice reads (the per-process figures, the probe's allocator). */
+    private record CurveContext(
+            ProcessMemoryInput processMemory,
+            ProbeLog regressionProbe,
             List<MemoryCurve> curves,
             List<String> inputs,
-            List<Reason> notes) {
+            List<Reason> notes) {}
+
+    /** Judges one curve; returns its verdict for the probe's allocation sites, or null without a CSV. */
+    private MemoryVerdict addCurve(Path csv, String label, MemoryCurveAnalyzer curveAnalyzer, CurveContext context) {
         if (csv == null) {
             return null;
         }
+        List<String> inputs = context.inputs();
+        List<Reason> notes = context.notes();
         MemoryCsvParser.Result r = csvParser.parse(csv);
         // the job's GPU is the one whose memory moved most; the sampler may list idle GPUs too
         MemorySamples busiest = r.byGpu().values().stream()
                 .max(Comparator.comparingDouble(s -> s.maxUsed() - (s.size() == 0 ? 0 : s.used(0))))
                 .orElseThrow();
-        MemoryCurve curve = curveAnalyzer.analyze(busiest, csv.toString(), label);
-        curves.add(curve);
+        RegressionCurve.Choice choice =
+                RegressionCurve.choose(busiest, csv, context.processMemory(), context.regressionProbe());
+        MemoryCurve curve = choice.judge(curveAnalyzer, label);
+        context.curves().add(curve);
         inputs.add(csv.toString());
+        if (choice.basis() == MemoryCurve.Basis.PER_PROCESS) {
+            inputs.add(choice.source());
+            inputs.add(context.processMemory().pids().toString());
+        }
+        notes.addAll(choice.notes());
         if (r.badLines() > 0) {
             notes.add(Reason.warning(
                     "memory-samples",
@@ -219,7 +232,7 @@ public final class Analyzer {
                             + busiest.gpu() + ", the one judged, has " + busiest.size()
                             + ": its memory curve cannot be judged"));
         }
-        return verdict(curve, busiest.startWallMs());
+        return verdict(curve, choice.samples().startWallMs());
     }
 
     static MemoryVerdict verdict(MemoryCurve c, long startWallMs) {

@@ -27,6 +27,9 @@ import java.util.Locale;
  *                          trend (start-up at the end, e.g. cuDNN autotuning), else 0
  * @param policy            the thresholds it was judged with
  * @param description       one line for people
+ * @param basis             which figures the curve is: the job's own processes, the card's total, or PyTorch's
+ *                          allocator as the probe saw it
+ * @param basisNote         one line for people: which curve was judged and why that one
  */
 public record MemoryCurve(
         String source,
@@ -47,7 +50,29 @@ public record MemoryCurve(
         Double hoursToFull,
         double lateRiseMiB,
         Policy policy,
-        String description) {
+        String description,
+        Basis basis,
+        String basisNote) {
+
+    /** Which figures a curve is. */
+    public enum Basis {
+        /** nvidia-smi's per-process figures, summed over the job's own processes. */
+        PER_PROCESS("per-process"),
+        /** nvidia-smi's memory.used of the whole card: every process on it. */
+        CARD_TOTAL("card-total"),
+        /** the memory PyTorch's caching allocator reserved in the job's processes, as the probe sampled it. */
+        PROBE_ALLOCATOR("probe-allocator");
+
+        private final String id;
+
+        Basis(String id) {
+            this.id = id;
+        }
+
+        public String id() {
+            return id;
+        }
+    }
 
     public enum Shape {
         STABLE,

@@ -63,8 +63,21 @@ public final class MemoryCurveAnalyzer {
         this.policy = policy;
     }
 
+    /** Judges the card's total, as sampled for a run that had the card to itself. */
     public MemoryCurve analyze(MemorySamples s, String source, String label) {
-        return new Judge(s, source, label).judge();
+        return analyze(s, source, label, MemoryCurve.Basis.CARD_TOTAL, null);
+    }
+
+    /** Judges a curve of the given figures; {@code basisNote} says which and why, for people. */
+    public MemoryCurve analyze(
+            MemorySamples s, String source, String label, MemoryCurve.Basis basis, String basisNote) {
+        return new Judge(s, source, label, basis, basisNote).judge();
+    }
+
+    /** The curve, not judged: {@code why} is its description (a shared card without figures of the job's own). */
+    public MemoryCurve notJudged(
+            MemorySamples s, String source, String label, MemoryCurve.Basis basis, String basisNote, String why) {
+        return new Judge(s, source, label, basis, basisNote).curve(why);
     }
 
     /** One curve's judgement; fields filled as it goes. */
@@ -72,6 +85,8 @@ public final class MemoryCurveAnalyzer {
         final MemorySamples s;
         final String source;
         final String label;
+        final MemoryCurve.Basis basis;
+        final String basisNote;
         final int n;
         final List<double[]> points;
         final Double total;
@@ -87,10 +102,12 @@ public final class MemoryCurveAnalyzer {
         Double hoursToFull;
         double lateRise;
 
-        Judge(MemorySamples s, String source, String label) {
+        Judge(MemorySamples s, String source, String label, MemoryCurve.Basis basis, String basisNote) {
             this.s = s;
             this.source = source;
             this.label = label;
+            this.basis = basis;
+            this.basisNote = basisNote;
             this.n = s.size();
             this.points = downsample(s);
             this.total = s.totalMiB() > 0 ? s.totalMiB() : null;
@@ -326,7 +343,9 @@ public final class MemoryCurveAnalyzer {
                     hoursToFull,
                     lateRise,
                     policy,
-                    description);
+                    description,
+                    basis,
+                    basisNote);
         }
     }
 

@@ -609,6 +609,12 @@ public final class HtmlReport {
                     .append("): ")
                     .append(Html.esc(m.description()))
                     .append("</li>");
+            if (m.basisNote() != null) {
+                // which curve was judged: the job's own processes, the card's total, or the probe's allocator
+                h.append("<li class=\"gs-basis\">Curve: ")
+                        .append(Html.esc(m.basisNote()))
+                        .append("</li>");
+            }
         }
         if (sites != null) {
             if (sites.oom() != null) {

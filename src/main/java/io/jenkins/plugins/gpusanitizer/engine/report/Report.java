@@ -362,7 +362,9 @@ public record Report(
             Double hoursToFull,
             Double lateRiseMiB,
             MemoryPolicyJson policy,
-            AllocationSitesJson allocationSites) {}
+            AllocationSitesJson allocationSites,
+            String basis,
+            String basisNote) {}
 
     /** How a memory curve was judged: growth acts when it would fill the GPU within the horizon. */
     public record MemoryPolicyJson(double minJudgedSeconds, double fillHorizonHours) {}
@@ -401,6 +403,12 @@ public record Report(
             String compatibility,
             List<String> messages) {}
 
+    /**
+     * One phase as run.
+     *
+     * @param ranBeside another phase ran on the same card at the same time (false in records written before it
+     *     was kept): the regression run's memory is then judged on its own processes' figures only
+     */
     public record PhaseJson(
             String name,
             String tool,
@@ -415,7 +423,42 @@ public record Report(
             boolean timedOut,
             boolean stoppedAtTarget,
             List<String> files,
-            String note) {}
+            String note,
+            boolean ranBeside) {
+        /** A phase that had its card to itself. */
+        public PhaseJson(
+                String name,
+                String tool,
+                List<String> command,
+                java.util.Map<String, String> environment,
+                String gpu,
+                String status,
+                Integer exitCode,
+                Integer signal,
+                double wallSeconds,
+                Double timeToFailureSeconds,
+                boolean timedOut,
+                boolean stoppedAtTarget,
+                List<String> files,
+                String note) {
+            this(
+                    name,
+                    tool,
+                    command,
+                    environment,
+                    gpu,
+                    status,
+                    exitCode,
+                    signal,
+                    wallSeconds,
+                    timeToFailureSeconds,
+                    timedOut,
+                    stoppedAtTarget,
+                    files,
+                    note,
+                    false);
+        }
+    }
 
     /** {@code tolerance}: the accepted drop below the baseline (null in records written before it was kept). */
     public record ThroughputJson(

@@ -329,7 +329,9 @@ public final class ReportMapper {
                 round(c.lateRiseMiB()),
                 new Report.MemoryPolicyJson(
                         c.policy().minJudgedSeconds(), c.policy().fillHorizonHours()),
-                sites);
+                sites,
+                c.basis().id(),
+                c.basisNote());
     }
 
     static Report.LocationJson loc(SourceLocation l) {

@@ -19,6 +19,8 @@ import java.util.Map;
  * @param directory       its folder in the run directory (relative)
  * @param files           its output files (relative to the run directory)
  * @param note            what the runner noticed (survivors killed, XML missing, ...), or null
+ * @param ranBeside       whether another phase ran on the same card at the same time (its memory curve and speed
+ *                        are not the job's alone); the scheduler sets it
  */
 public record PhaseResult(
         String name,
@@ -33,7 +35,8 @@ public record PhaseResult(
         Double timeToFailure,
         String directory,
         List<String> files,
-        String note) {
+        String note,
+        boolean ranBeside) {
 
     public static final String PASSED = "passed";
     public static final String FAILED = "failed";
@@ -44,6 +47,57 @@ public record PhaseResult(
 
     public static final String ABORTED = "aborted";
     public static final String NOT_STARTED = "not-started";
+
+    /** A phase that had its card to itself. */
+    public PhaseResult(
+            String name,
+            Phase phase,
+            List<String> command,
+            Map<String, String> env,
+            String gpu,
+            String status,
+            Integer exitCode,
+            Integer signal,
+            double wallSeconds,
+            Double timeToFailure,
+            String directory,
+            List<String> files,
+            String note) {
+        this(
+                name,
+                phase,
+                command,
+                env,
+                gpu,
+                status,
+                exitCode,
+                signal,
+                wallSeconds,
+                timeToFailure,
+                directory,
+                files,
+                note,
+                false);
+    }
+
+    /** The same result, marked as run beside another phase on its card (or not). */
+    public PhaseResult withRanBeside(boolean beside) {
+        return new PhaseResult(
+                name,
+                phase,
+                command,
+                env,
+                gpu,
+                status,
+                exitCode,
+                signal,
+                wallSeconds,
+                timeToFailure,
+                directory,
+                files,
+                note,
+                beside);
+    }
 
     /** The same result with a note added. */
     public PhaseResult withNote(String more) {
@@ -60,6 +114,7 @@ public record PhaseResult(
                 timeToFailure,
                 directory,
                 files,
-                note == null ? more : note + "; " + more);
+                note == null ? more : note + "; " + more,
+                ranBeside);
     }
 }

@@ -61,11 +61,13 @@ final class RegressionPhase {
                                 .say("regression running " + Math.round(elapsed) + " s"
                                         + (target == null ? "" : " of " + Math.round(target) + " s target")),
                         () -> null,
-                        MemorySampler.argv(nvidiaSmi, gpu, spec.samplerIntervalMs())));
-        String samplerNote = MemorySampler.diedNote(phaseDir);
-        if (samplerNote != null) {
-            context.reasons().add(Reason.warning("memory-sampler", samplerNote));
-            result = result.withNote(samplerNote);
+                        MemorySampler.argv(context.dir().root(), phaseDir, nvidiaSmi, gpu, spec.samplerIntervalMs())));
+        for (String samplerNote :
+                new String[] {MemorySampler.diedNote(phaseDir), MemorySampler.appsDiedNote(phaseDir)}) {
+            if (samplerNote != null) {
+                context.reasons().add(Reason.warning("memory-sampler", samplerNote));
+                result = result.withNote(samplerNote);
+            }
         }
         if (target == null && PhaseResult.STOPPED_AT_TARGET.equals(result.status())) {
             result = result.withNote(

@@ -3,6 +3,7 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 import io.jenkins.plugins.gpusanitizer.engine.analysis.Analysis;
 import io.jenkins.plugins.gpusanitizer.engine.analysis.AnalysisInput;
 import io.jenkins.plugins.gpusanitizer.engine.analysis.Analyzer;
+import io.jenkins.plugins.gpusanitizer.engine.analysis.ProcessMemoryInput;
 import io.jenkins.plugins.gpusanitizer.engine.analysis.SanitizerInput;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Gate;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
@@ -133,7 +134,8 @@ public final class RunDirectory {
         for (Path kept : crashedBeforeCheck(record)) {
             logs.put(String.valueOf(kept.getFileName()), kept.resolve(RunLayout.STDERR));
         }
-        Path csv = dir(Phase.REGRESSION.id()).resolve(RunLayout.MEMORY_CSV);
+        Path regression = dir(Phase.REGRESSION.id());
+        Path csv = regression.resolve(RunLayout.MEMORY_CSV);
         Path memory = hasSamples(csv) ? csv : null;
         boolean expandable = record != null && record.expandableSegments();
         return new AnalysisInput(
@@ -144,7 +146,20 @@ public final class RunDirectory {
                 cachingAllocator,
                 policy,
                 lenient,
-                probeLogs(record));
+                probeLogs(record),
+                new ProcessMemoryInput(
+                        regression.resolve(RunLayout.MEMORY_APPS_CSV),
+                        regression.resolve(RunLayout.GPU_PIDS),
+                        regressionRanBeside(record)));
+    }
+
+    /** Whether the record says the regression run shared its card with another phase (false when it does not say). */
+    static boolean regressionRanBeside(RunRecord record) {
+        return record != null
+                && record.execution() != null
+                && record.execution().phases() != null
+                && record.execution().phases().stream()
+                        .anyMatch(p -> p != null && Phase.REGRESSION.id().equals(p.name()) && p.ranBeside());
     }
 
     /** The sticky GPU faults: a crash the job cannot cause by being stopped, nor by sharing the card. */

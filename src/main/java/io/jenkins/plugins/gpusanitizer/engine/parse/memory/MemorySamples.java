@@ -94,7 +94,8 @@ public final class MemorySamples {
         usedMiB = u;
     }
 
-    void startWallMs(long ms) {
+    /** Places time 0 on the wall clock (epoch ms, nvidia-smi's local time read as UTC). */
+    public void startWallMs(long ms) {
         startWallMs = ms;
     }
 
