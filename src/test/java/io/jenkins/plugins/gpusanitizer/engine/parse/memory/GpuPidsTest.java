@@ -3,6 +3,7 @@ package io.jenkins.plugins.gpusanitizer.engine.parse.memory;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
 import io.jenkins.plugins.gpusanitizer.engine.Corpus;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
