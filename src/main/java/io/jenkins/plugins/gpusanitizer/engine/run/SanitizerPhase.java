@@ -77,12 +77,17 @@ final class SanitizerPhase {
             removed.add("PYTORCH_NO_CUDA_MEMORY_CACHING");
         }
         // CuPy/NVRTC kernels' device lines name CuPy's cache file: a fresh cache beside the log makes CuPy
-        // compile each kernel here and keep its source under that name (RuntimeKernels reads it)
+        // compile each kernel here and keep its source under that name (RuntimeKernels reads it); NVRTC kernels
+        // carry no line table unless compiled with one (seen on the H200: a RawKernel's record had no device line),
+        // so CuPy compiles them with --generate-line-info (and --device-debug: CuPy sets both) for this run only
         if (context.baseEnv().get("CUPY_CACHE_DIR") == null) {
             set.put(
                     "CUPY_CACHE_DIR",
                     phaseDir.resolve(RuntimeKernels.CUPY_CACHE_DIR).toString());
             set.put("CUPY_CACHE_SAVE_CUDA_SOURCE", "1");
+            if (context.baseEnv().get("CUPY_CUDA_COMPILE_WITH_DEBUG") == null) {
+                set.put("CUPY_CUDA_COMPILE_WITH_DEBUG", "1");
+            }
         }
         // expandable_segments makes memcheck report false out-of-bounds writes (pytorch #196209)
         for (String variable : List.of("PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_ALLOC_CONF")) {

@@ -80,7 +80,8 @@ class RunnerTest {
                 .containsEntry("PYTORCH_NO_CUDA_MEMORY_CACHING", "1")
                 .containsEntry("CUDA_VISIBLE_DEVICES", "0")
                 .containsEntry("PYTORCH_CUDA_ALLOC_CONF", "(removed)")
-                .containsEntry("CUPY_CACHE_SAVE_CUDA_SOURCE", "1"); // issue #25, 4: a CuPy kernel's own source
+                .containsEntry("CUPY_CACHE_SAVE_CUDA_SOURCE", "1") // issue #25, 4: a CuPy kernel's own source
+                .containsEntry("CUPY_CUDA_COMPILE_WITH_DEBUG", "1"); // and its line table
         assertThat(san.environment().get("CUPY_CACHE_DIR"))
                 .as("a fresh cache beside the log: CuPy saves a source only for a kernel it compiles")
                 .endsWith("sanitizer-memcheck/"
