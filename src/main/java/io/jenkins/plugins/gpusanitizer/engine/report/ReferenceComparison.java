@@ -86,22 +86,13 @@ public final class ReferenceComparison {
                         + (defects.stream().filter(d -> !d.suppressed()).count() - newCount) + " outstanding, "
                         + fixed.size() + " fixed"));
         String verdict = verdictOf(reasons);
-        return new Report(
-                current.schemaVersion(),
-                current.generator(),
-                verdict,
-                reasons,
-                current.errorsTotal(),
-                current.diagnosis(),
-                defects,
-                current.sanitizerRuns(),
-                current.failures(),
-                current.memory(),
-                current.execution(),
-                current.inputs(),
-                referenceName,
-                fixed,
-                current.probe());
+        return current.copy()
+                .verdict(verdict)
+                .reasons(reasons)
+                .defects(defects)
+                .reference(referenceName)
+                .fixed(fixed)
+                .build();
     }
 
     static String looseKey(Report.DefectJson d) {

@@ -70,21 +70,12 @@ class ReferenceComparisonTest {
                 d.detail(),
                 d.hostStack(),
                 null);
-        Report now = new Report(
-                far.schemaVersion(),
-                far.generator(),
-                far.verdict(),
-                far.reasons(),
-                far.errorsTotal(),
-                far.diagnosis(),
-                List.of(moved),
-                far.sanitizerRuns(),
-                far.failures(),
-                far.memory(),
-                far.execution(),
-                far.inputs(),
-                null,
-                List.of());
+        Report now = far.copy()
+                .defects(List.of(moved))
+                .reference(null)
+                .fixed(List.of())
+                .probe(null)
+                .build();
         Report c = ReferenceComparison.apply(now, far, "ref", false);
         assertThat(c.defects().get(0).status()).isEqualTo(ReferenceComparison.OUTSTANDING);
         assertThat(c.fixed()).isEmpty();
