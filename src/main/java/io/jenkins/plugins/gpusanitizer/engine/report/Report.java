@@ -2,6 +2,7 @@ package io.jenkins.plugins.gpusanitizer.engine.report;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -30,7 +31,7 @@ import java.util.List;
 public record Report(
         int schemaVersion,
         String generator,
-        String verdict,
+        Verdict verdict,
         List<ReasonJson> reasons,
         Long errorsTotal,
         DiagnosisJson diagnosis,
@@ -75,7 +76,7 @@ public record Report(
     public static final class Builder {
         private int schemaVersion = SCHEMA_VERSION;
         private String generator;
-        private String verdict;
+        private Verdict verdict;
         private List<ReasonJson> reasons = List.of();
         private Long errorsTotal;
         private DiagnosisJson diagnosis;
@@ -114,7 +115,7 @@ public record Report(
             return this;
         }
 
-        public Builder verdict(String value) {
+        public Builder verdict(Verdict value) {
             verdict = value;
             return this;
         }

@@ -83,7 +83,7 @@ public final class ReportMapper {
                 .toList();
         return Report.builder()
                 .generator(GENERATOR)
-                .verdict(a.gate().verdict().name())
+                .verdict(a.gate().verdict())
                 .reasons(reasons)
                 .errorsTotal(a.errorsTotal())
                 .diagnosis(diagnosis)

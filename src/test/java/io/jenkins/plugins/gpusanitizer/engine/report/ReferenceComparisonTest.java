@@ -2,6 +2,7 @@ package io.jenkins.plugins.gpusanitizer.engine.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -20,7 +21,7 @@ class ReferenceComparisonTest {
         Report all = ReferenceComparison.apply(far, far, "build #41", false);
         assertThat(all.defects()).allMatch(d -> ReferenceComparison.OUTSTANDING.equals(d.status()));
         assertThat(all.fixed()).isEmpty();
-        assertThat(all.verdict()).isEqualTo("FAIL");
+        assertThat(all.verdict()).isEqualTo(Verdict.FAIL);
         Report newOnly = ReferenceComparison.apply(far, far, "build #41", true);
         // the defect no longer decides; the crashes of the job (not defects) still do
         assertThat(newOnly.reasons()).anyMatch(r -> r.code().equals("outstanding"));
@@ -37,7 +38,7 @@ class ReferenceComparisonTest {
         assertThat(c.fixed())
                 .singleElement()
                 .satisfies(d -> assertThat(d.kernel()).isEqualTo("fused_scale"));
-        assertThat(c.verdict()).isEqualTo("FAIL");
+        assertThat(c.verdict()).isEqualTo(Verdict.FAIL);
         assertThat(c.reference()).isEqualTo("main #7");
         assertThat(c.reasons()).anyMatch(r -> r.message().equals("against main #7: 1 new, 0 outstanding, 1 fixed"));
     }
