@@ -6,6 +6,7 @@ import static org.mockito.Mockito.when;
 
 import hudson.model.DirectoryBrowserSupport;
 import hudson.model.Run;
+import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
 import io.jenkins.plugins.gpusanitizer.testing.Records;
 import java.io.IOException;
@@ -31,7 +32,7 @@ class GpuSanitizeBuildActionTest {
     void smallFieldsFromTheAgentAndTheFullReportFromTheBuildFolder(@TempDir Path build) throws IOException {
         var report = ReportJson.read(FAR.resolve("report.json"));
         AgentSummary s = Summaries.of(report, "/tmp/h200-runs/far");
-        assertThat(s.verdict()).isEqualTo("FAIL");
+        assertThat(s.verdict()).isEqualTo(Verdict.FAIL);
         assertThat(s.defects()).isEqualTo(1);
         assertThat(s.errorsTotal()).isEqualTo(2050L);
         assertThat(s.faultAt()).isEqualTo("lstm_job.py:43 (fused_scale)");
@@ -48,7 +49,7 @@ class GpuSanitizeBuildActionTest {
         Path dir = BuildFolder.of(build.toFile(), "gpu-sanitizer").directory().toPath();
         Files.createDirectories(dir);
         Files.copy(FAR.resolve("report.json"), dir.resolve("report.json"));
-        assertThat(a.getReport().verdict()).isEqualTo("FAIL");
+        assertThat(a.getReport().verdict()).isEqualTo(Verdict.FAIL);
         assertThat(a.getReportHtml()).contains("fused_scale", "lstm_job.py").doesNotContain("<script");
         assertThat(a.getEvidence()).as("no probe in that run").isEmpty();
     }
@@ -87,7 +88,7 @@ class GpuSanitizeBuildActionTest {
                         "GPU memory grows because tensors allocated at logits_leak.py:23 (forward) pile up: "
                                 + "1,180 live blocks, 23.0 MiB at the end against 3.5 MiB after warm-up (4.3 s).");
         // a build recorded before the probe existed (no evidence field in build.xml)
-        AgentSummary old = new AgentSummary("PASS", 0, 0, null, null, null, null, null, "/tmp/run", null, null);
+        AgentSummary old = new AgentSummary(Verdict.PASS, 0, 0, null, null, null, null, null, "/tmp/run", null, null);
         assertThat(new GpuSanitizeBuildAction("x", "X", old).getEvidence()).isEmpty();
     }
 

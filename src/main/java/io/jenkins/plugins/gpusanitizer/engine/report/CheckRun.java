@@ -27,9 +27,9 @@ public record CheckRun(String name, String conclusion, String title, String summ
     public static CheckRun of(Report r, String name) {
         String conclusion =
                 switch (r.verdict()) {
-                    case "PASS" -> "success";
-                    case "UNSTABLE" -> "neutral";
-                    default -> "failure";
+                    case PASS -> "success";
+                    case UNSTABLE -> "neutral";
+                    case FAIL, ERROR -> "failure";
                 };
         List<Report.DefectJson> open =
                 r.defects().stream().filter(d -> !d.suppressed()).toList();

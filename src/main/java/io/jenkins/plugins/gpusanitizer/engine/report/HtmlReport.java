@@ -58,7 +58,7 @@ public final class HtmlReport {
     public String page(Report r, String cssName) {
         return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                 + "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'self'; img-src data:\">"
-                + "<title>GPU Sanitizer: " + Html.esc(r.verdict())
+                + "<title>GPU Sanitizer: " + Html.esc(r.verdict().name())
                 + "</title>\n<link rel=\"stylesheet\" href=\"" + Html.esc(hrefOf(cssName)) + "\"></head>\n<body>\n"
                 + fragment(r)
                 + "\n</body></html>\n";
@@ -133,12 +133,12 @@ public final class HtmlReport {
 
     public String fragment(Report r) {
         StringBuilder h = new StringBuilder(16 * 1024);
-        String v = r.verdict().toLowerCase(Locale.ROOT);
+        String v = r.verdict().name().toLowerCase(Locale.ROOT);
         h.append("<div class=\"gs-report\">\n");
         h.append("<div class=\"gs-verdict gs-")
                 .append(Html.esc(v))
                 .append("\"><span class=\"gs-verdict-word\">")
-                .append(Html.esc(r.verdict()))
+                .append(Html.esc(r.verdict().name()))
                 .append("</span>");
         if (r.errorsTotal() != null) {
             h.append(" <span class=\"gs-total\">").append(r.errorsTotal()).append(" sanitizer error(s) counted</span>");

@@ -10,8 +10,6 @@ import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportMapper;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The run's report: the same analysis as {@code analyze --run-dir} with what only the runner saw
@@ -57,26 +55,10 @@ final class RunReport {
         } catch (RuntimeException e) {
             // still a report: the comparison is an extra, the verdict stands without it
             progress.say("reference report unusable, not compared: " + e.getMessage());
-            List<Report.ReasonJson> reasons = new ArrayList<>(report.reasons());
-            reasons.add(new Report.ReasonJson(
+            return report.withReason(new Report.ReasonJson(
                     "warning",
                     "reference",
                     "reference report " + spec.compareWith() + " unusable, not compared: " + e.getMessage()));
-            return new Report(
-                    report.schemaVersion(),
-                    report.generator(),
-                    report.verdict(),
-                    reasons,
-                    report.errorsTotal(),
-                    report.diagnosis(),
-                    report.defects(),
-                    report.sanitizerRuns(),
-                    report.failures(),
-                    report.memory(),
-                    report.execution(),
-                    report.inputs(),
-                    report.reference(),
-                    report.fixed());
         }
     }
 }

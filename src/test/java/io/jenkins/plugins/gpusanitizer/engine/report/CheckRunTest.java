@@ -24,18 +24,8 @@ class CheckRunTest {
     /** The report as a run made in {@code workspace} records it now. */
     static Report madeIn(Report r, String workspace) {
         Report.ExecutionJson e = r.execution();
-        return new Report(
-                r.schemaVersion(),
-                r.generator(),
-                r.verdict(),
-                r.reasons(),
-                r.errorsTotal(),
-                r.diagnosis(),
-                r.defects(),
-                r.sanitizerRuns(),
-                r.failures(),
-                r.memory(),
-                new Report.ExecutionJson(
+        return r.copy()
+                .execution(new Report.ExecutionJson(
                         e.environment(),
                         e.phases(),
                         e.runDirectory(),
@@ -43,31 +33,13 @@ class CheckRunTest {
                         e.referenceSource(),
                         e.regressionTargetSeconds(),
                         e.throughput(),
-                        workspace),
-                r.inputs(),
-                r.reference(),
-                r.fixed(),
-                r.probe());
+                        workspace))
+                .build();
     }
 
     /** The report with its defects replaced. */
     static Report withDefects(Report r, List<Report.DefectJson> defects) {
-        return new Report(
-                r.schemaVersion(),
-                r.generator(),
-                r.verdict(),
-                r.reasons(),
-                r.errorsTotal(),
-                r.diagnosis(),
-                defects,
-                r.sanitizerRuns(),
-                r.failures(),
-                r.memory(),
-                r.execution(),
-                r.inputs(),
-                r.reference(),
-                r.fixed(),
-                r.probe());
+        return r.copy().defects(defects).build();
     }
 
     @Test

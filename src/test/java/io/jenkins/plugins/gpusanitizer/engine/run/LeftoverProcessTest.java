@@ -2,6 +2,7 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.testing.Processes;
 import java.nio.file.Path;
@@ -41,7 +42,7 @@ class LeftoverProcessTest {
         FakeGpu gpu = leftovers("1000");
         Report r = run(gpu);
 
-        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo("ERROR");
+        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.ERROR);
         assertThat(r.reasons())
                 .filteredOn(x -> x.code().equals("outlived-main"))
                 .extracting(Report.ReasonJson::message)
@@ -87,7 +88,7 @@ class LeftoverProcessTest {
     void workersThatEndShortlyAfterANormalEndAreNoFinding() {
         Report r = run(leftovers("0.5"));
 
-        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo("PASS");
+        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.PASS);
         assertThat(r.reasons()).noneMatch(x -> x.code().equals("outlived-main"));
         assertThat(r.execution().phases())
                 .allSatisfy(p -> assertThat(p.note() == null ? "" : p.note()).doesNotContain("leftover"));

@@ -2,6 +2,7 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.testing.Processes;
 import java.io.IOException;
@@ -87,7 +88,7 @@ class RunnerFaultTest {
         assertThat(r.reasons())
                 .anyMatch(x -> x.code().equals("incomplete") && x.message().contains("did not finish"));
         // the records printed before the kill are real: FAIL, and the incomplete run is named beside it
-        assertThat(r.verdict()).isEqualTo("FAIL");
+        assertThat(r.verdict()).isEqualTo(Verdict.FAIL);
         assertThat(r.sanitizerRuns().get(0).recordsFrom()).isEqualTo("text");
         assertGone(target, tool);
         assertThat(dir.resolve("run/report.json")).isNotEmptyFile();
@@ -112,7 +113,7 @@ class RunnerFaultTest {
         t.join(60_000);
         assertThat(t.isAlive()).isFalse();
         Report r = report.get();
-        assertThat(r.verdict()).isEqualTo("ERROR");
+        assertThat(r.verdict()).isEqualTo(Verdict.ERROR);
         assertThat(r.reasons())
                 .anyMatch(x -> x.code().equals("runner") && x.message().contains("was deleted while the run went on"));
         assertGone(job);
@@ -137,7 +138,7 @@ class RunnerFaultTest {
         t.interrupt(); // what Jenkins' stop does to the step's thread
         t.join(60_000);
         Report r = report.get();
-        assertThat(r.verdict()).isEqualTo("ERROR");
+        assertThat(r.verdict()).isEqualTo(Verdict.ERROR);
         assertThat(r.reasons()).anyMatch(x -> x.code().equals("aborted"));
         // the phase that was running is aborted; on one GPU the blocking run runs beside the sanitizer
         // run, so both are recorded when either is aborted; nothing after them starts
@@ -182,7 +183,7 @@ class RunnerFaultTest {
         Report.PhaseJson p = r.execution().phases().get(0);
         assertThat(p.status()).isEqualTo("failed");
         assertThat(p.signal()).isEqualTo(25);
-        assertThat(r.verdict()).isEqualTo("ERROR");
+        assertThat(r.verdict()).isEqualTo(Verdict.ERROR);
         assertThat(r.reasons())
                 .anyMatch(x ->
                         x.code().equals("exit-without-error") && x.message().contains("signal 25"));
@@ -205,7 +206,7 @@ class RunnerFaultTest {
                 + Files.readString(dir.resolve("run/blocking/command.txt"), StandardCharsets.UTF_8)
                 + String.join("\n", console);
         assertThat(json).doesNotContain("hf_s3cr3tValue42", "wandb-k3y-9999").contains("--token ****");
-        assertThat(r.verdict()).isEqualTo("FAIL");
+        assertThat(r.verdict()).isEqualTo(Verdict.FAIL);
         // the job did get its secrets
         assertThat(gpu.logged("env-async.txt")).contains("WANDB_API_KEY=wandb-k3y-9999");
     }

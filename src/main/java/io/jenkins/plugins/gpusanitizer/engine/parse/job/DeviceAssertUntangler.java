@@ -54,6 +54,28 @@ final class DeviceAssertUntangler {
     }
 
     void accept(String physical) {
+        String line = withPending(physical);
+        if (line.length() > MAX_PENDING_CHARS) {
+            // no mixing is looked for in long lines: the searches below would cost too much
+            deviceLines = 0;
+            out.accept(line);
+            return;
+        }
+        if (line.indexOf("Assertion `") >= 0 && !DEVICE_LINE.matcher(line).matches()) {
+            line = withoutEmbeddedAssertions(line);
+            if (line == null) {
+                return;
+            }
+        }
+        if (line.startsWith("/") && !DEVICE_LINE.matcher(line).matches() && heldDeviceStart(line)) {
+            return;
+        }
+        deviceLines = 0;
+        out.accept(line);
+    }
+
+    /** The physical line with what earlier lines left pending: a cut device line, a traceback's start, a device start. */
+    private String withPending(String physical) {
         String line = physical;
         if (cut != null) {
             // where the device path began: the first split whose device path starts at a usual source root
@@ -78,70 +100,74 @@ final class DeviceAssertUntangler {
             device = null;
             borrowed = false;
         }
-        if (line.length() > MAX_PENDING_CHARS) {
-            // no mixing is looked for in long lines: the searches below would cost too much
-            deviceLines = 0;
-            out.accept(line);
-            return;
-        }
-        if (line.indexOf("Assertion `") >= 0 && !DEVICE_LINE.matcher(line).matches()) {
-            Matcher m = EMBEDDED_ASSERTION.matcher(line);
-            StringBuilder rest = null;
-            int from = 0;
-            while (m.find()) {
-                rest = rest == null ? new StringBuilder() : rest;
-                if (m.end() == line.length() && m.start() > 0) {
-                    // the device line's newline ended this line, whose rest is on the next one; a
-                    // traceback path cut there runs into the device path: each '/' may be its start
-                    cut = new ArrayList<>();
-                    for (int s = m.start(); s >= 0 && cut.size() < MAX_SPLITS; s = line.indexOf('/', s + 1)) {
-                        if (DEVICE_LINE.matcher(line).region(s, line.length()).matches()) {
-                            cut.add(new String[] {rest + line.substring(from, s), line.substring(s)});
-                        }
+        return line;
+    }
+
+    /**
+     * Passes on each whole device line inside the line and returns what the traceback wrote around them; null when
+     * nothing is to be passed on yet (a device line ends the line, or nothing but device lines was in it).
+     */
+    private String withoutEmbeddedAssertions(String line) {
+        Matcher m = EMBEDDED_ASSERTION.matcher(line);
+        StringBuilder rest = null;
+        int from = 0;
+        while (m.find()) {
+            rest = rest == null ? new StringBuilder() : rest;
+            if (m.end() == line.length() && m.start() > 0) {
+                // the device line's newline ended this line, whose rest is on the next one; a
+                // traceback path cut there runs into the device path: each '/' may be its start
+                cut = new ArrayList<>();
+                for (int s = m.start(); s >= 0 && cut.size() < MAX_SPLITS; s = line.indexOf('/', s + 1)) {
+                    if (DEVICE_LINE.matcher(line).region(s, line.length()).matches()) {
+                        cut.add(new String[] {rest + line.substring(from, s), line.substring(s)});
                     }
-                    deviceLines = 0;
-                    return;
                 }
-                out.accept(m.group());
-                rest.append(line, from, m.start());
-                from = m.end();
-            }
-            if (rest != null) {
                 deviceLines = 0;
-                if (from == line.length()) {
-                    if (rest.length() > 0) {
-                        carry = rest.toString();
-                    }
-                    return;
-                }
-                line = rest.append(line, from, line.length()).toString();
+                return null;
             }
+            out.accept(m.group());
+            rest.append(line, from, m.start());
+            from = m.end();
         }
-        if (line.startsWith("/") && !DEVICE_LINE.matcher(line).matches()) {
-            Matcher t = TRACEBACK_START.matcher(line);
-            while (t.find()) {
-                int p = splitPoint(line, t);
-                if (p > 0 && isDevicePrefix(line.substring(0, p))) {
-                    device = line.substring(0, p);
-                    borrowed = p > t.start() && line.charAt(t.start()) == ' ' && line.charAt(p) == ' ';
-                    deviceLines++;
-                    out.accept(line.substring(p));
-                    return;
-                }
-            }
-            // alone on its line (a blank traceback line cut it): only with its file:line, a bare path is no device
-            // line
-            if (DEVICE_FILE_LINE.matcher(line).lookingAt()
-                    && isDevicePrefix(line)
-                    && deviceLines < MAX_PENDING_LINES
-                    && line.length() < MAX_PENDING_CHARS) {
-                device = line;
-                deviceLines++;
-                return;
-            }
+        if (rest == null) {
+            return line;
         }
         deviceLines = 0;
-        out.accept(line);
+        if (from == line.length()) {
+            if (rest.length() > 0) {
+                carry = rest.toString();
+            }
+            return null;
+        }
+        return rest.append(line, from, line.length()).toString();
+    }
+
+    /**
+     * A line that starts with a device line's start: the traceback's line after it is passed on and the start held
+     * for the rest; alone on its line, the start is held. Returns whether the line was taken.
+     */
+    private boolean heldDeviceStart(String line) {
+        Matcher t = TRACEBACK_START.matcher(line);
+        while (t.find()) {
+            int p = splitPoint(line, t);
+            if (p > 0 && isDevicePrefix(line.substring(0, p))) {
+                device = line.substring(0, p);
+                borrowed = p > t.start() && line.charAt(t.start()) == ' ' && line.charAt(p) == ' ';
+                deviceLines++;
+                out.accept(line.substring(p));
+                return true;
+            }
+        }
+        // alone on its line (a blank traceback line cut it): only with its file:line, a bare path is no device line
+        if (DEVICE_FILE_LINE.matcher(line).lookingAt()
+                && isDevicePrefix(line)
+                && deviceLines < MAX_PENDING_LINES
+                && line.length() < MAX_PENDING_CHARS) {
+            device = line;
+            deviceLines++;
+            return true;
+        }
+        return false;
     }
 
     /**

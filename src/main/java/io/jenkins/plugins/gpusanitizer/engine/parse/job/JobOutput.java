@@ -96,10 +96,56 @@ final class JobOutput {
         return s;
     }
 
+    /** The earliest failing rank's failure (else the main process's), with what every process said beside it. */
     CudaFailure result(String source) {
         main.endTraceback();
         ranks.values().forEach(ProcessOutput::endTraceback);
         ProcessOutcome mainOutcome = main.outcome();
+        Failing failing = failingRanks();
+        Integer rootRank = failing.order().isEmpty() ? null : failing.order().get(0);
+        ProcessOutcome root = rootRank != null ? failing.byRank().get(rootRank) : mainOutcome;
+        if (root.errorClass() == CudaErrorClass.NONE && launcher.type != null) {
+            root = launcherOnly(root);
+            rootRank = launcher.root;
+        }
+        List<SourceLocation> fr = root.frames();
+        int u = FrameOrigin.userFrameIndex(fr);
+        List<CudaFailure.DeviceAssertion> asserts = assertions.list();
+        boolean async = mainOutcome.asyncWarning();
+        boolean dsa = mainOutcome.dsaNotCompiled();
+        for (ProcessOutcome o : failing.byRank().values()) {
+            async |= o.asyncWarning();
+            dsa |= o.dsaNotCompiled();
+        }
+        return new CudaFailure(
+                source,
+                errorClass(root, asserts),
+                root.exceptionType(),
+                root.message(),
+                async,
+                dsa,
+                fr,
+                u < 0 ? null : fr.get(u),
+                asserts,
+                assertions.lines(),
+                root.oom() != null ? root.oom() : mainOutcome.oom(),
+                rootRank,
+                rankFailures(failing),
+                launcher.launcher(),
+                messages.list(),
+                compiledFrame(fr, u),
+                generatedFiles(fr, asserts),
+                null);
+    }
+
+    /**
+     * The ranks that failed, the earliest first, from their own output or else the launcher's table.
+     *
+     * @param fromTable the ranks known only from the tracebacks the launcher printed
+     */
+    private record Failing(List<Integer> order, Map<Integer, ProcessOutcome> byRank, Set<Integer> fromTable) {}
+
+    private Failing failingRanks() {
         List<Integer> order = new ArrayList<>();
         Map<Integer, ProcessOutcome> byRank = new LinkedHashMap<>();
         Set<Integer> fromTable = new LinkedHashSet<>();
@@ -122,50 +168,45 @@ final class JobOutput {
         // the earliest failure first; among tracebacks only the launcher printed, its root cause first
         order.sort(Comparator.comparingLong((Integer r) -> byRank.get(r).seq())
                 .thenComparing(r -> r.equals(launcher.root) ? 0 : 1));
-        Integer rootRank = order.isEmpty() ? null : order.get(0);
-        ProcessOutcome root = rootRank != null ? byRank.get(rootRank) : mainOutcome;
-        if (root.errorClass() == CudaErrorClass.NONE && launcher.type != null) {
-            // only the launcher's report: the job failed, where is unknown (its frames are not the fault)
-            root = new ProcessOutcome(
-                    CudaErrorClass.NON_CUDA,
-                    launcher.type,
-                    launcher.message == null || launcher.message.isBlank() ? null : launcher.message,
-                    List.of(),
-                    Long.MAX_VALUE,
-                    root.asyncWarning(),
-                    root.dsaNotCompiled(),
-                    root.oom());
-            rootRank = launcher.root;
-        }
+        return new Failing(order, byRank, fromTable);
+    }
 
-        List<SourceLocation> fr = root.frames();
-        int u = FrameOrigin.userFrameIndex(fr);
-        SourceLocation user = u < 0 ? null : fr.get(u);
-        SourceLocation compiled = null;
-        for (int i = fr.size() - 1; i > u && u >= 0; i--) {
+    /** Only the launcher's report: the job failed, where is unknown (its frames are not the fault). */
+    private ProcessOutcome launcherOnly(ProcessOutcome root) {
+        return new ProcessOutcome(
+                CudaErrorClass.NON_CUDA,
+                launcher.type,
+                launcher.message == null || launcher.message.isBlank() ? null : launcher.message,
+                List.of(),
+                Long.MAX_VALUE,
+                root.asyncWarning(),
+                root.dsaNotCompiled(),
+                root.oom());
+    }
+
+    /** A device assert printed beside no CUDA error, or beside the launch failure it caused, is the error. */
+    private static CudaErrorClass errorClass(ProcessOutcome root, List<CudaFailure.DeviceAssertion> asserts) {
+        CudaErrorClass cls = root.errorClass();
+        if ((cls == CudaErrorClass.NONE || cls == CudaErrorClass.LAUNCH_FAILURE) && !asserts.isEmpty()) {
+            return CudaErrorClass.DEVICE_ASSERT;
+        }
+        return cls;
+    }
+
+    /** The innermost user frame below the user's own (a compiled function's def line), or null. */
+    private static SourceLocation compiledFrame(List<SourceLocation> fr, int user) {
+        for (int i = fr.size() - 1; i > user && user >= 0; i--) {
             if (FrameOrigin.isUserFile(fr.get(i).file())) {
-                compiled = fr.get(i);
-                break;
+                return fr.get(i);
             }
         }
-        CudaErrorClass cls = root.errorClass();
-        List<CudaFailure.DeviceAssertion> asserts = assertions.list();
-        if (cls == CudaErrorClass.NONE && !asserts.isEmpty()) {
-            cls = CudaErrorClass.DEVICE_ASSERT;
-        }
-        if (cls == CudaErrorClass.LAUNCH_FAILURE && !asserts.isEmpty()) {
-            cls = CudaErrorClass.DEVICE_ASSERT;
-        }
-        boolean async = mainOutcome.asyncWarning();
-        boolean dsa = mainOutcome.dsaNotCompiled();
-        for (ProcessOutcome o : byRank.values()) {
-            async |= o.asyncWarning();
-            dsa |= o.dsaNotCompiled();
-        }
-        CudaFailure.OutOfMemory oom = root.oom() != null ? root.oom() : mainOutcome.oom();
+        return null;
+    }
+
+    private static List<CudaFailure.RankFailure> rankFailures(Failing failing) {
         List<CudaFailure.RankFailure> rankFailures = new ArrayList<>();
-        for (Integer r : order) {
-            ProcessOutcome o = byRank.get(r);
+        for (Integer r : failing.order()) {
+            ProcessOutcome o = failing.byRank().get(r);
             int ui = FrameOrigin.userFrameIndex(o.frames());
             rankFailures.add(new CudaFailure.RankFailure(
                     r,
@@ -173,8 +214,13 @@ final class JobOutput {
                     o.exceptionType(),
                     o.message(),
                     ui < 0 ? null : o.frames().get(ui),
-                    fromTable.contains(r)));
+                    failing.fromTable().contains(r)));
         }
+        return rankFailures;
+    }
+
+    /** The generated files (Inductor, Triton) the traceback and the device asserts name. */
+    private static List<String> generatedFiles(List<SourceLocation> fr, List<CudaFailure.DeviceAssertion> asserts) {
         Set<String> generated = new LinkedHashSet<>();
         for (int i = fr.size() - 1; i >= 0; i--) {
             if (FrameOrigin.isGeneratedFile(fr.get(i).file())) {
@@ -185,24 +231,6 @@ final class JobOutput {
                 .map(CudaFailure.DeviceAssertion::file)
                 .filter(FrameOrigin::isGeneratedFile)
                 .forEach(generated::add);
-        return new CudaFailure(
-                source,
-                cls,
-                root.exceptionType(),
-                root.message(),
-                async,
-                dsa,
-                fr,
-                user,
-                asserts,
-                assertions.lines(),
-                oom,
-                rootRank,
-                rankFailures,
-                launcher.launcher(),
-                messages.list(),
-                compiled,
-                List.copyOf(generated),
-                null);
+        return List.copyOf(generated);
     }
 }

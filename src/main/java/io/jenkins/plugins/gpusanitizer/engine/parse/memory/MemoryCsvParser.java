@@ -49,58 +49,79 @@ public final class MemoryCsvParser {
         if (header == null || header.isBlank()) {
             throw new InputException(name, "empty file, expected nvidia-smi --query-gpu CSV with a header line");
         }
-        String[] cols = header.split(",");
-        int tCol = -1;
-        int idxCol = -1;
-        int usedCol = -1;
-        int totalCol = -1;
-        for (int i = 0; i < cols.length; i++) {
-            String c = cols[i].trim().toLowerCase(Locale.ROOT);
-            if (c.startsWith("timestamp")) {
-                tCol = i;
-            } else if (c.equals("index")) {
-                idxCol = i;
-            } else if (c.startsWith("memory.used")) {
-                usedCol = i;
-            } else if (c.startsWith("memory.total")) {
-                totalCol = i;
-            }
-        }
-        if (tCol < 0 || usedCol < 0) {
-            throw new InputException(
-                    name,
-                    "not an nvidia-smi memory CSV: the header needs timestamp and memory.used columns (got '"
-                            + SanitizerTextParser.abbreviate(header.trim()) + "')");
-        }
-        Map<String, MemorySamples> byGpu = new LinkedHashMap<>();
-        long t0 = Long.MIN_VALUE;
-        long minMs = Long.MAX_VALUE;
-        long lastMs = Long.MIN_VALUE;
-        boolean reordered = false;
-        int bad = 0;
+        Samples samples = new Samples(Columns.of(header, name));
         String line;
         while ((line = lines.readLine()) != null) {
-            if (line.isBlank()) {
-                continue;
+            if (!line.isBlank()) {
+                samples.line(line);
             }
+        }
+        return samples.result(name);
+    }
+
+    /** Where the header puts the columns read; -1 for one it does not have. */
+    private record Columns(int time, int index, int used, int total) {
+        static Columns of(String header, Path name) {
+            String[] cols = header.split(",");
+            int time = -1;
+            int index = -1;
+            int used = -1;
+            int total = -1;
+            for (int i = 0; i < cols.length; i++) {
+                String c = cols[i].trim().toLowerCase(Locale.ROOT);
+                if (c.startsWith("timestamp")) {
+                    time = i;
+                } else if (c.equals("index")) {
+                    index = i;
+                } else if (c.startsWith("memory.used")) {
+                    used = i;
+                } else if (c.startsWith("memory.total")) {
+                    total = i;
+                }
+            }
+            if (time < 0 || used < 0) {
+                throw new InputException(
+                        name,
+                        "not an nvidia-smi memory CSV: the header needs timestamp and memory.used columns (got '"
+                                + SanitizerTextParser.abbreviate(header.trim()) + "')");
+            }
+            return new Columns(time, index, used, total);
+        }
+    }
+
+    /** The samples read so far, per GPU, timed from the first row; the lines skipped; whether rows came out of order. */
+    private static final class Samples {
+        private final Columns col;
+        private final Map<String, MemorySamples> byGpu = new LinkedHashMap<>();
+        private long t0 = Long.MIN_VALUE;
+        private long minMs = Long.MAX_VALUE;
+        private long lastMs = Long.MIN_VALUE;
+        private boolean reordered;
+        private int bad;
+
+        Samples(Columns col) {
+            this.col = col;
+        }
+
+        void line(String line) {
             String[] v = line.split(",");
-            if (v.length <= Math.max(tCol, usedCol)) {
+            if (v.length <= Math.max(col.time(), col.used())) {
                 bad++;
-                continue;
+                return;
             }
             try {
-                long ms = LocalDateTime.parse(v[tCol].trim(), TIMESTAMP)
+                long ms = LocalDateTime.parse(v[col.time()].trim(), TIMESTAMP)
                         .toInstant(ZoneOffset.UTC)
                         .toEpochMilli();
-                double used = number(v[usedCol]);
-                double total = totalCol >= 0 && totalCol < v.length ? number(v[totalCol]) : -1;
+                double used = number(v[col.used()]);
+                double total = col.total() >= 0 && col.total() < v.length ? number(v[col.total()]) : -1;
                 if (!Double.isFinite(total) || total <= 0 || total > MAX_MIB) {
                     total = -1;
                 }
                 if (!Double.isFinite(used) || used < 0 || used > (total > 0 ? total : MAX_MIB)) {
                     // one NaN or 1e308 would hide a leak (the peak, the rises and the slope all go wrong)
                     bad++;
-                    continue;
+                    return;
                 }
                 if (t0 == Long.MIN_VALUE) {
                     t0 = ms;
@@ -108,23 +129,26 @@ public final class MemoryCsvParser {
                 reordered |= ms < lastMs;
                 lastMs = ms;
                 minMs = Math.min(minMs, ms);
-                String gpu = idxCol >= 0 && idxCol < v.length ? v[idxCol].trim() : "0";
+                String gpu = col.index() >= 0 && col.index() < v.length ? v[col.index()].trim() : "0";
                 byGpu.computeIfAbsent(gpu, MemorySamples::new).add((ms - t0) / 1000.0, used, total);
             } catch (DateTimeParseException | NumberFormatException e) {
                 bad++;
             }
         }
-        if (byGpu.isEmpty()) {
-            throw new InputException(name, "no memory samples (header only or every line malformed)");
+
+        Result result(Path name) {
+            if (byGpu.isEmpty()) {
+                throw new InputException(name, "no memory samples (header only or every line malformed)");
+            }
+            if (reordered || minMs < t0) {
+                // rows in reverse (or mixed) time order: the curve is the samples in time order
+                double shift = (t0 - minMs) / 1000.0;
+                byGpu.values().forEach(s -> s.sortByTime(shift));
+            }
+            long start = minMs; // time 0 of every GPU's samples, sorted or not
+            byGpu.values().forEach(s -> s.startWallMs(start));
+            return new Result(byGpu, bad, reordered);
         }
-        if (reordered || minMs < t0) {
-            // rows in reverse (or mixed) time order: the curve is the samples in time order
-            double shift = (t0 - minMs) / 1000.0;
-            byGpu.values().forEach(s -> s.sortByTime(shift));
-        }
-        long start = minMs; // time 0 of every GPU's samples, sorted or not
-        byGpu.values().forEach(s -> s.startWallMs(start));
-        return new Result(byGpu, bad, reordered);
     }
 
     private static double number(String s) {

@@ -38,99 +38,112 @@ final class RecordHeadlines {
 
     /** The record the headline opens, with the tool that prints its kind; null when it opens none. */
     RecordBuilder read(String text) {
+        // by the first letter: most lines of a log are not headlines, and most headlines are memcheck's accesses
+        return switch (text.charAt(0)) {
+            case 'I' -> invalidOrIllegal(text);
+            case 'P' -> apiError(text);
+            case 'L' -> leak(text);
+            case 'W', 'B', 'D' -> assertBarrierOrWarning(text);
+            case 'E' -> errorHazard(text);
+            case 'U' -> initcheck(text);
+            case 'M', 'H', 'F', 'O' -> otherMemcheck(text);
+            default -> null;
+        };
+    }
+
+    private RecordBuilder invalidOrIllegal(String text) {
+        if (text.startsWith("Invalid ") && invalidAccess(text)) {
+            return typed(Tool.MEMCHECK, Kind.INVALID_ACCESS, text, false);
+        }
+        if (text.startsWith("Illegal")) {
+            return typed(Tool.MEMCHECK, Kind.HARDWARE_EXCEPTION, text, false);
+        }
+        return null;
+    }
+
+    private RecordBuilder apiError(String text) {
         Matcher m;
-        switch (text.charAt(0)) {
-            case 'I':
-                if (text.startsWith("Invalid ") && invalidAccess(text)) {
-                    return typed(Tool.MEMCHECK, Kind.INVALID_ACCESS, text, false);
-                }
-                if (text.startsWith("Illegal")) {
-                    return typed(Tool.MEMCHECK, Kind.HARDWARE_EXCEPTION, text, false);
-                }
-                break;
-            case 'P':
-                if (text.startsWith("Program hit ") && (m = API.matcher(text)).matches()) {
-                    RecordBuilder r = typed(
-                            Tool.MEMCHECK, Kind.API_ERROR, m.group(1) + " on CUDA API call to " + m.group(4), false);
-                    r.addDetail(text);
-                    return r;
-                }
-                break;
-            case 'L':
-                if ((m = LEAK.matcher(text)).matches()) {
-                    RecordBuilder r = typed(
-                            Tool.MEMCHECK,
-                            Kind.LEAK,
-                            m.group(3).contains("device heap")
-                                    ? "Leaked memory on the device heap"
-                                    : "Leaked device memory",
-                            false);
-                    r.addDetail("Leaked " + m.group(1) + " bytes");
-                    return r;
-                }
-                break;
-            case 'W':
-            case 'B':
-            case 'D':
-                if (text.endsWith(" assert") || text.startsWith("Warp assert") || text.startsWith("Device assert")) {
-                    return typed(Tool.MEMCHECK, Kind.DEVICE_ASSERT, text, false);
-                }
-                if (text.startsWith("Barrier error") || text.startsWith("Warpgroup MMA")) {
-                    return typed(Tool.SYNCCHECK, Kind.BARRIER_ERROR, text.replaceAll("\\.$", ""), true);
-                }
-                if ((text.startsWith("Warning") || text.startsWith("WARN")) && (m = HAZARD.matcher(text)).matches()) {
-                    return hazard(m);
-                }
-                if (text.startsWith("Warning: Race reported") && (m = RACE.matcher(text)).matches()) {
-                    return race(m);
-                }
-                break;
-            case 'E':
-                if (text.startsWith("Error: Potential") && (m = HAZARD.matcher(text)).matches()) {
-                    return hazard(m);
-                }
-                if (text.startsWith("Error: Race reported") && (m = RACE.matcher(text)).matches()) {
-                    return race(m);
-                }
-                break;
-            case 'U':
-                if (text.startsWith("Uninitialized")) {
-                    return typed(Tool.INITCHECK, Kind.UNINITIALIZED_READ, text, true);
-                }
-                if (text.startsWith("Unused")) {
-                    RecordBuilder r = typed(Tool.INITCHECK, Kind.UNUSED_MEMORY, "Unused memory in allocation", true);
-                    r.addDetail(text);
-                    return r;
-                }
-                break;
-            case 'M':
-                if (text.startsWith("Malloc/Free error")) {
-                    return typed(Tool.MEMCHECK, Kind.MALLOC_FREE_ERROR, text, false);
-                }
-                if (text.startsWith("Misaligned")) {
-                    return typed(Tool.MEMCHECK, Kind.MISALIGNED, text, false);
-                }
-                break;
-            case 'H':
-                if (text.startsWith("Host API memory access error")) {
-                    return typed(Tool.MEMCHECK, Kind.INVALID_ACCESS, "Host API memory access error", false);
-                }
-                if (text.startsWith("Hardware exception") || text.startsWith("Hardware Exception")) {
-                    return typed(Tool.MEMCHECK, Kind.HARDWARE_EXCEPTION, text, false);
-                }
-                break;
-            case 'F':
-                if (text.startsWith("Fatal UVM")) {
-                    return typed(Tool.MEMCHECK, Kind.HARDWARE_EXCEPTION, text, false);
-                }
-                break;
-            case 'O':
-                if (text.startsWith("Out-of-range")) {
-                    return typed(Tool.MEMCHECK, Kind.HARDWARE_EXCEPTION, text, false);
-                }
-                break;
-            default:
-                break;
+        if (text.startsWith("Program hit ") && (m = API.matcher(text)).matches()) {
+            RecordBuilder r =
+                    typed(Tool.MEMCHECK, Kind.API_ERROR, m.group(1) + " on CUDA API call to " + m.group(4), false);
+            r.addDetail(text);
+            return r;
+        }
+        return null;
+    }
+
+    private RecordBuilder leak(String text) {
+        Matcher m = LEAK.matcher(text);
+        if (!m.matches()) {
+            return null;
+        }
+        RecordBuilder r = typed(
+                Tool.MEMCHECK,
+                Kind.LEAK,
+                m.group(3).contains("device heap") ? "Leaked memory on the device heap" : "Leaked device memory",
+                false);
+        r.addDetail("Leaked " + m.group(1) + " bytes");
+        return r;
+    }
+
+    /** A device assert, synccheck's barrier error, racecheck's warning-level hazard or race. */
+    private RecordBuilder assertBarrierOrWarning(String text) {
+        Matcher m;
+        if (text.endsWith(" assert") || text.startsWith("Warp assert") || text.startsWith("Device assert")) {
+            return typed(Tool.MEMCHECK, Kind.DEVICE_ASSERT, text, false);
+        }
+        if (text.startsWith("Barrier error") || text.startsWith("Warpgroup MMA")) {
+            return typed(Tool.SYNCCHECK, Kind.BARRIER_ERROR, text.replaceAll("\\.$", ""), true);
+        }
+        if ((text.startsWith("Warning") || text.startsWith("WARN")) && (m = HAZARD.matcher(text)).matches()) {
+            return hazard(m);
+        }
+        if (text.startsWith("Warning: Race reported") && (m = RACE.matcher(text)).matches()) {
+            return race(m);
+        }
+        return null;
+    }
+
+    /** racecheck's error-level hazard or race. */
+    private RecordBuilder errorHazard(String text) {
+        Matcher m;
+        if (text.startsWith("Error: Potential") && (m = HAZARD.matcher(text)).matches()) {
+            return hazard(m);
+        }
+        if (text.startsWith("Error: Race reported") && (m = RACE.matcher(text)).matches()) {
+            return race(m);
+        }
+        return null;
+    }
+
+    private RecordBuilder initcheck(String text) {
+        if (text.startsWith("Uninitialized")) {
+            return typed(Tool.INITCHECK, Kind.UNINITIALIZED_READ, text, true);
+        }
+        if (text.startsWith("Unused")) {
+            RecordBuilder r = typed(Tool.INITCHECK, Kind.UNUSED_MEMORY, "Unused memory in allocation", true);
+            r.addDetail(text);
+            return r;
+        }
+        return null;
+    }
+
+    /** memcheck's other headlines: device heap errors, misaligned accesses, hardware exceptions. */
+    private RecordBuilder otherMemcheck(String text) {
+        if (text.startsWith("Malloc/Free error")) {
+            return typed(Tool.MEMCHECK, Kind.MALLOC_FREE_ERROR, text, false);
+        }
+        if (text.startsWith("Misaligned")) {
+            return typed(Tool.MEMCHECK, Kind.MISALIGNED, text, false);
+        }
+        if (text.startsWith("Host API memory access error")) {
+            return typed(Tool.MEMCHECK, Kind.INVALID_ACCESS, "Host API memory access error", false);
+        }
+        if (text.startsWith("Hardware exception")
+                || text.startsWith("Hardware Exception")
+                || text.startsWith("Fatal UVM")
+                || text.startsWith("Out-of-range")) {
+            return typed(Tool.MEMCHECK, Kind.HARDWARE_EXCEPTION, text, false);
         }
         return null;
     }

@@ -56,93 +56,113 @@ final class XmlRecordReader {
         pathAt[0] = "";
     }
 
+    // the record being read: its depth below <record>, its host frames, racecheck's accesses
+    private int depth;
+    private List<Frame> frames;
+    private boolean inFrame;
+    private List<Map<String, String>> destinations;
+    private Map<String, String> destination;
+
     /** Reads one {@code <record>} (the reader is on its start tag) into a record. */
     SanitizerRecord read(XMLStreamReader r) throws XMLStreamException {
         v.clear();
-        List<Frame> frames = new ArrayList<>(48);
-        boolean inFrame = false;
+        frames = new ArrayList<>(48);
+        inFrame = false;
         // racecheck's Analysis records hold one <source> and several <destination> accesses
-        List<Map<String, String>> destinations = new ArrayList<>();
-        Map<String, String> destination = null;
+        destinations = new ArrayList<>();
+        destination = null;
         clearText();
-        int depth = 0;
+        depth = 0;
         while (true) {
             if (!r.hasNext()) {
                 throw new XMLStreamException("record not closed");
             }
             int ev = r.next();
             if (ev == XMLStreamConstants.START_ELEMENT) {
-                depth++;
-                clearText();
-                if (depth > MAX_KEY_DEPTH) {
-                    hasChild[MAX_KEY_DEPTH - 1] = true;
-                    continue;
-                }
-                if (depth > 1) {
-                    hasChild[depth - 2] = true;
-                }
-                hasChild[depth - 1] = false;
-                nameAt[depth] = r.getLocalName();
-                pathAt[depth] = null;
-                if (depth == 2 && is(2, "hostStack", "frame")) {
-                    frame.clear();
-                    inFrame = true;
-                } else if (depth == 2 && is(2, "what", "destination")) {
-                    destination = new HashMap<>();
-                }
+                startElement(r);
             } else if (ev == XMLStreamConstants.CHARACTERS || ev == XMLStreamConstants.CDATA) {
-                int had = piece != null ? piece.length() : text.length();
-                if (had == 0 && r.isWhiteSpace()) {
-                    // blanks in front of a value go in its trim anyway: counted against MAX_TEXT, not
-                    // copied (most are the file's indentation between elements)
-                    blanks = Math.min(MAX_TEXT, blanks + r.getTextLength());
-                } else if (blanks + had < MAX_TEXT) {
-                    int n = Math.min(r.getTextLength(), MAX_TEXT - blanks - had);
-                    if (had == 0) {
-                        piece = new String(r.getTextCharacters(), r.getTextStart(), n);
-                    } else {
-                        if (piece != null) {
-                            text.append(piece);
-                            piece = null;
-                        }
-                        text.append(r.getTextCharacters(), r.getTextStart(), n);
-                    }
-                }
+                characters(r);
             } else if (ev == XMLStreamConstants.ENTITY_REFERENCE) {
                 throw XmlDocumentScan.unexpandedEntity(r);
             } else if (ev == XMLStreamConstants.END_ELEMENT) {
                 if (depth == 0) {
                     return XmlRecords.toRecord(v, frames, destinations, hint); // </record>
                 }
-                int level = depth--;
-                if (level > MAX_KEY_DEPTH) {
-                    clearText();
-                    continue;
-                }
-                if (inFrame && depth == 1 && is(level, "hostStack", "frame")) {
-                    if (frames.size() < SanitizerRecord.MAX_FRAMES) {
-                        frames.add(frame.toFrame());
-                    }
-                    inFrame = false;
-                } else if (destination != null && depth == 1 && is(level, "what", "destination")) {
-                    if (destinations.size() < MAX_DESTINATIONS) {
-                        destinations.add(destination);
-                    }
-                    destination = null;
-                } else if (!hasChild[depth]) {
-                    if (inFrame && depth == 2) {
-                        frame.put(nameAt[level], value());
-                    } else if (destination != null && depth >= 2) {
-                        if (destination.size() < MAX_VALUES) {
-                            destination.putIfAbsent(path(level).substring(DESTINATION.length()), trimmed());
-                        }
-                    } else if (v.size() < MAX_VALUES) {
-                        v.putIfAbsent(path(level), trimmed());
-                    }
-                }
-                clearText();
+                endElement();
             }
         }
+    }
+
+    private void startElement(XMLStreamReader r) {
+        depth++;
+        clearText();
+        if (depth > MAX_KEY_DEPTH) {
+            hasChild[MAX_KEY_DEPTH - 1] = true;
+            return;
+        }
+        if (depth > 1) {
+            hasChild[depth - 2] = true;
+        }
+        hasChild[depth - 1] = false;
+        nameAt[depth] = r.getLocalName();
+        pathAt[depth] = null;
+        if (depth == 2 && is(2, "hostStack", "frame")) {
+            frame.clear();
+            inFrame = true;
+        } else if (depth == 2 && is(2, "what", "destination")) {
+            destination = new HashMap<>();
+        }
+    }
+
+    private void characters(XMLStreamReader r) {
+        int had = piece != null ? piece.length() : text.length();
+        if (had == 0 && r.isWhiteSpace()) {
+            // blanks in front of a value go in its trim anyway: counted against MAX_TEXT, not
+            // copied (most are the file's indentation between elements)
+            blanks = Math.min(MAX_TEXT, blanks + r.getTextLength());
+        } else if (blanks + had < MAX_TEXT) {
+            int n = Math.min(r.getTextLength(), MAX_TEXT - blanks - had);
+            if (had == 0) {
+                piece = new String(r.getTextCharacters(), r.getTextStart(), n);
+            } else {
+                if (piece != null) {
+                    text.append(piece);
+                    piece = null;
+                }
+                text.append(r.getTextCharacters(), r.getTextStart(), n);
+            }
+        }
+    }
+
+    /** An element below {@code <record>} ends: a host frame, a racecheck access, or a value. */
+    private void endElement() {
+        int level = depth--;
+        if (level > MAX_KEY_DEPTH) {
+            clearText();
+            return;
+        }
+        if (inFrame && depth == 1 && is(level, "hostStack", "frame")) {
+            if (frames.size() < SanitizerRecord.MAX_FRAMES) {
+                frames.add(frame.toFrame());
+            }
+            inFrame = false;
+        } else if (destination != null && depth == 1 && is(level, "what", "destination")) {
+            if (destinations.size() < MAX_DESTINATIONS) {
+                destinations.add(destination);
+            }
+            destination = null;
+        } else if (!hasChild[depth]) {
+            if (inFrame && depth == 2) {
+                frame.put(nameAt[level], value());
+            } else if (destination != null && depth >= 2) {
+                if (destination.size() < MAX_VALUES) {
+                    destination.putIfAbsent(path(level).substring(DESTINATION.length()), trimmed());
+                }
+            } else if (v.size() < MAX_VALUES) {
+                v.putIfAbsent(path(level), trimmed());
+            }
+        }
+        clearText();
     }
 
     /** Whether the open element at {@code level} (2) is {@code /parent/name}, without making its path. */

@@ -17,89 +17,111 @@ final class XmlRecords {
 
     static SanitizerRecord toRecord(
             Map<String, String> v, List<Frame> frames, List<Map<String, String>> destinations, Tool hint) {
-        String kindName = v.getOrDefault("/kind", "");
-        String text = v.getOrDefault("/what/text", kindName);
-        Tool tool = hint == null ? Tool.MEMCHECK : hint;
-        Kind kind;
-        String message = text;
-        switch (kindName) {
-            case "Precise": {
-                String error = v.getOrDefault("/what/error", "").toLowerCase(Locale.ROOT);
-                kind = error.contains("misaligned")
-                        ? Kind.MISALIGNED
-                        : error.contains("out of bounds") ? Kind.OUT_OF_BOUNDS : Kind.INVALID_ACCESS;
-                if (text.startsWith("Uninitialized")) {
-                    kind = Kind.UNINITIALIZED_READ;
-                    tool = Tool.INITCHECK;
-                } else if (v.containsKey("/what/size")) {
-                    message = "Invalid " + v.getOrDefault("/what/space", "") + " "
-                            + v.getOrDefault("/what/direction", "access") + " of size " + v.get("/what/size")
-                            + " bytes";
-                    message = message.replace("Invalid  ", "Invalid ");
-                }
-                break;
-            }
-            case "Imprecise": {
-                // device exceptions without a precise address; a device-side assert is "Warp assert"
-                String exception = v.getOrDefault("/what/exception", text);
-                kind = exception.toLowerCase(Locale.ROOT).contains("assert")
-                        ? Kind.DEVICE_ASSERT
-                        : Kind.HARDWARE_EXCEPTION;
-                message = exception;
-                break;
-            }
-            case "Api":
-                kind = Kind.API_ERROR;
-                message = v.getOrDefault("/what/error", "API error") + " on CUDA API call to "
-                        + v.getOrDefault("/what/api", "?");
-                break;
-            case "Leak":
-                kind = Kind.LEAK;
-                message = "Leaked device memory";
-                break;
-            case "Synccheck":
-                kind = Kind.BARRIER_ERROR;
-                tool = Tool.SYNCCHECK;
-                message = text + (v.containsKey("/what/type") ? " detected. " + v.get("/what/type") : "");
-                break;
-            case "Analysis":
-            case "Hazard":
-            case "Race":
-                kind = Kind.RACE;
-                tool = Tool.RACECHECK;
-                break;
-            case "Initcheck":
-            case "Uninitialized":
-                kind = text.startsWith("Unused") ? Kind.UNUSED_MEMORY : Kind.UNINITIALIZED_READ;
-                tool = Tool.INITCHECK;
-                break;
-            default:
-                String lower = text.toLowerCase(Locale.ROOT);
-                kind = lower.contains("assert")
-                        ? Kind.DEVICE_ASSERT
-                        : lower.contains("malloc") || lower.contains("free")
-                                ? Kind.MALLOC_FREE_ERROR
-                                : lower.contains("exception") || lower.contains("illegal")
-                                        ? Kind.HARDWARE_EXCEPTION
-                                        : Kind.OTHER;
-                break;
-        }
-        String thread = dim(v, "/who/threadIdx");
-        String block = dim(v, "/who/blockIdx");
-        // a race's place is its source access (racecheck has no <where> of its own, and no host stack)
-        String where = kind != Kind.RACE
-                ? "/where"
-                : v.containsKey("/what/source/where/func")
-                        ? "/what/source/where" // analysis mode (the default)
-                        : v.containsKey("/what/thread0/where/func") ? "/what/thread0/where" : "/where"; // hazard mode
+        Classified c = classify(v, hint == null ? Tool.MEMCHECK : hint);
+        String where = where(v, c.kind());
         String kernel = v.get(where + "/func");
         SourceLocation device = v.containsKey(where + "/path")
                 ? SourceLocation.of(
                         v.get(where + "/path"), FrameParser.parseInt(v.getOrDefault(where + "/line", "0")), kernel)
                 : null;
+        boolean analysedRace = c.kind() == Kind.RACE && v.containsKey("/what/source/direction");
+        String detail = detail(v, c.kind(), destinations);
+        boolean error = !"Warning".equalsIgnoreCase(v.getOrDefault("/level", "Error"));
+        return new SanitizerRecord(
+                c.tool(),
+                c.kind(),
+                analysedRace ? raceMessage(v, destinations) : c.message(),
+                kernel,
+                v.get(where + "/pc"),
+                device,
+                dim(v, "/who/threadIdx"),
+                dim(v, "/who/blockIdx"),
+                detail.isEmpty() ? null : detail,
+                frames,
+                error);
+    }
+
+    /** What the record's kind says: the record kind, the tool that wrote it, its message as the text log has it. */
+    private record Classified(Kind kind, Tool tool, String message) {}
+
+    private static Classified classify(Map<String, String> v, Tool tool) {
+        String kindName = v.getOrDefault("/kind", "");
+        String text = v.getOrDefault("/what/text", kindName);
+        return switch (kindName) {
+            case "Precise" -> precise(v, text, tool);
+            case "Imprecise" -> {
+                // device exceptions without a precise address; a device-side assert is "Warp assert"
+                String exception = v.getOrDefault("/what/exception", text);
+                yield new Classified(
+                        exception.toLowerCase(Locale.ROOT).contains("assert")
+                                ? Kind.DEVICE_ASSERT
+                                : Kind.HARDWARE_EXCEPTION,
+                        tool,
+                        exception);
+            }
+            case "Api" ->
+                new Classified(
+                        Kind.API_ERROR,
+                        tool,
+                        v.getOrDefault("/what/error", "API error") + " on CUDA API call to "
+                                + v.getOrDefault("/what/api", "?"));
+            case "Leak" -> new Classified(Kind.LEAK, tool, "Leaked device memory");
+            case "Synccheck" ->
+                new Classified(
+                        Kind.BARRIER_ERROR,
+                        Tool.SYNCCHECK,
+                        text + (v.containsKey("/what/type") ? " detected. " + v.get("/what/type") : ""));
+            case "Analysis", "Hazard", "Race" -> new Classified(Kind.RACE, Tool.RACECHECK, text);
+            case "Initcheck", "Uninitialized" ->
+                new Classified(
+                        text.startsWith("Unused") ? Kind.UNUSED_MEMORY : Kind.UNINITIALIZED_READ, Tool.INITCHECK, text);
+            default -> new Classified(byText(text.toLowerCase(Locale.ROOT)), tool, text);
+        };
+    }
+
+    /** An access with its address: out of bounds, misaligned, or (initcheck) an uninitialized read. */
+    private static Classified precise(Map<String, String> v, String text, Tool tool) {
+        if (text.startsWith("Uninitialized")) {
+            return new Classified(Kind.UNINITIALIZED_READ, Tool.INITCHECK, text);
+        }
+        String error = v.getOrDefault("/what/error", "").toLowerCase(Locale.ROOT);
+        Kind kind = error.contains("misaligned")
+                ? Kind.MISALIGNED
+                : error.contains("out of bounds") ? Kind.OUT_OF_BOUNDS : Kind.INVALID_ACCESS;
+        if (!v.containsKey("/what/size")) {
+            return new Classified(kind, tool, text);
+        }
+        String message = "Invalid " + v.getOrDefault("/what/space", "") + " "
+                + v.getOrDefault("/what/direction", "access") + " of size " + v.get("/what/size")
+                + " bytes";
+        return new Classified(kind, tool, message.replace("Invalid  ", "Invalid "));
+    }
+
+    /** A record kind this reader does not know, by its words. */
+    private static Kind byText(String lower) {
+        return lower.contains("assert")
+                ? Kind.DEVICE_ASSERT
+                : lower.contains("malloc") || lower.contains("free")
+                        ? Kind.MALLOC_FREE_ERROR
+                        : lower.contains("exception") || lower.contains("illegal")
+                                ? Kind.HARDWARE_EXCEPTION
+                                : Kind.OTHER;
+    }
+
+    /** Where the record's place is: a race's is its source access (racecheck has no {@code <where>} of its own). */
+    private static String where(Map<String, String> v, Kind kind) {
+        if (kind != Kind.RACE) {
+            return "/where";
+        }
+        return v.containsKey("/what/source/where/func")
+                ? "/what/source/where" // analysis mode (the default)
+                : v.containsKey("/what/thread0/where/func") ? "/what/thread0/where" : "/where"; // hazard mode
+    }
+
+    /** A race's accesses and hazards, the address and what is wrong with it, a leak's size, an API error's text. */
+    private static String detail(Map<String, String> v, Kind kind, List<Map<String, String>> destinations) {
         StringBuilder detail = new StringBuilder();
         if (kind == Kind.RACE && v.containsKey("/what/source/direction")) {
-            message = raceMessage(v, destinations);
             detail.append(raceDetail(v, destinations));
         } else if (kind == Kind.RACE && v.containsKey("/what/thread0/access")) {
             detail.append(v.getOrDefault("/what/common/type", "hazard"))
@@ -122,21 +144,10 @@ final class XmlRecords {
             detail.append("Leaked ").append(v.get("/what/size")).append(" bytes");
         }
         if (kind == Kind.API_ERROR) {
-            detail.append(text);
+            String kindName = v.getOrDefault("/kind", "");
+            detail.append(v.getOrDefault("/what/text", kindName));
         }
-        boolean error = !"Warning".equalsIgnoreCase(v.getOrDefault("/level", "Error"));
-        return new SanitizerRecord(
-                tool,
-                kind,
-                message,
-                kernel,
-                v.get(where + "/pc"),
-                device,
-                thread,
-                block,
-                detail.length() == 0 ? null : detail.toString(),
-                frames,
-                error);
+        return detail.toString();
     }
 
     /** As the text log says it: {@code Race reported between Write and Read accesses}. */
