@@ -69,7 +69,7 @@ class LeftoverProcessTest {
         modes.forEach(mode -> gpu.put(mode + ".grandchild", "group"));
         Report r = run(gpu);
 
-        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo("ERROR");
+        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.ERROR);
         List<String> outlived = r.reasons().stream()
                 .filter(x -> x.code().equals("outlived-main"))
                 .map(Report.ReasonJson::message)

@@ -1,5 +1,6 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
+import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -87,7 +88,7 @@ class MemorySamplerTest {
         FakeGpu gpu = new FakeGpu(dir.resolve("gpu")).clean().put("apps-dies", "");
         Report r = run(gpu);
 
-        assertThat(r.verdict()).isEqualTo("PASS");
+        assertThat(r.verdict()).isEqualTo(Verdict.PASS);
         assertThat(r.reasons())
                 .anySatisfy(reason -> assertThat(reason.message())
                         .contains("per-process memory sampler (nvidia-smi --query-compute-apps) exited early (code 4"));
