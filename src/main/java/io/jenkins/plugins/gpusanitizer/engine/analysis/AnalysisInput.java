@@ -21,6 +21,8 @@ import java.util.Map;
  *                           the tools wrote it, and nothing may be lost)
  * @param probeLogs          the in-process probe's output per phase it was on in ({@code blocking},
  *                           {@code regression}); a file that does not exist means it wrote nothing
+ * @param workDirectory      the absolute directory the job ran in (run.json's), or null when unknown: the
+ *                           report's sentences name the job's files by their path under it
  */
 public record AnalysisInput(
         List<SanitizerInput> sanitizer,
@@ -30,11 +32,24 @@ public record AnalysisInput(
         Boolean cachingAllocator,
         GatePolicy policy,
         boolean lenient,
-        Map<String, Path> probeLogs) {
+        Map<String, Path> probeLogs,
+        String workDirectory) {
     public AnalysisInput {
         sanitizer = List.copyOf(sanitizer);
         jobLogs = new LinkedHashMap<>(jobLogs);
         probeLogs = new LinkedHashMap<>(probeLogs == null ? Map.of() : probeLogs);
+    }
+
+    public AnalysisInput(
+            List<SanitizerInput> sanitizer,
+            Map<String, Path> jobLogs,
+            Path memoryCsv,
+            Path memoryCsvExpandable,
+            Boolean cachingAllocator,
+            GatePolicy policy,
+            boolean lenient,
+            Map<String, Path> probeLogs) {
+        this(sanitizer, jobLogs, memoryCsv, memoryCsvExpandable, cachingAllocator, policy, lenient, probeLogs, null);
     }
 
     public AnalysisInput(

@@ -3,6 +3,7 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 import io.jenkins.plugins.gpusanitizer.engine.analysis.Analysis;
 import io.jenkins.plugins.gpusanitizer.engine.findings.SanitizerRun;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
+import io.jenkins.plugins.gpusanitizer.engine.model.WorkPaths;
 import io.jenkins.plugins.gpusanitizer.engine.parse.job.CudaErrorClass;
 import io.jenkins.plugins.gpusanitizer.engine.parse.job.CudaFailure;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
@@ -49,7 +50,7 @@ public final class PhaseReasons {
                         Reason.error("phase-record", RunDirectory.RUN_JSON + " holds a phase without name or status"));
                 continue;
             }
-            phase(p, dir, analysis, reasons);
+            phase(p, dir, analysis, WorkPaths.of(record.execution().workDirectory()), reasons);
         }
         throughput(record.execution().throughput(), reasons);
         return reasons;
@@ -63,7 +64,7 @@ public final class PhaseReasons {
         return Phase.fromId(p.name()).orElse(null);
     }
 
-    private static void phase(Report.PhaseJson p, RunDirectory dir, Analysis a, List<Reason> reasons) {
+    private static void phase(Report.PhaseJson p, RunDirectory dir, Analysis a, WorkPaths paths, List<Reason> reasons) {
         String name = p.name();
         Phase phase = phaseOf(p);
         switch (p.status()) {
@@ -75,7 +76,8 @@ public final class PhaseReasons {
                                 + (phase == null || phase == Phase.SANITIZER
                                         ? ""
                                         : faultBeforeHang(
-                                                a.failures().get(phase == Phase.BLOCKING ? "blocking" : "async")))));
+                                                a.failures().get(phase == Phase.BLOCKING ? "blocking" : "async"),
+                                                paths))));
             case PhaseResult.ABORTED ->
                 reasons.add(Reason.error(
                         "aborted",
@@ -220,7 +222,7 @@ public final class PhaseReasons {
     }
 
     /** A job that caught a GPU error and then hung: say so, or the timeout reads as a plain hang. */
-    static String faultBeforeHang(CudaFailure f) {
+    static String faultBeforeHang(CudaFailure f, WorkPaths paths) {
         if (f == null || f.errorClass() == CudaErrorClass.NONE || f.errorClass() == CudaErrorClass.NON_CUDA) {
             return "";
         }
@@ -233,7 +235,7 @@ public final class PhaseReasons {
                     + f.errorClass().text() + ")";
         }
         return "; before that it failed with " + f.errorClass().text()
-                + (f.userFrame() == null ? "" : " at " + f.userFrame())
+                + (f.userFrame() == null ? "" : " at " + paths.at(f.userFrame()))
                 + ": the hang followed a GPU fault";
     }
 

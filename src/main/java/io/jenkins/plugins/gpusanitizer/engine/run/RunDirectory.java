@@ -163,7 +163,10 @@ public final class RunDirectory {
                 cachingAllocator,
                 policy,
                 lenient,
-                probeLogs(record));
+                probeLogs(record),
+                record == null || record.execution() == null
+                        ? null
+                        : record.execution().workDirectory());
     }
 
     /** The sticky GPU faults: a crash the job cannot cause by being stopped, nor by sharing the card. */
