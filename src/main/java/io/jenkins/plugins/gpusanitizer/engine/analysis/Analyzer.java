@@ -17,6 +17,7 @@ import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.model.SanitizerRecord;
 import io.jenkins.plugins.gpusanitizer.engine.model.SourceLocation;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
+import io.jenkins.plugins.gpusanitizer.engine.model.WorkPaths;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
 import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerOutput;
 import io.jenkins.plugins.gpusanitizer.engine.parse.job.CudaFailure;
@@ -70,10 +71,11 @@ public final class Analyzer {
                 .findFirst()
                 .orElse(null);
         MemoryVerdict memoryVerdict = memoryCurves(in, curves, inputs, notes, inputErrors, regressionProbe);
-        ProbeFindings probe = ProbeEvidence.of(probeLogs, memoryVerdict);
-        Diagnosis diagnosis = new Diagnoser()
+        WorkPaths paths = WorkPaths.of(in.workDirectory());
+        ProbeFindings probe = ProbeEvidence.of(probeLogs, memoryVerdict, paths);
+        Diagnosis diagnosis = new Diagnoser(paths)
                 .diagnose(runs, failures.get("async"), failures.get("blocking"), curves, in.cachingAllocator(), probe);
-        Gate.Result gate = new Gate(policy)
+        Gate.Result gate = new Gate(policy, paths)
                 .evaluate(new Gate.Input(runs, failures, curves, in.cachingAllocator(), inputErrors, notes));
         return new Analysis(runs, failures, curves, in.cachingAllocator(), diagnosis, gate, inputs, inputErrors, probe);
     }

@@ -8,6 +8,7 @@ import io.jenkins.plugins.gpusanitizer.engine.findings.SanitizerRun;
 import io.jenkins.plugins.gpusanitizer.engine.model.Kind;
 import io.jenkins.plugins.gpusanitizer.engine.model.SourceLocation;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
+import io.jenkins.plugins.gpusanitizer.engine.model.WorkPaths;
 import io.jenkins.plugins.gpusanitizer.engine.parse.job.CudaErrorClass;
 import io.jenkins.plugins.gpusanitizer.engine.parse.job.CudaFailure;
 import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeFindings;
@@ -22,6 +23,17 @@ import java.util.Locale;
  * and the sanitizer's launch-time host stack name the real launch.
  */
 public final class Diagnoser {
+    private final WorkPaths paths;
+
+    /** Names the job's files by their base names (the working directory is unknown). */
+    public Diagnoser() {
+        this(WorkPaths.UNKNOWN);
+    }
+
+    /** @param paths names the job's files by their path under the working directory */
+    public Diagnoser(WorkPaths paths) {
+        this.paths = paths;
+    }
 
     public Diagnosis diagnose(
             List<SanitizerRun> runs,
@@ -298,7 +310,7 @@ public final class Diagnoser {
 
     private static final int MAX_RANK_NOTES = 4;
 
-    private static void distributedNotes(CudaFailure f, List<String> notes) {
+    private void distributedNotes(CudaFailure f, List<String> notes) {
         if (f == null) {
             return;
         }
@@ -387,7 +399,7 @@ public final class Diagnoser {
                 + "; whatever followed (a retry, a hang, an abort) came after that fault.");
     }
 
-    private static void compiledNotes(CudaFailure f, List<String> notes) {
+    private void compiledNotes(CudaFailure f, List<String> notes) {
         StringBuilder sb = new StringBuilder("The fault is in code torch.compile generated for ")
                 .append(show(f.compiledFrame()))
                 .append(" (Python shows a compiled function at its def line)");
@@ -495,16 +507,16 @@ public final class Diagnoser {
         return d.kind() == Kind.API_ERROR ? 4 : 3;
     }
 
-    private static String deviceLine(Defect d) {
-        return d.deviceLocation() == null ? "" : " " + RuntimeKernels.at(d.deviceLocation());
+    private String deviceLine(Defect d) {
+        return d.deviceLocation() == null ? "" : " " + RuntimeKernels.at(d.deviceLocation(), paths);
     }
 
     private static boolean isFailure(CudaFailure f) {
         return f.errorClass() != CudaErrorClass.NONE;
     }
 
-    private static String show(SourceLocation l) {
-        StringBuilder sb = new StringBuilder(l.baseName()).append(':').append(l.line());
+    private String show(SourceLocation l) {
+        StringBuilder sb = new StringBuilder(paths.name(l.file())).append(':').append(l.line());
         if (l.function() != null && !l.function().equals("<module>")) {
             sb.append(" in ").append(l.function());
         }

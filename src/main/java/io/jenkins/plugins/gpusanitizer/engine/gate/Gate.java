@@ -11,6 +11,7 @@ import io.jenkins.plugins.gpusanitizer.engine.findings.UncachedCaptureRule;
 import io.jenkins.plugins.gpusanitizer.engine.model.Frame;
 import io.jenkins.plugins.gpusanitizer.engine.model.Kind;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
+import io.jenkins.plugins.gpusanitizer.engine.model.WorkPaths;
 import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerOutput;
 import io.jenkins.plugins.gpusanitizer.engine.parse.job.CudaErrorClass;
 import io.jenkins.plugins.gpusanitizer.engine.parse.job.CudaFailure;
@@ -71,9 +72,17 @@ public final class Gate {
     }
 
     private final GatePolicy policy;
+    private final WorkPaths paths;
 
+    /** Names the job's files by their base names (the working directory is unknown). */
     public Gate(GatePolicy policy) {
+        this(policy, WorkPaths.UNKNOWN);
+    }
+
+    /** @param paths names the job's files by their path under the working directory */
+    public Gate(GatePolicy policy, WorkPaths paths) {
         this.policy = policy;
+        this.paths = paths;
     }
 
     public Result evaluate(Input in) {
@@ -457,7 +466,7 @@ public final class Gate {
 
     private void failure(String phase, CudaFailure f, List<Reason> reasons) {
         String where = f.userFrame() != null
-                ? " at " + f.userFrame() + (f.rank() == null ? "" : " on rank " + f.rank())
+                ? " at " + paths.at(f.userFrame()) + (f.rank() == null ? "" : " on rank " + f.rank())
                 : f.withoutTraceback()
                         ? " (printed without a traceback, " + f.firstMessage().stream() + " line "
                                 + f.firstMessage().line() + ")"
@@ -537,7 +546,7 @@ public final class Gate {
      * A race's hazards and access pair; racecheck's analysis records carry no host stack, so the launch
      * site comes from another tool's record of the same kernel when there is one.
      */
-    static String raceContext(Defect d, List<SanitizerRun> runs) {
+    String raceContext(Defect d, List<SanitizerRun> runs) {
         if (d.kind() != Kind.RACE) {
             return "";
         }
@@ -551,7 +560,8 @@ public final class Gate {
                     .flatMap(r -> r.defects().stream())
                     .filter(o -> o != d && o.hostLocation() != null && kernel != null)
                     .filter(o -> kernel.equals(KernelNames.simple(o.kernel())))
-                    .map(o -> o.hostLocation() + " (seen by " + o.tool().id() + ")")
+                    .map(o ->
+                            paths.at(o.hostLocation()) + " (seen by " + o.tool().id() + ")")
                     .findFirst()
                     .orElse(null);
             sb.append(
@@ -578,7 +588,7 @@ public final class Gate {
     }
 
     /** One line per defect; a device assert stopped in {@code __assertfail} gets the assertion the job printed. */
-    static String describe(Defect d, CudaFailure.DeviceAssertion assertion) {
+    String describe(Defect d, CudaFailure.DeviceAssertion assertion) {
         StringBuilder sb = new StringBuilder(d.tool().id()).append(": ").append(d.message());
         boolean assertRuntime = DeviceAsserts.isAssertRuntime(d.kernel());
         if (assertRuntime && assertion != null) {
@@ -588,10 +598,10 @@ public final class Gate {
             sb.append(" in kernel ").append(d.kernel());
         }
         if (d.deviceLocation() != null) {
-            sb.append(' ').append(RuntimeKernels.at(d.deviceLocation()));
+            sb.append(' ').append(RuntimeKernels.at(d.deviceLocation(), paths));
         }
         if (d.hostLocation() != null) {
-            sb.append(", launched from ").append(d.hostLocation());
+            sb.append(", launched from ").append(paths.at(d.hostLocation()));
         }
         if (d.inVendorLibrary()) {
             sb.append(" [in vendor library ").append(d.vendorModule()).append(']');

@@ -131,7 +131,8 @@ public final class HtmlReport {
         OutputFile.writeString(css, css());
     }
 
-    public String fragment(Report r) {
+    public String fragment(Report report) {
+        Report r = ShownPaths.of(report); // files named as the sentences name them; the JSON keeps full paths
         StringBuilder h = new StringBuilder(16 * 1024);
         String v = r.verdict().name().toLowerCase(Locale.ROOT);
         h.append("<div class=\"gs-report\">\n");
@@ -683,7 +684,7 @@ public final class HtmlReport {
             h.append("</td><td>");
             for (Report.LocationJson c : s.stack()) {
                 h.append("<code>")
-                        .append(Html.esc(baseName(c.file())))
+                        .append(Html.esc(c.file()))
                         .append(':')
                         .append(c.line())
                         .append("</code> ");
@@ -712,10 +713,6 @@ public final class HtmlReport {
     private static String deviceLine(Report.LocationJson l) {
         SourceLocation s = new SourceLocation(l.file(), l.line(), l.function(), l.code());
         return RuntimeKernels.isCacheFile(s) ? RuntimeKernels.at(s) : l.file() + ":" + l.line();
-    }
-
-    private static String baseName(String f) {
-        return f == null ? "" : f.substring(f.lastIndexOf('/') + 1);
     }
 
     private static void probe(StringBuilder h, Report.ProbeJson p) {

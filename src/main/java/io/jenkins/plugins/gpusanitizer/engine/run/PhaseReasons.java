@@ -4,6 +4,7 @@ import io.jenkins.plugins.gpusanitizer.engine.analysis.Analysis;
 import io.jenkins.plugins.gpusanitizer.engine.findings.SanitizerRun;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
 import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
+import io.jenkins.plugins.gpusanitizer.engine.model.WorkPaths;
 import io.jenkins.plugins.gpusanitizer.engine.parse.job.CudaErrorClass;
 import io.jenkins.plugins.gpusanitizer.engine.parse.job.CudaFailure;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
@@ -51,7 +52,7 @@ public final class PhaseReasons {
                 reasons.add(Reason.error("phase-record", RunLayout.RUN_JSON + " holds a phase without name or status"));
                 continue;
             }
-            phase(p, dir, analysis, reasons);
+            phase(p, dir, analysis, WorkPaths.of(record.execution().workDirectory()), reasons);
         }
         throughput(record.execution().throughput(), reasons);
         return reasons;
@@ -65,7 +66,7 @@ public final class PhaseReasons {
         return Phase.fromId(p.name()).orElse(null);
     }
 
-    private static void phase(Report.PhaseJson p, RunDirectory dir, Analysis a, List<Reason> reasons) {
+    private static void phase(Report.PhaseJson p, RunDirectory dir, Analysis a, WorkPaths paths, List<Reason> reasons) {
         String name = p.name();
         Phase phase = phaseOf(p);
         switch (p.status()) {
@@ -77,7 +78,8 @@ public final class PhaseReasons {
                                 + (phase == null || phase == Phase.SANITIZER
                                         ? ""
                                         : faultBeforeHang(
-                                                a.failures().get(phase == Phase.BLOCKING ? "blocking" : "async")))));
+                                                a.failures().get(phase == Phase.BLOCKING ? "blocking" : "async"),
+                                                paths))));
             case PhaseResult.ABORTED ->
                 reasons.add(Reason.error(
                         "aborted",
@@ -241,7 +243,7 @@ public final class PhaseReasons {
     }
 
     /** A job that caught a GPU error and then hung: say so, or the timeout reads as a plain hang. */
-    static String faultBeforeHang(CudaFailure f) {
+    static String faultBeforeHang(CudaFailure f, WorkPaths paths) {
         if (f == null || f.errorClass() == CudaErrorClass.NONE || f.errorClass() == CudaErrorClass.NON_CUDA) {
             return "";
         }
@@ -254,7 +256,7 @@ public final class PhaseReasons {
                     + f.errorClass().text() + ")";
         }
         return "; before that it failed with " + f.errorClass().text()
-                + (f.userFrame() == null ? "" : " at " + f.userFrame())
+                + (f.userFrame() == null ? "" : " at " + paths.at(f.userFrame()))
                 + ": the hang followed a GPU fault";
     }
 

@@ -150,7 +150,10 @@ public final class RunDirectory {
                 new ProcessMemoryInput(
                         regression.resolve(RunLayout.MEMORY_APPS_CSV),
                         regression.resolve(RunLayout.GPU_PIDS),
-                        regressionRanBeside(record)));
+                        regressionRanBeside(record)),
+                record == null || record.execution() == null
+                        ? null
+                        : record.execution().workDirectory());
     }
 
     /** Whether the record says the regression run shared its card with another phase (false when it does not say). */

@@ -6,6 +6,7 @@ import io.jenkins.plugins.gpusanitizer.engine.findings.RuntimeKernels;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
 import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
+import io.jenkins.plugins.gpusanitizer.engine.model.WorkPaths;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
 import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerOutput;
 import io.jenkins.plugins.gpusanitizer.engine.parse.text.SanitizerTextParser;
@@ -131,7 +132,8 @@ final class SanitizerPhase {
                                         + " error record(s) so far"),
                         stopEarly,
                         List.of()));
-        return CompileModeNote.add(result, phaseDir, tool, context.reasons());
+        return CompileModeNote.add(
+                result, phaseDir, tool, context.reasons(), WorkPaths.of(RunJournal.workDirectory(spec.workDir())));
     }
 
     private List<String> argv(Path phaseDir, Path log) {
