@@ -100,7 +100,7 @@ public final class Diagnoser {
         }
     }
 
-    private static Located locate(
+    private Located locate(
             List<SanitizerRun> runs, CudaFailure async, CudaFailure blocking, ProbeFindings probe, List<String> notes) {
         SourceLocation reported = async != null && isFailure(async) ? async.userFrame() : null;
         Defect top = topDefect(runs);
@@ -154,7 +154,7 @@ public final class Diagnoser {
     }
 
     /** The one sentence for the build page, with the notes that explain it. */
-    private static String summary(
+    private String summary(
             Located at, CudaFailure async, CudaFailure blocking, CudaFailure compiled, List<String> notes) {
         Defect top = at.top();
         SourceLocation reported = at.reported();
@@ -227,7 +227,7 @@ public final class Diagnoser {
     }
 
     /** Whether the sanitizer and the blocking run agree, and whether the blocking run can be believed. */
-    private static void agreementNotes(Located at, CudaFailure async, CudaFailure blocking, List<String> notes) {
+    private void agreementNotes(Located at, CudaFailure async, CudaFailure blocking, List<String> notes) {
         Defect top = at.top();
         SourceLocation blockingAt = at.blockingAt();
         if (top != null && top.hostLocation() != null) {
