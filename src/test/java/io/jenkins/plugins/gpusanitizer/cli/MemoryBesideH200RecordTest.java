@@ -38,8 +38,8 @@ class MemoryBesideH200RecordTest {
 
     /** memory.used of the card's first and last sample, MiB: what a card-total curve judges. */
     private static double[] cardFirstAndLast(String run) throws IOException {
-        List<String> rows = Files.readAllLines(
-                Records.unpacked("h200-2026-12-04-beside/" + run + "/regression/nvidia-smi.csv"));
+        List<String> rows =
+                Files.readAllLines(Records.unpacked("h200-2026-12-04-beside/" + run + "/regression/nvidia-smi.csv"));
         return new double[] {used(rows.get(1)), used(rows.get(rows.size() - 1))};
     }
 
@@ -62,7 +62,9 @@ class MemoryBesideH200RecordTest {
         assertThat(memory.get("source").asText()).endsWith("nvidia-smi-apps.csv");
         assertThat(memory.get("shape").asText()).isEqualTo("stable");
         assertThat(memory.get("peakMiB").asDouble()).isLessThan(1000);
-        assertThat(memory.get("basisNote").asText()).contains("1 other process(es) on the card").contains("not counted");
+        assertThat(memory.get("basisNote").asText())
+                .contains("1 other process(es) on the card")
+                .contains("not counted");
         assertThat(r.toString()).doesNotContain("memory grows");
     }
 
@@ -83,7 +85,8 @@ class MemoryBesideH200RecordTest {
         CliRunner r = CliRunner.run(
                 "analyze",
                 "--memory-csv",
-                Records.unpacked("h200-2026-12-04-beside/other-grows/regression/nvidia-smi.csv").toString(),
+                Records.unpacked("h200-2026-12-04-beside/other-grows/regression/nvidia-smi.csv")
+                        .toString(),
                 "--json",
                 json.toString());
         assertThat(r.exit()).as(r.out() + r.err()).isBetween(0, 2);

@@ -34,6 +34,7 @@ public final class RunLayout {
     public static final String MEMORY_APPS_ERR = "nvidia-smi-apps.err";
     /** The pids nvidia-smi listed, each marked as the phase's own or another's (memory-sampler.sh). */
     public static final String GPU_PIDS = "gpu-pids.txt";
+
     public static final String PROBE_JSONL = "probe.jsonl";
 
     private RunLayout() {}

@@ -1,9 +1,9 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
-import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
-import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
+import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.parse.memory.GpuPids;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.testing.Processes;
@@ -47,8 +47,7 @@ class MemorySamplerTest {
                 .containsOnlyOnce("nvidia-smi --query-gpu=timestamp,index,memory.used,memory.total,utilization.gpu"
                         + " --format=csv,nounits -lms 100 -i 0");
         Path regression = dir.resolve("run").resolve("regression");
-        assertThat(Files.readAllLines(regression.resolve(RunLayout.MEMORY_CSV))
-                        .get(0))
+        assertThat(Files.readAllLines(regression.resolve(RunLayout.MEMORY_CSV)).get(0))
                 .as("the card's total is kept as before")
                 .isEqualTo("timestamp, index, memory.used [MiB], memory.total [MiB], utilization.gpu [%]");
         List<String> apps = Files.readAllLines(regression.resolve(RunLayout.MEMORY_APPS_CSV));

@@ -1,7 +1,7 @@
 package io.jenkins.plugins.gpusanitizer.engine.parse.memory;
 
-import io.jenkins.plugins.gpusanitizer.engine.parse.InputFiles;
 import io.jenkins.plugins.gpusanitizer.engine.parse.BoundedLineReader;
+import io.jenkins.plugins.gpusanitizer.engine.parse.InputFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;

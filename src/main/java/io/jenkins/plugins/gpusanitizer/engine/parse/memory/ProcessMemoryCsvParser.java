@@ -1,8 +1,8 @@
 package io.jenkins.plugins.gpusanitizer.engine.parse.memory;
 
-import io.jenkins.plugins.gpusanitizer.engine.parse.InputFiles;
 import io.jenkins.plugins.gpusanitizer.engine.parse.BoundedLineReader;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
+import io.jenkins.plugins.gpusanitizer.engine.parse.InputFiles;
 import io.jenkins.plugins.gpusanitizer.engine.parse.text.SanitizerTextParser;
 import java.io.IOException;
 import java.io.InputStream;

@@ -3,8 +3,8 @@ package io.jenkins.plugins.gpusanitizer.engine.parse.memory;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
 import io.jenkins.plugins.gpusanitizer.engine.Corpus;
+import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
+import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.run.PhaseReasons;
 import io.jenkins.plugins.gpusanitizer.engine.run.PhaseResult;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunDirectory;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunRecord;
-import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.testing.FileWait;
 import io.jenkins.plugins.gpusanitizer.testing.Processes;
 import java.io.IOException;
