@@ -105,11 +105,7 @@ class RunnerFaultTest {
         t.start();
         long job = waitForPid(gpu, "pid-async.txt");
         long[] children = children(gpu, "async");
-        try (var files = Files.walk(dir.resolve("run"))) {
-            for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(f);
-            }
-        }
+        deleteTree(dir.resolve("run"));
         t.join(60_000);
         assertThat(t.isAlive()).isFalse();
         Report r = report.get();
@@ -118,6 +114,26 @@ class RunnerFaultTest {
                 .anyMatch(x -> x.code().equals("runner") && x.message().contains("was deleted while the run went on"));
         assertGone(job);
         assertGone(children);
+    }
+
+    /**
+     * {@code rm -rf} of a directory the run is still writing into: a file written during a pass (the memory
+     * sampler's, the supervisor's) makes that pass's folder "not empty", and the next pass takes it.
+     */
+    private static void deleteTree(Path root) throws IOException {
+        for (int pass = 0; pass < 50 && Files.exists(root); pass++) {
+            try (var files = Files.walk(root)) {
+                for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    try {
+                        Files.deleteIfExists(f);
+                    } catch (java.nio.file.DirectoryNotEmptyException e) {
+                        // written to meanwhile: the next pass
+                    }
+                }
+            } catch (java.io.UncheckedIOException | java.nio.file.NoSuchFileException e) {
+                // a folder went while it was walked: the next pass
+            }
+        }
     }
 
     @ParameterizedTest
