@@ -114,14 +114,10 @@ public final class Analyzer {
                 inputErrors.add(e.getMessage());
             }
         });
-        // the probe's evidence explains, it never judges: its problems are notes, not input errors
+        // the probe's evidence explains: its problems are notes, not input errors; it judges nothing but a shared
+        // card's memory without per-process figures (RegressionCurve)
         List<ProbeLog> probeLogs = new ArrayList<>();
-        in.probeLogs().forEach((phase, file) -> {
-            probeLogs.add(new ProbeParser().parse(phase, file));
-            if (java.nio.file.Files.isRegularFile(file)) {
-                inputs.add(file.toString());
-            }
-        });
+        in.probeLogs().forEach((phase, file) -> probeLogs.add(new ProbeParser().parse(phase, file)));
         ProbeLog regressionProbe = probeLogs.stream()
                 .filter(l -> "regression".equals(l.phase()))
                 .findFirst()
@@ -146,6 +142,7 @@ public final class Analyzer {
                 inputErrors.add(e.getMessage());
             }
         }
+        in.probeLogs().values().stream().filter(Files::isRegularFile).forEach(file -> inputs.add(file.toString()));
         ProbeFindings probe = ProbeEvidence.of(probeLogs, memoryVerdict);
         Diagnosis diagnosis = new Diagnoser()
                 .diagnose(runs, failures.get("async"), failures.get("blocking"), curves, in.cachingAllocator(), probe);
