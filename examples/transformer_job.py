@@ -41,8 +41,17 @@ def main():
     torch.manual_seed(0)
     model = TinyLM().to(device)
     opt = torch.optim.AdamW(model.parameters(), lr=3e-4)
+    # LIST_KERNELS=1: profile the last step and print each CUDA kernel's name and launch count
+    # (bench/memcheck-vendor.sh); an environment variable, so that the lines above keep their numbers
+    import os
+    args.list_kernels = os.environ.get("LIST_KERNELS") == "1"
+    print(f"parameters {sum(t.numel() for t in model.parameters())}", flush=True)
     start = time.time()
+    first_done = None
     for step in range(args.steps):
+        if args.list_kernels and step == args.steps - 1:
+            profiler = torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA])
+            profiler.__enter__()
         tokens = torch.randint(0, args.vocab, (args.batch, args.seq + 1), device=device)
         with torch.autocast("cuda", dtype=torch.bfloat16):
             logits = model(tokens[:, :-1])
@@ -53,7 +62,20 @@ def main():
         if step % 10 == 0:
             rate = step / max(time.time() - start, 1e-9)
             print(f"step {step} loss {loss.item():.4f} it/s {rate:.1f}", flush=True)
+        if step == 0:
+            torch.cuda.synchronize()
+            first_done = time.time()
     torch.cuda.synchronize()
+    if args.list_kernels:
+        profiler.__exit__(None, None, None)
+        counts = {}
+        for event in profiler.events():
+            if event.device_type == torch.autograd.DeviceType.CUDA:
+                counts[event.name] = counts.get(event.name, 0) + 1
+        for name, count in sorted(counts.items(), key=lambda kv: -kv[1]):
+            print(f"kernel {count} {name}", flush=True)
+    if args.steps > 1:
+        print(f"steady seconds/step {(time.time() - first_done) / (args.steps - 1):.4f}", flush=True)
     print(f"done {args.steps} steps", flush=True)
 
 

@@ -9,7 +9,9 @@
 # ended, every other case starts at once in the background (sharing the GPU and the CPUs), with
 # a chain of plain timed runs (plain-times.txt) and chains of direct tool runs (raw/). Each case
 # has its own timeout, all ending before DEADLINE seconds; one failing case never stops the others.
+# The output is pruned by examples/h200/lib.sh; with $OUT set, zipped to $OUT/NAME.zip (NAME: OUTDIR's own name).
 set -u
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 out=${1:?usage: capture-2026-12-03.sh OUTDIR}
 case "$out" in /*) ;; *) out="$PWD/$out" ;; esac
 mkdir -p "$out/raw"
@@ -235,3 +237,4 @@ kill "$MON1" "$MON2" 2>/dev/null
 find "$out" -type f -size +5M -exec ls -l {} + >> "$out/capture.log" 2>&1
 du -sh "$out" >> "$out/capture.log" 2>&1
 log "done"
+finish_record "$out"

@@ -13,7 +13,9 @@
 #   ddp-clean          torchrun DDP clean job, DataLoader workers (PASS)
 #   cudagraph          examples/cudagraph_job.py, a whole-step CUDA graph (PASS; the uncached capture breaks, rerun cached)
 # Usage (repository root, on the GPU machine, .device/ carried): bash examples/h200/capture-2026-12-04b.sh OUTDIR [CASE...]
+# The output is pruned by examples/h200/lib.sh; with $OUT set, zipped to $OUT/NAME.zip (NAME: OUTDIR's own name).
 set -u
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 out=${1:?usage: capture-2026-12-04b.sh OUTDIR [CASE...]}
 shift
 cases=" ${*:-compile-ro compile-ro-tool compile-def-tool dataset-cache initcheck-tf} "
@@ -71,3 +73,4 @@ gscase ddp-clean 150 "${common[@]}" --timeout sanitizer=120 --timeout blocking=6
   -- "${TR[@]}" --standalone --nproc_per_node=1 examples/ddp_train.py --bug none
 gscase cudagraph 120 "${common[@]}" --timeout sanitizer=60 --timeout blocking=40 --timeout regression=40 \
   -- python3 examples/cudagraph_job.py
+finish_record "$out"

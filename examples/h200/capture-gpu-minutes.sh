@@ -2,11 +2,13 @@
 # GPU time per merge (issue #15, part 2): what the gate costs on one GPU against the job's own run, with the
 # blocking run beside the sanitizer run (the default) and after it (--no-overlap), alternating, and whether
 # both give the same findings. From the repository root, on the GPU machine, .device/ carried (jlink runtime
-# and shaded jar, as docs/h200-2026-12-02/README.md says); about 7 minutes, DEADLINE seconds at most:
+# and shaded jar, as src/test/resources/records/h200-2026-12-02.md says); about 7 minutes, DEADLINE seconds at most:
 #   bash examples/h200/capture-gpu-minutes.sh OUTDIR [CASE...]
 # Writes OUTDIR/CASE-{beside,after}/ (run directories), plain-times.txt, summary.txt and gpu-minutes.txt
-# (examples/h200/gpu-minutes.py); with $OUT set, OUTDIR is tarred to $OUT/gpu-minutes.tgz.
+# (examples/h200/gpu-minutes.py), pruned by examples/h200/lib.sh; with $OUT set, zipped to $OUT/NAME.zip (NAME:
+# OUTDIR's own name), ready for src/test/resources/records/.
 set -u
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 out=${1:?usage: capture-gpu-minutes.sh OUTDIR [CASE...]}
 shift
 cases=" ${*:-ddp-clean triton-stride ddp-scatter} "
@@ -71,6 +73,4 @@ fi
 echo "done at +$(now)s" | tee -a "$out/summary.txt"
 python3 examples/h200/gpu-minutes.py "$out" > "$out/gpu-minutes.txt" 2>&1
 cat "$out/gpu-minutes.txt"
-if [ -n "${OUT:-}" ] && [ -d "${OUT:-}" ]; then
-  tar czf "$OUT/gpu-minutes.tgz" --exclude='__pycache__' --exclude='*.pickle' -C "$(dirname "$out")" "$(basename "$out")"
-fi
+finish_record "$out"

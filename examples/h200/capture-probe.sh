@@ -8,10 +8,11 @@
 # clean-noprobe-N (--no-probe), both timing 10 s of steps per phase: overhead.txt has both phases.
 # Usage (from the repository root, on the GPU machine, .device/ carried; about 6 minutes, 470 s at most):
 #   bash examples/h200/capture-probe.sh OUTDIR
-# JAVA and JAR default to the jlink runtime and the shaded jar in .device/ (docs/h200-2026-12-02/README.md).
-# With $OUT set (the device tool), the run directories are also tarred there: probe-runs.tgz (everything
-# but the allocator snapshots) and probe-snapshots.tgz (the OOM pickles, bounded to 4 MiB each here).
+# JAVA and JAR default to the jlink runtime and the shaded jar in .device/ (src/test/resources/records/h200-2026-12-02.md).
+# The output is pruned by examples/h200/lib.sh; with $OUT set (the device tool), it is zipped there as
+# NAME.zip (NAME: OUTDIR's own name; the OOM pickles, bounded to 4 MiB each here, included).
 set -u
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 out=${1:?usage: capture-probe.sh OUTDIR}
 JAVA=${JAVA:-.device/jre/bin/java}
 JAR=${JAR:-.device/gpu-sanitize.jar}
@@ -68,11 +69,6 @@ broken=$(grep -l -e 'partially initialized' -e 'circular import' "$out"/*/regres
 echo "regression import failures: ${broken:-none}" | tee -a "$out/summary.txt"
 echo "total seconds=$(elapsed)" | tee -a "$out/summary.txt"
 
-if [ -n "${OUT:-}" ] && [ -d "${OUT:-}" ]; then
-  parent=$(cd "$(dirname "$out")" && pwd)
-  base=$(basename "$out")
-  tar czf "$OUT/probe-runs.tgz" --exclude='*.pickle' --exclude='__pycache__' -C "$parent" "$base"
-  (cd "$parent" && find "$base" -name '*.pickle' -print0 | tar czf "$OUT/probe-snapshots.tgz" --null -T -)
-  ls -l "$OUT"
-fi
+finish_record "$out"   # the OOM's allocator snapshot (*.pickle, bounded) stays: the record cites it
+[ -n "${OUT:-}" ] && [ -d "${OUT:-}" ] && ls -l "$OUT"
 cat "$out/summary.txt" "$out/overhead.txt"

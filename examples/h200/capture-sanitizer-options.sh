@@ -2,7 +2,7 @@
 # GPU time per merge (issue #15, part 2): what compute-sanitizer's own options save in the sanitizer phase and
 # whether the findings stay. Each variant is one `gpu-sanitize run --phases sanitizer`; variants of one job
 # alternate their order between the two repeats. From the repository root on the GPU machine, .device/ carried
-# (jlink runtime and shaded jar, see docs/h200-2026-12-02/README.md); DEADLINE seconds at most:
+# (jlink runtime and shaded jar, see src/test/resources/records/h200-2026-12-02.md); DEADLINE seconds at most:
 #   [JOBS="triton-stride vendor-mix-memcheck vendor-mix-initcheck"] bash examples/h200/capture-sanitizer-options.sh OUTDIR
 # Jobs and variants:
 #   triton-stride (memcheck finds an out-of-bounds store in a Triton kernel; the user's line must stay named):
@@ -15,6 +15,7 @@
 # Writes OUTDIR/JOB-VARIANT-N/ (run directories), summary.txt, options.txt (examples/h200/sanitizer-options.py);
 # with $OUT set, OUTDIR is tarred to $OUT/sanitizer-options.tgz.
 set -u
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 out=${1:?usage: capture-sanitizer-options.sh OUTDIR}
 case "$out" in /*) ;; *) out="$PWD/$out" ;; esac
 mkdir -p "$out"
@@ -73,6 +74,4 @@ done
 echo "done at +$(now)s" | tee -a "$out/summary.txt"
 python3 examples/h200/sanitizer-options.py "$out" > "$out/options.txt" 2>&1
 cat "$out/options.txt"
-if [ -n "${OUT:-}" ] && [ -d "${OUT:-}" ]; then
-  tar czf "$OUT/sanitizer-options.tgz" --exclude='__pycache__' --exclude='*.pickle' -C "$(dirname "$out")" "$(basename "$out")"
-fi
+finish_record "$out"

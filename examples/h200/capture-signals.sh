@@ -11,14 +11,15 @@
 # After SIGTERM/SIGINT the report must exist (verdict ERROR, reason aborted); after SIGKILL there is no
 # report, and the phase's exit.status says that its owner is gone.
 # From the repository root, on the GPU machine, .device/ carried (jlink runtime and shaded jar, as
-# docs/h200-2026-12-02/README.md says); about 5 minutes, DEADLINE seconds at most:
+# src/test/resources/records/h200-2026-12-02.md says); about 5 minutes, DEADLINE seconds at most:
 #   bash examples/h200/capture-signals.sh OUTDIR [SIGNAL:PHASE...]
 # Writes OUTDIR/SIGNAL-PHASE/ (run directories), CASE.console.txt, CASE.watch.txt and signals.txt (one line
-# per case); with $OUT set, OUTDIR is tarred to $OUT/signals.tgz.
+# per case), pruned by examples/h200/lib.sh; with $OUT set, zipped to $OUT/NAME.zip (NAME: OUTDIR's own name).
 set -u
 # job control: without it bash starts background jobs with SIGINT ignored, and a JVM keeps an ignored
 # SIGINT ignored (as nohup'd processes do), so the INT cases would test bash, not the CLI
 set -m
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 out=${1:?usage: capture-signals.sh OUTDIR [SIGNAL:PHASE...]}
 shift
 cases=${*:-TERM:sanitizer KILL:sanitizer INT:blocking KILL:blocking TERM:regression KILL:regression}
@@ -92,6 +93,4 @@ one() { # one SIGNAL PHASE
 }
 for c in $cases; do one "${c%%:*}" "${c#*:}"; done
 echo "done at +$(now)s; GPU apps now: $(gpu_apps); phase processes now: $(cookie_pids)" | tee -a "$out/signals.txt"
-if [ -n "${OUT:-}" ] && [ -d "${OUT:-}" ]; then
-  tar czf "$OUT/signals.tgz" --exclude='__pycache__' --exclude='*.pickle' -C "$(dirname "$out")" "$(basename "$out")"
-fi
+finish_record "$out"

@@ -2,9 +2,12 @@
 # Runs `gpu-sanitize run` on every example job on a real GPU and collects the run directories.
 # Usage (from the repository root, on the GPU machine):
 #   bash examples/h200/run-examples.sh OUTDIR [CASE...]
-# JAVA and JAR default to the jlink runtime and shaded jar carried in .device/ (see docs/h200-proof.md);
-# cases default to: far near near-cached index triton clean leak initcheck.
+# JAVA and JAR default to the jlink runtime and shaded jar carried in .device/ (see
+# src/test/resources/records/h200-2026-12-02.md);
+# cases default to: far near near-cached index triton clean leak initcheck. The output is pruned by
+# examples/h200/lib.sh; with $OUT set, zipped to $OUT/NAME.zip (NAME: OUTDIR's own name).
 set -u
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 out=${1:?usage: run-examples.sh OUTDIR [CASE...]}
 shift
 cases=${*:-far near near-cached index triton clean leak initcheck}
@@ -44,3 +47,4 @@ for c in $cases; do
   esac > "$out/$c.console.txt" 2>&1
   echo "$c exit=$? seconds=$(( $(date +%s) - start ))" | tee -a "$out/summary.txt"
 done
+finish_record "$out"

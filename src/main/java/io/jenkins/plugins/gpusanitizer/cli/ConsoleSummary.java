@@ -1,5 +1,6 @@
 package io.jenkins.plugins.gpusanitizer.cli;
 
+import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.report.Bidi;
 import io.jenkins.plugins.gpusanitizer.engine.report.Evidence;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
@@ -22,7 +23,7 @@ public final class ConsoleSummary {
         }
         int shown = 0;
         for (Report.ReasonJson reason : r.reasons()) {
-            if ("info".equals(reason.level()) && !"PASS".equals(r.verdict())) {
+            if ("info".equals(reason.level()) && r.verdict() != Verdict.PASS) {
                 continue;
             }
             if (shown++ == MAX_REASONS) {

@@ -2,7 +2,6 @@ package io.jenkins.plugins.gpusanitizer.cli;
 
 import io.jenkins.plugins.gpusanitizer.engine.analysis.AnalysisInput;
 import io.jenkins.plugins.gpusanitizer.engine.analysis.Analyzer;
-import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportMapper;
 
@@ -15,6 +14,6 @@ final class ReportOutput {
     }
 
     static int exitCode(Report r) {
-        return Verdict.valueOf(r.verdict()).exitCode();
+        return r.verdict().exitCode();
     }
 }

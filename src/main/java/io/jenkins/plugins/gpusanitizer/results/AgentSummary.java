@@ -1,5 +1,6 @@
 package io.jenkins.plugins.gpusanitizer.results;
 
+import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +14,7 @@ import java.util.TreeMap;
  * the probe's lines for the build page (operator arguments, allocation sites).
  */
 public record AgentSummary(
-        String verdict,
+        Verdict verdict,
         int defects,
         int suppressed,
         Long errorsTotal,
@@ -36,7 +37,7 @@ public record AgentSummary(
     }
 
     public AgentSummary(
-            String verdict,
+            Verdict verdict,
             int defects,
             int suppressed,
             Long errorsTotal,
@@ -62,7 +63,7 @@ public record AgentSummary(
     }
 
     public AgentSummary(
-            String verdict,
+            Verdict verdict,
             int defects,
             int suppressed,
             Long errorsTotal,
@@ -89,7 +90,7 @@ public record AgentSummary(
     }
 
     public AgentSummary(
-            String verdict,
+            Verdict verdict,
             int defects,
             int suppressed,
             Long errorsTotal,

@@ -2,10 +2,10 @@ package io.jenkins.plugins.gpusanitizer.results;
 
 import edu.umd.cs.findbugs.annotations.CheckForNull;
 import hudson.model.Run;
+import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.report.HtmlReport;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
-import io.jenkins.plugins.gpusanitizer.engine.run.RunDirectory;
 import java.io.File;
 import java.io.IOException;
 import java.lang.ref.SoftReference;
@@ -32,11 +32,7 @@ public final class BuildFolder {
 
     /** What the retention keeps: the report (JSON, its HTML page and style) and the run's small description. */
     static final Set<String> KEPT = Set.of(
-            RunDirectory.REPORT_JSON,
-            RunDirectory.REPORT_HTML,
-            HtmlReport.CSS_FILE,
-            RunDirectory.RUN_JSON,
-            RAW_LOGS_DROPPED);
+            RunLayout.REPORT_JSON, RunLayout.REPORT_HTML, HtmlReport.CSS_FILE, RunLayout.RUN_JSON, RAW_LOGS_DROPPED);
 
     private final File directory;
     private final Object lock = new Object();
@@ -60,11 +56,11 @@ public final class BuildFolder {
     }
 
     public File reportJson() {
-        return new File(directory, RunDirectory.REPORT_JSON);
+        return new File(directory, RunLayout.REPORT_JSON);
     }
 
     public File reportHtml() {
-        return new File(directory, RunDirectory.REPORT_HTML);
+        return new File(directory, RunLayout.REPORT_HTML);
     }
 
     public boolean hasReport() {

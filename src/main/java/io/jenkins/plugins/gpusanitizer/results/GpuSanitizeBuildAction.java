@@ -21,7 +21,9 @@ import jenkins.model.RunAction2;
 public class GpuSanitizeBuildAction implements RunAction2 {
     private final String id;
     private final String name;
+    /** The verdict's name (PASS, UNSTABLE, FAIL, ERROR): what build.xml, the pages and the script's summary read. */
     private final String verdict;
+
     private final int defects;
     private final int suppressed;
     private final Long errorsTotal;
@@ -39,7 +41,7 @@ public class GpuSanitizeBuildAction implements RunAction2 {
     public GpuSanitizeBuildAction(String id, String name, AgentSummary summary) {
         this.id = id;
         this.name = name;
-        this.verdict = summary.verdict();
+        this.verdict = summary.verdict().name();
         this.defects = summary.defects();
         this.suppressed = summary.suppressed();
         this.errorsTotal = summary.errorsTotal();

@@ -5,6 +5,7 @@ import hudson.EnvVars;
 import hudson.model.Result;
 import hudson.model.Run;
 import hudson.model.TaskListener;
+import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReferenceComparison;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
@@ -82,7 +83,7 @@ public final class GpuSanitizeReporter {
         }
         VerdictResult verdict = VerdictResult.of(summary, name);
         log(verdict.message());
-        if ("ERROR".equals(summary.verdict())) {
+        if (summary.verdict() == Verdict.ERROR) {
             return new VerdictResult(verdict.result(), true, verdict.message() + " (on " + agent + ")");
         }
         return verdict;

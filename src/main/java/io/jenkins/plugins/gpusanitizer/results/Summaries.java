@@ -1,5 +1,7 @@
 package io.jenkins.plugins.gpusanitizer.results;
 
+import io.jenkins.plugins.gpusanitizer.engine.model.SourceLocation;
+import io.jenkins.plugins.gpusanitizer.engine.model.WorkPaths;
 import io.jenkins.plugins.gpusanitizer.engine.report.Evidence;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import java.util.ArrayList;
@@ -25,6 +27,8 @@ public final class Summaries {
                 .findFirst()
                 .orElse(null);
         Report.DiagnosisJson diagnosis = report.diagnosis();
+        WorkPaths paths = WorkPaths.of(
+                report.execution() == null ? null : report.execution().workDirectory());
         return new AgentSummary(
                 report.verdict(),
                 open,
@@ -32,8 +36,8 @@ public final class Summaries {
                 report.errorsTotal(),
                 first,
                 diagnosis == null ? null : diagnosis.summary(),
-                where(diagnosis == null ? null : diagnosis.reportedAt()),
-                where(diagnosis == null ? null : diagnosis.faultAt()),
+                where(diagnosis == null ? null : diagnosis.reportedAt(), paths),
+                where(diagnosis == null ? null : diagnosis.faultAt(), paths),
                 runDirectory,
                 byTool(report),
                 aborted,
@@ -69,13 +73,10 @@ public final class Summaries {
         return byTool;
     }
 
-    private static String where(Report.LocationJson location) {
+    private static String where(Report.LocationJson location, WorkPaths paths) {
         if (location == null) {
             return null;
         }
-        String file = location.file();
-        int slash = file.lastIndexOf('/');
-        return (slash < 0 ? file : file.substring(slash + 1)) + ":" + location.line()
-                + (location.function() == null ? "" : " (" + location.function() + ")");
+        return paths.at(SourceLocation.of(location.file(), location.line(), location.function()));
     }
 }

@@ -17,16 +17,16 @@ public record VerdictResult(Result result, boolean abort, String message) {
                                 ? " (reported at " + summary.reportedAt() + ")"
                                 : "");
         return switch (summary.verdict()) {
-            case "PASS" -> new VerdictResult(Result.SUCCESS, false, name + ": PASS");
-            case "UNSTABLE" ->
+            case PASS -> new VerdictResult(Result.SUCCESS, false, name + ": PASS");
+            case UNSTABLE ->
                 new VerdictResult(Result.UNSTABLE, false, name + ": UNSTABLE: " + shortReason(summary.firstReason()));
-            case "FAIL" ->
+            case FAIL ->
                 new VerdictResult(
                         Result.FAILURE,
                         true,
                         name + ": FAIL: " + summary.defects() + " GPU defect(s)" + where
                                 + (summary.firstReason() == null ? "" : "; " + summary.firstReason()));
-            default ->
+            case ERROR ->
                 new VerdictResult(
                         Result.FAILURE,
                         true,

@@ -1,8 +1,8 @@
 package io.jenkins.plugins.gpusanitizer.steps;
 
 import hudson.FilePath;
-import io.jenkins.plugins.gpusanitizer.engine.run.ProcessStarter;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunSpec;
+import io.jenkins.plugins.gpusanitizer.engine.run.process.ProcessStarter;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;

@@ -3,7 +3,7 @@ package io.jenkins.plugins.gpusanitizer.steps;
 import hudson.FilePath;
 import hudson.Launcher;
 import hudson.model.TaskListener;
-import io.jenkins.plugins.gpusanitizer.engine.run.ProcessStarter;
+import io.jenkins.plugins.gpusanitizer.engine.run.process.ProcessStarter;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -172,8 +172,11 @@ final class LauncherStarter implements ProcessStarter {
      * (FileMonitoringTask.java:484-489). A plain agent sends SIGTERM to each and its descendants
      * (ProcessTree.java:753-757, 808-842), Kubernetes runs {@code kill} in the container
      * (ContainerExecDecorator.java:670-685), docker {@code ps} and {@code kill} there (WithContainerStep.java
-     * 366-404, with procps in the image). The supervisor traps SIGTERM and stops its phase in order. The
-     * cookie is this starter's: after a controller restart the new starter cannot reach the supervisors
+     * 366-404, with procps in the image). The supervisor traps SIGTERM and stops its phase in order, then sweeps
+     * what the job left without this variable (its session, its descendants, its own cookie: {@code env -i},
+     * daemons); a plain agent's kill, children first, reaches the job's orphans too, reparented to the supervisor
+     * (a child subreaper). A build's abort does not come here: it stops the runner ({@code AgentRun.Stop}), whose
+     * supervisors do the same on their stop file. The cookie is this starter's: after a controller restart the new starter cannot reach the supervisors
      * started before it (they are followed, and stopped, through the run directory).
      */
     @Override

@@ -1,7 +1,7 @@
 package io.jenkins.plugins.gpusanitizer.steps;
 
-import io.jenkins.plugins.gpusanitizer.engine.run.LocalProcessStarter;
-import io.jenkins.plugins.gpusanitizer.engine.run.ProcessStarter;
+import io.jenkins.plugins.gpusanitizer.engine.run.process.LocalProcessStarter;
+import io.jenkins.plugins.gpusanitizer.engine.run.process.ProcessStarter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,6 +4,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.methods;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 import static com.tngtech.archunit.library.plantuml.rules.PlantUmlArchCondition.Configuration.consideringOnlyDependenciesInDiagram;
 import static com.tngtech.archunit.library.plantuml.rules.PlantUmlArchCondition.adhereToPlantUmlDiagram;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -15,6 +16,8 @@ import com.tngtech.archunit.core.domain.JavaMethodCall;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.core.importer.Location;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchCondition;
 import com.tngtech.archunit.lang.ArchRule;
 import com.tngtech.archunit.lang.ConditionEvents;
@@ -34,11 +37,16 @@ import org.kohsuke.stapler.verb.POST;
 /**
  * The shape of the whole plugin (issue #16), after warnings-ng's PackageArchitectureTest and
  * PluginArchitectureTest: the package diagram of {@code design.puml}, the direction steps → results →
- * engine, Jenkins APIs only in steps and results, and how web methods are written.
+ * engine, Jenkins APIs only in steps and results, and how web methods are written; inside the engine, the
+ * pipeline stages one way (model ← parse ← findings, probe ← diagnosis ← gate ← analysis ← report ← run) and
+ * without cycles (issue #27: the analysis once read the runner's file names, and the runner ran the analysis).
  *
  * <p>In the standalone build the Jenkins layer is compiled into test-classes (against the API stubs),
  * so the import takes every class whose source is under src/main/java, wherever it was compiled to.
  */
+@AnalyzeClasses(
+        packages = PackageArchitectureTest.ROOT_PACKAGE,
+        importOptions = PackageArchitectureTest.MainSources.class)
 class PackageArchitectureTest {
     static final String ROOT_PACKAGE = "io.jenkins.plugins.gpusanitizer";
     static final Path MAIN_SOURCES = Path.of(System.getProperty("gs.projectRoot", "."), "src/main/java");
@@ -63,10 +71,12 @@ class PackageArchitectureTest {
     static final JavaClasses CLASSES =
             new ClassFileImporter().withImportOption(new MainSources()).importPackages(ROOT_PACKAGE);
 
+    @ArchTest
     static final ArchRule DESIGN_DIAGRAM = classes()
             .should(adhereToPlantUmlDiagram(diagram(), consideringOnlyDependenciesInDiagram()))
             .as("the packages depend on each other as architecture/design.puml draws them");
 
+    @ArchTest
     static final ArchRule LAYERS = layeredArchitecture()
             .consideringOnlyDependenciesInLayers()
             .layer("steps")
@@ -87,6 +97,7 @@ class PackageArchitectureTest {
             .whereLayer("cli")
             .mayNotBeAccessedByAnyLayer();
 
+    @ArchTest
     static final ArchRule JENKINS_ONLY_IN_STEPS_AND_RESULTS = noClasses()
             .that()
             .resideOutsideOfPackages("..gpusanitizer.steps..", "..gpusanitizer.results..")
@@ -96,6 +107,7 @@ class PackageArchitectureTest {
                     "hudson..", "jenkins..", "org.kohsuke..", "org.jenkinsci..", "io.jenkins.plugins.checks..")
             .as("only steps and results use Jenkins, Stapler and Pipeline APIs");
 
+    @ArchTest
     static final ArchRule NO_JENKINS_GET_OUTSIDE_STEPS_AND_RESULTS = noClasses()
             .that()
             .resideOutsideOfPackages("..gpusanitizer.steps..", "..gpusanitizer.results..")
@@ -103,6 +115,7 @@ class PackageArchitectureTest {
             .callMethod(Jenkins.class, "get")
             .as("Jenkins.get() only in steps and results");
 
+    @ArchTest
     static final ArchRule WEB_METHODS_ARE_POST_AND_CHECK_A_PERMISSION = methods()
             .that()
             .arePublic()
@@ -113,6 +126,7 @@ class PackageArchitectureTest {
             .andShould(checkAPermission())
             .as("every public doCheck…/doFill… is @POST and checks a permission");
 
+    @ArchTest
     static final ArchRule NO_PUBLISHER_THAT_IS_NOT_ONE = classes()
             .that()
             .haveSimpleNameEndingWith("Publisher")
@@ -120,6 +134,88 @@ class PackageArchitectureTest {
             .beAssignableTo("hudson.tasks.Publisher")
             .allowEmptyShould(true)
             .as("a class named …Publisher is a hudson.tasks.Publisher");
+
+    /** The engine's stages, bottom up: each uses only those below it. */
+    @ArchTest
+    static final ArchRule ENGINE_LAYERS = layeredArchitecture()
+            .consideringOnlyDependenciesInLayers()
+            .layer("model")
+            .definedBy("..gpusanitizer.engine.model..")
+            .layer("parse")
+            .definedBy("..gpusanitizer.engine.parse..")
+            .layer("findings")
+            .definedBy("..gpusanitizer.engine.findings..")
+            .layer("probe")
+            .definedBy("..gpusanitizer.engine.probe..")
+            .layer("diagnosis")
+            .definedBy("..gpusanitizer.engine.diagnosis..")
+            .layer("gate")
+            .definedBy("..gpusanitizer.engine.gate..")
+            .layer("analysis")
+            .definedBy("..gpusanitizer.engine.analysis..")
+            .layer("report")
+            .definedBy("..gpusanitizer.engine.report..")
+            .layer("run")
+            .definedBy("..gpusanitizer.engine.run..")
+            .whereLayer("run")
+            .mayNotBeAccessedByAnyLayer()
+            .whereLayer("report")
+            .mayOnlyBeAccessedByLayers("run")
+            .whereLayer("analysis")
+            .mayOnlyBeAccessedByLayers("report", "run")
+            .whereLayer("gate")
+            .mayOnlyBeAccessedByLayers("analysis", "report", "run")
+            .whereLayer("diagnosis")
+            .mayOnlyBeAccessedByLayers("gate", "analysis", "report", "run")
+            .whereLayer("findings")
+            .mayOnlyBeAccessedByLayers("diagnosis", "gate", "analysis", "report", "run")
+            .whereLayer("probe")
+            .mayOnlyBeAccessedByLayers("diagnosis", "gate", "analysis", "report", "run")
+            .whereLayer("parse")
+            .mayOnlyBeAccessedByLayers("findings", "probe", "diagnosis", "gate", "analysis", "report", "run")
+            .as("the engine's stages point down: model ← parse ← findings, probe ← diagnosis ← gate ← analysis ← "
+                    + "report ← run");
+
+    /** A finished run is read through model.RunLayout: the runner (processes, locks, its directory) stays on top. */
+    @ArchTest
+    static final ArchRule NOTHING_IN_THE_ENGINE_USES_THE_RUNNER = noClasses()
+            .that()
+            .resideInAPackage("..gpusanitizer.engine..")
+            .and()
+            .resideOutsideOfPackage("..gpusanitizer.engine.run..")
+            .should()
+            .dependOnClassesThat()
+            .resideInAPackage("..gpusanitizer.engine.run..")
+            .as("the analysis, the report and the stages below them never use the runner");
+
+    @ArchTest
+    static final ArchRule ENGINE_STAGES_FREE_OF_CYCLES = slices().matching("..gpusanitizer.engine.(*)..")
+            .should()
+            .beFreeOfCycles()
+            .as("no cycle between the engine's packages");
+
+    /** parse/ holds what every format shares; text/, xml/, job/, memory/ each read one kind of output. */
+    @ArchTest
+    static final ArchRule PARSE_FORMATS_FREE_OF_CYCLES = slices().matching("..gpusanitizer.engine.parse.(*)..")
+            .should()
+            .beFreeOfCycles()
+            .as("no cycle between the parsers' packages");
+
+    @ArchTest
+    static final ArchRule PARSE_SHARED_PART_USES_NO_FORMAT = noClasses()
+            .that()
+            .resideInAPackage("..gpusanitizer.engine.parse")
+            .should()
+            .dependOnClassesThat()
+            .resideInAPackage("..gpusanitizer.engine.parse.*..")
+            .as("what the parsers share (engine.parse) uses none of them");
+
+    /** process/, environment/, lock/: the runner's parts, below the phases and the scheduler of run/. */
+    @ArchTest
+    static final ArchRule RUNNER_PARTS_FREE_OF_CYCLES = slices().matching("..gpusanitizer.engine.run.(*)..")
+            .should()
+            .beFreeOfCycles()
+            .as("no cycle between the runner's parts");
 
     private static URL diagram() {
         URL url = PackageArchitectureTest.class.getResource("/architecture/design.puml");
@@ -221,38 +317,14 @@ class PackageArchitectureTest {
                 JENKINS_ONLY_IN_STEPS_AND_RESULTS,
                 NO_JENKINS_GET_OUTSIDE_STEPS_AND_RESULTS,
                 WEB_METHODS_ARE_POST_AND_CHECK_A_PERMISSION,
-                NO_PUBLISHER_THAT_IS_NOT_ONE)) {
+                NO_PUBLISHER_THAT_IS_NOT_ONE,
+                ENGINE_LAYERS,
+                NOTHING_IN_THE_ENGINE_USES_THE_RUNNER,
+                ENGINE_STAGES_FREE_OF_CYCLES,
+                PARSE_FORMATS_FREE_OF_CYCLES,
+                PARSE_SHARED_PART_USES_NO_FORMAT,
+                RUNNER_PARTS_FREE_OF_CYCLES)) {
             rule.check(rootSet);
         }
-    }
-
-    @Test
-    void thePackagesFollowTheDesignDiagram() {
-        DESIGN_DIAGRAM.check(CLASSES);
-    }
-
-    @Test
-    void stepsUseResultsAndResultsUseTheEngineNeverBack() {
-        LAYERS.check(CLASSES);
-    }
-
-    @Test
-    void onlyStepsAndResultsUseJenkins() {
-        JENKINS_ONLY_IN_STEPS_AND_RESULTS.check(CLASSES);
-    }
-
-    @Test
-    void noJenkinsGetOutsideStepsAndResults() {
-        NO_JENKINS_GET_OUTSIDE_STEPS_AND_RESULTS.check(CLASSES);
-    }
-
-    @Test
-    void webMethodsArePostAndCheckAPermission() {
-        WEB_METHODS_ARE_POST_AND_CHECK_A_PERMISSION.check(CLASSES);
-    }
-
-    @Test
-    void noClassIsNamedPublisherUnlessItIsOne() {
-        NO_PUBLISHER_THAT_IS_NOT_ONE.check(CLASSES);
     }
 }

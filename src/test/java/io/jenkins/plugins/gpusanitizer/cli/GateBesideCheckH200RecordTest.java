@@ -3,6 +3,7 @@ package io.jenkins.plugins.gpusanitizer.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.jenkins.plugins.gpusanitizer.testing.Records;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -13,12 +14,12 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The gate's wall time on one GPU with the sanitizer and blocking runs started beside the environment check
- * (docs/h200-gpu-minutes-env, examples/h200/capture-gpu-minutes.sh on the H200 with the jar of commit 1b5febf):
+ * (records/h200-gpu-minutes-env.zip, examples/h200/capture-gpu-minutes.sh on the H200 with the jar of commit 1b5febf):
  * issue #15's goal, at most 1.1x the sanitizer phase plus the regression phase, read from the record, and the
  * findings of every example job, analysed again here.
  */
 class GateBesideCheckH200RecordTest {
-    static final Path RECORD = ProbeH200RecordTest.ROOT.resolve("docs").resolve("h200-gpu-minutes-env");
+    static final Path RECORD = Records.unpacked("h200-gpu-minutes-env");
 
     @TempDir
     Path dir;

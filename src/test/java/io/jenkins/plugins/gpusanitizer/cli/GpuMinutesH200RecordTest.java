@@ -3,6 +3,7 @@ package io.jenkins.plugins.gpusanitizer.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.jenkins.plugins.gpusanitizer.testing.Records;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -12,14 +13,14 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * What the gate costs on one GPU (docs/h200-gpu-minutes, made by examples/h200/capture-gpu-minutes.sh):
+ * What the gate costs on one GPU (records/h200-gpu-minutes.zip, made by examples/h200/capture-gpu-minutes.sh):
  * each example job gated twice on the H200, the blocking run beside the sanitizer run (the default) and
  * after it ({@code --no-overlap}). Both run directories are analysed again here: they must give the same
  * findings, the blocking run must really have run beside the sanitizer run in one and after it in the
  * other, and beside must have cost less wall time.
  */
 class GpuMinutesH200RecordTest {
-    static final Path RECORD = ProbeH200RecordTest.ROOT.resolve("docs").resolve("h200-gpu-minutes");
+    static final Path RECORD = Records.unpacked("h200-gpu-minutes");
 
     @TempDir
     Path dir;

@@ -3,6 +3,7 @@ package io.jenkins.plugins.gpusanitizer.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.jenkins.plugins.gpusanitizer.testing.Records;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.StreamSupport;
@@ -11,11 +12,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code analyze --run-dir} over the run directories recorded on the H200 on 2026-12-03
- * (docs/h200-2026-12-03, made by examples/h200/capture-2026-12-03.sh with the CLI of that morning):
+ * (records/h200-2026-12-03.zip, made by examples/h200/capture-2026-12-03.sh with the CLI of that morning):
  * ordinary training jobs, clean and buggy, that the gate got wrong then.
  */
 class H200Record1203Test {
-    static final Path RECORD = Path.of(System.getProperty("gs.projectRoot", "."), "docs", "h200-2026-12-03");
+    static final Path RECORD = Records.unpacked("h200-2026-12-03");
 
     @TempDir
     Path dir;

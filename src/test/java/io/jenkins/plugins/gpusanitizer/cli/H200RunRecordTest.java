@@ -3,6 +3,7 @@ package io.jenkins.plugins.gpusanitizer.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.jenkins.plugins.gpusanitizer.testing.Records;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.StreamSupport;
@@ -11,11 +12,11 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code analyze --run-dir} over the run directories that {@code gpu-sanitize run} wrote on the real
- * H200 (docs/h200-2026-12-02, made by examples/h200/run-examples.sh): the verdicts and lines the
+ * H200 (records/h200-2026-12-02.zip, made by examples/h200/run-examples.sh): the verdicts and lines the
  * runner reported there must come out again from the raw outputs.
  */
 class H200RunRecordTest {
-    static final Path RECORD = Path.of(System.getProperty("gs.projectRoot", "."), "docs", "h200-2026-12-02");
+    static final Path RECORD = Records.unpacked("h200-2026-12-02");
 
     @TempDir
     Path dir;

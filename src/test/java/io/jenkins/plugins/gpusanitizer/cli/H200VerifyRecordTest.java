@@ -3,6 +3,7 @@ package io.jenkins.plugins.gpusanitizer.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.jenkins.plugins.gpusanitizer.testing.Records;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.StreamSupport;
@@ -14,13 +15,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code analyze --run-dir} over the run directories the fixed CLI wrote on the H200
- * (docs/h200-2026-12-03-verify, and the same cases again with the runner of 2026-12-04, whose
- * sanitizer and blocking runs start beside the environment check, in docs/h200-2026-12-04-verify):
+ * (records/h200-2026-12-03-verify.zip, and the same cases again with the runner of 2026-12-04, whose
+ * sanitizer and blocking runs start beside the environment check, in records/h200-2026-12-04-verify.zip):
  * the verdicts and lines the runner gave there come out again.
  */
 class H200VerifyRecordTest {
-    static final Path DOCS = Path.of(System.getProperty("gs.projectRoot", "."), "docs");
-    static final Path RECORD = DOCS.resolve("h200-2026-12-03-verify");
+    static final Path RECORD = Records.unpacked("h200-2026-12-03-verify");
 
     @TempDir
     Path dir;
@@ -62,7 +62,7 @@ class H200VerifyRecordTest {
     @ParameterizedTest
     @MethodSource("everyVerifyRecord")
     void aCleanTorchrunNcclJobPasses(String record) {
-        JsonNode r = analyze(DOCS.resolve(record), "ddp-clean", 0);
+        JsonNode r = analyze(Records.unpacked(record), "ddp-clean", 0);
         assertThat(r.get("defects"))
                 .allSatisfy(d ->
                         assertThat(d.get("suppressedBy").get("rule").asText()).isEqualTo("vendor-handled-api-error"));
@@ -72,7 +72,7 @@ class H200VerifyRecordTest {
     @ParameterizedTest
     @ValueSource(strings = {"h200-2026-12-03-verify", "h200-2026-12-04-verify"})
     void aCudaGraphJobIsCheckedAgainWithTheCacheKeptAndPasses(String record) {
-        JsonNode r = analyze(DOCS.resolve(record), "cudagraph", 0);
+        JsonNode r = analyze(Records.unpacked(record), "cudagraph", 0);
         assertThat(phase(r, "sanitizer-memcheck-cached").get("status").asText()).isEqualTo("passed");
         assertThat(r.get("reasons").toString()).contains("capture-conflict").contains("caching-allocator");
     }
@@ -80,13 +80,13 @@ class H200VerifyRecordTest {
     @ParameterizedTest
     @ValueSource(strings = {"h200-2026-12-03-verify", "h200-2026-12-04-verify"})
     void cudnnBenchmarkAutotuningIsNoLeak(String record) {
-        analyze(DOCS.resolve(record), "cudnn-bench", 0);
+        analyze(Records.unpacked(record), "cudnn-bench", 0);
     }
 
     @ParameterizedTest
     @MethodSource("everyVerifyRecord")
     void theTritonKernelThatWroteOutOfBoundsIsTheFaultNotTheCrossEntropyThatTrippedOverIt(String record) {
-        JsonNode r = analyze(DOCS.resolve(record), "triton-stride", 1);
+        JsonNode r = analyze(Records.unpacked(record), "triton-stride", 1);
         JsonNode d = r.get("diagnosis");
         assertThat(d.get("faultAt").get("line").asInt()).isEqualTo(51);
         assertThat(d.get("faultEvidence").asText()).isEqualTo("sanitizer");
@@ -98,7 +98,7 @@ class H200VerifyRecordTest {
     @ParameterizedTest
     @MethodSource("everyVerifyRecord")
     void aTorchrunWorkersTracebackIsReadWithItsRank(String record) {
-        JsonNode r = analyze(DOCS.resolve(record), "ddp-scatter", 1);
+        JsonNode r = analyze(Records.unpacked(record), "ddp-scatter", 1);
         assertThat(r.get("diagnosis").get("reportedAt").get("line").asInt()).isEqualTo(121);
         assertThat(r.get("diagnosis").get("faultAt").get("line").asInt()).isEqualTo(82);
         assertThat(r.get("diagnosis").get("summary").asText()).contains("on rank 0");
@@ -107,7 +107,7 @@ class H200VerifyRecordTest {
     @ParameterizedTest
     @ValueSource(strings = {"h200-2026-12-03-verify", "h200-2026-12-04-verify"})
     void aHangAfterACaughtGpuErrorSaysSo(String record) {
-        JsonNode r = analyze(DOCS.resolve(record), "hang-driver", 1);
+        JsonNode r = analyze(Records.unpacked(record), "hang-driver", 1);
         assertThat(r.get("reasons").toString())
                 .contains("an illegal memory access was encountered")
                 .contains("the hang followed a GPU fault");
@@ -141,7 +141,7 @@ class H200VerifyRecordTest {
     void withTheXmlLostTheTextLogsFullPathsStillNameTheTritonLaunchLine() throws Exception {
         // the runner asks compute-sanitizer for full paths: with its default basenames the text log
         // says "__call__ in driver.py:713", which nothing tells apart from the user's own driver.py
-        Path phase = DOCS.resolve("h200-2026-12-04-verify/triton-stride/sanitizer-memcheck");
+        Path phase = Records.unpacked("h200-2026-12-04-verify/triton-stride/sanitizer-memcheck");
         assertThat(phase.resolve("command.txt")).content().contains("--strip-paths no");
         Path json = dir.resolve("text-only.json");
         CliRunner r = CliRunner.run(
@@ -166,7 +166,7 @@ class H200VerifyRecordTest {
 
     @Test
     void theBlockingRunBesideAShorterSanitizerRunIsCutWhenItEndsCleanAndTheJobStillPasses() {
-        Path record = DOCS.resolve("h200-2026-12-04-verify/blocking-cut");
+        Path record = Records.unpacked("h200-2026-12-04-verify/blocking-cut");
         JsonNode r = analyze(record, "cudnn-bench", 0);
         JsonNode blocking = phase(r, "blocking");
         assertThat(blocking.get("status").asText()).isEqualTo("stopped-early");
@@ -178,14 +178,14 @@ class H200VerifyRecordTest {
 
     @Test
     void aBugTheShortSanitizerRunNeverReachesIsStillFoundAtItsLine() {
-        JsonNode r = analyze(DOCS.resolve("h200-2026-12-04-verify/blocking-cut"), "ddp-late", 1);
+        JsonNode r = analyze(Records.unpacked("h200-2026-12-04-verify/blocking-cut"), "ddp-late", 1);
         assertThat(r.get("diagnosis").get("faultAt").get("line").asInt()).isEqualTo(82);
         assertThat(phase(r, "sanitizer-memcheck").get("status").asText()).isEqualTo("passed");
     }
 
     @Test
     void aCleanTorchrunJobsCutBlockingRunEndsInTorchrunsSignalTracebackAndStillPasses() {
-        Path record = DOCS.resolve("h200-2026-12-04-verify/blocking-cut-long");
+        Path record = Records.unpacked("h200-2026-12-04-verify/blocking-cut-long");
         assertThat(record.resolve("ddp-long-clean/blocking/stderr.log"))
                 .content()
                 .contains("SignalException");
@@ -198,7 +198,7 @@ class H200VerifyRecordTest {
 
     @Test
     void aLateBugIsLocatedByTheBlockingRunRunAgainEvenWhenNcclsWatchdogEatsItsTraceback() {
-        Path record = DOCS.resolve("h200-2026-12-04-verify/blocking-cut-long");
+        Path record = Records.unpacked("h200-2026-12-04-verify/blocking-cut-long");
         assertThat(record.resolve("ddp-late-long/blocking-cut/stderr.log"))
                 .content()
                 .contains("SignalException");
@@ -223,7 +223,7 @@ class H200VerifyRecordTest {
     @ValueSource(strings = {"ddp-clean", "cudnn-bench", "triton-stride", "ddp-scatter"})
     void theFullPathTextLogAloneGivesTheVerdictOfTheWholeRun(String runCase) {
         // the XML lost: the text log (full paths, module lines of their own) must still suppress NCCL's noise
-        Path record = DOCS.resolve("h200-2026-12-04-verify/final");
+        Path record = Records.unpacked("h200-2026-12-04-verify/final");
         JsonNode runner = CliRunner.json(record.resolve(runCase).resolve("report.json"));
         Path json = dir.resolve(runCase + "-text.json");
         CliRunner r = CliRunner.run(

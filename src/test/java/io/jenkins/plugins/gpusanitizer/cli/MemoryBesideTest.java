@@ -180,9 +180,9 @@ class MemoryBesideTest {
 
     @Test
     void onASharedCardWithoutPerProcessFiguresTheProbesAllocatorCurveIsJudged() throws IOException {
-        // the H200 probe record's leak job (docs/h200-probe/leak), as if it had run beside the sanitizer run
+        // the H200 probe record's leak job (records/h200-probe.zip, leak), as if it had run beside the sanitizer run
         Path run = dir.resolve("leak");
-        Path record = ProbeH200RecordTest.ROOT.resolve("docs/h200-probe/leak");
+        Path record = ProbeH200RecordTest.RECORD.resolve("leak");
         try (Stream<Path> files = Files.walk(record)) {
             for (Path f : files.filter(Files::isRegularFile).toList()) {
                 Path to = run.resolve(record.relativize(f).toString());

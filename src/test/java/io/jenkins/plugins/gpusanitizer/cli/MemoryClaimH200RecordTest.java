@@ -3,9 +3,11 @@ package io.jenkins.plugins.gpusanitizer.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.jenkins.plugins.gpusanitizer.testing.Records;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -21,29 +23,44 @@ import org.junit.jupiter.params.provider.MethodSource;
  * changes.
  */
 class MemoryClaimH200RecordTest {
-    static final Path DOCS = Path.of(System.getProperty("gs.projectRoot", ".")).resolve("docs");
+    /**
+     * The captures the issue quotes from (all made before its fix). Those of 2026-12-04b-d came with the fix,
+     * whose other parts change some of their verdicts on purpose (records/README.md).
+     */
+    static final List<String> CAPTURES = List.of(
+            "h200-2026-12-02",
+            "h200-2026-12-03",
+            "h200-2026-12-03-verify",
+            "h200-2026-12-04-verify",
+            "h200-gpu-minutes",
+            "h200-gpu-minutes-env",
+            "h200-probe",
+            "h200-sanitizer-options",
+            "h200-signals");
 
     @TempDir
     Path dir;
 
     /** Every recorded run with a regression-phase probe log and a report made by the old analysis. */
     static Stream<String> recordedRuns() throws IOException {
-        try (Stream<Path> files = Files.walk(DOCS)) {
-            return files
-                    .filter(p -> p.endsWith(Path.of("regression", "probe.jsonl")))
-                    .map(p -> p.getParent().getParent())
-                    .filter(run -> Files.isRegularFile(run.resolve("report.json")))
-                    .map(run -> DOCS.relativize(run).toString())
-                    .sorted()
-                    .toList()
-                    .stream();
+        List<String> runs = new ArrayList<>();
+        for (String name : CAPTURES) {
+            Path record = Records.unpacked(name);
+            try (Stream<Path> files = Files.walk(record)) {
+                files.filter(p -> p.endsWith(Path.of("regression", "probe.jsonl")))
+                        .map(p -> p.getParent().getParent())
+                        .filter(run -> Files.isRegularFile(run.resolve("report.json")))
+                        .map(run -> name + "/" + record.relativize(run))
+                        .forEach(runs::add);
+            }
         }
+        return runs.stream().sorted();
     }
 
     private JsonNode analyze(String run, String... more) {
         Path json = dir.resolve("report.json");
-        List<String> args = new java.util.ArrayList<>(
-                List.of("analyze", "--run-dir", DOCS.resolve(run).toString(), "--json", json.toString()));
+        List<String> args = new ArrayList<>(
+                List.of("analyze", "--run-dir", Records.unpacked(run).toString(), "--json", json.toString()));
         args.addAll(List.of(more));
         CliRunner r = CliRunner.run(args.toArray(String[]::new));
         assertThat(r.exit()).as(r.out() + r.err()).isBetween(0, 2);
@@ -57,7 +74,7 @@ class MemoryClaimH200RecordTest {
     @ParameterizedTest
     @MethodSource("recordedRuns")
     void sitesAreBlamedOnlyWhereTheCurveGrowsOrTheJobRanOutOfMemory(String run) {
-        JsonNode recorded = CliRunner.json(DOCS.resolve(run).resolve("report.json"));
+        JsonNode recorded = CliRunner.json(Records.unpacked(run).resolve("report.json"));
         JsonNode r = analyze(run);
         assertThat(r.get("verdict").asText())
                 .as(run + ": the verdict")
@@ -97,7 +114,7 @@ class MemoryClaimH200RecordTest {
                 "h200-2026-12-04-verify/final/cudnn-bench", // too short to judge, PASS
                 "h200-2026-12-04-verify/cudagraph", // too short, PASS, "<no Python frame recorded>:0"
                 "h200-2026-12-04-verify/ddp-scatter")) { // a FAIL without any leak, "<no Python frame recorded>:0"
-            JsonNode recorded = CliRunner.json(DOCS.resolve(run).resolve("report.json"));
+            JsonNode recorded = CliRunner.json(Records.unpacked(run).resolve("report.json"));
             assertThat(sites(recorded).get("summary").asText())
                     .as(run + " as recorded")
                     .contains(" pile up: ");
@@ -110,7 +127,7 @@ class MemoryClaimH200RecordTest {
     @Test
     void aSiteWithoutAPythonFrameIsSaidAsSuchInTheReport() throws IOException {
         String run = "h200-2026-12-04-verify/cudagraph";
-        assertThat(sites(CliRunner.json(DOCS.resolve(run).resolve("report.json")))
+        assertThat(sites(CliRunner.json(Records.unpacked(run).resolve("report.json")))
                         .get("summary")
                         .asText())
                 .contains("<no Python frame recorded>:0");

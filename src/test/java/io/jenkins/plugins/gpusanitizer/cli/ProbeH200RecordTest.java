@@ -3,6 +3,7 @@ package io.jenkins.plugins.gpusanitizer.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.jenkins.plugins.gpusanitizer.testing.Records;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code analyze --run-dir} over the probe's H200 record (docs/h200-probe, made by
+ * {@code analyze --run-dir} over the probe's H200 record (records/h200-probe.zip, made by
  * examples/h200/capture-probe.sh from the jobs of examples/probe): the failing operators, their
  * arguments and the allocation sites must come out of the raw outputs, at the lines the example sources
  * mark with {@code PROBE-FAULT}, {@code PROBE-SITE} and {@code PROBE-OOM}. A case not recorded yet is
@@ -20,7 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ProbeH200RecordTest {
     static final Path ROOT = Path.of(System.getProperty("gs.projectRoot", "."));
-    static final Path RECORD = ROOT.resolve("docs").resolve("h200-probe");
+    static final Path RECORD = Records.unpacked("h200-probe");
 
     @TempDir
     Path dir;

@@ -3,6 +3,7 @@ package io.jenkins.plugins.gpusanitizer.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.jenkins.plugins.gpusanitizer.testing.Records;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,12 +19,11 @@ import org.junit.jupiter.api.io.TempDir;
  * Issue #25, 12: with --reference and --fail-on new, a change that fixes the out-of-bounds write at
  * one line of a kernel and adds one at another line of the same kernel was "outstanding, also in the
  * reference": PASS. The reference is the real H200 memcheck log of the Triton stride job
- * (docs/h200-2026-12-03-verify/triton-stride: row_scale_bias_kernel writes out of bounds at
+ * (records/h200-2026-12-03-verify.zip, triton-stride: row_scale_bias_kernel writes out of bounds at
  * triton_stride.py:40, launched from :51); the change is that log edited.
  */
 class ReferenceDeviceLineTest {
-    static final Path RUN = Path.of(
-            System.getProperty("gs.projectRoot", "."), "docs/h200-2026-12-03-verify/triton-stride/sanitizer-memcheck");
+    static final Path RUN = Records.unpacked("h200-2026-12-03-verify/triton-stride/sanitizer-memcheck");
     static final Path LOG = RUN.resolve("sanitizer.log");
     static final Path XML = RUN.resolve("sanitizer.xml");
     private static final String FAULT = "row_scale_bias_kernel+0x220 in triton_stride.py:40";

@@ -3,11 +3,12 @@ package io.jenkins.plugins.gpusanitizer.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
+import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
 import io.jenkins.plugins.gpusanitizer.engine.run.FakeGpu;
 import io.jenkins.plugins.gpusanitizer.engine.run.Phase;
-import io.jenkins.plugins.gpusanitizer.engine.run.RunDirectory;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunSpec;
 import io.jenkins.plugins.gpusanitizer.engine.run.Runner;
 import java.io.IOException;
@@ -78,22 +79,17 @@ class RunDirectoryAgreementTest {
                 .orElseThrow(() -> new AssertionError("no reason " + code + " in " + r.reasons()));
     }
 
-    private Report runAndCompare(FakeGpu gpu, RunSpec spec, String verdict) {
+    private Report runAndCompare(FakeGpu gpu, RunSpec spec, Verdict verdict) {
         Report run = new Runner(spec, gpu.env(), console::add).run();
         assertThat(run.verdict()).as(run.reasons().toString()).isEqualTo(verdict);
-        Report again = reanalyze(Path.of(spec.outDir()), exitOf(verdict));
+        Report again = reanalyze(Path.of(spec.outDir()), verdict.exitCode());
         assertThat(again.verdict()).as(again.reasons().toString()).isEqualTo(verdict);
         assertThat(deciding(again)).isEqualTo(deciding(run));
-        assertThat(ReportJson.read(Path.of(spec.outDir(), RunDirectory.REPORT_JSON))
+        assertThat(ReportJson.read(Path.of(spec.outDir(), RunLayout.REPORT_JSON))
                         .verdict())
                 .as("report.json, which the Jenkins build page shows")
                 .isEqualTo(verdict);
         return run;
-    }
-
-    private static int exitOf(String verdict) {
-        return io.jenkins.plugins.gpusanitizer.engine.gate.Verdict.valueOf(verdict)
-                .exitCode();
     }
 
     @Test
@@ -106,7 +102,7 @@ class RunDirectoryAgreementTest {
                                 + "ERROR SUMMARY: 0 errors\n")
                 .put("memcheck-app.stderr", "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB.\n")
                 .put("memcheck-app.exit", "1");
-        Report r = runAndCompare(gpu, spec("died").phases(List.of(Phase.SANITIZER)), "ERROR");
+        Report r = runAndCompare(gpu, spec("died").phases(List.of(Phase.SANITIZER)), Verdict.ERROR);
         assertThat(reason(r, "target-failed").message())
                 .startsWith("memcheck: the application returned an error under compute-sanitizer")
                 .contains("was not checked");
@@ -119,7 +115,7 @@ class RunDirectoryAgreementTest {
                 .put("memcheck.log", P + "COMPUTE-SANITIZER\n" + P + "ERROR SUMMARY: 0 errors\n")
                 .put("memcheck-app.stderr", "train.py: error: unrecognized arguments: --stpes 8\n")
                 .put("memcheck-app.exit", "2");
-        Report r = runAndCompare(gpu, spec("badarg").phases(List.of(Phase.SANITIZER)), "ERROR");
+        Report r = runAndCompare(gpu, spec("badarg").phases(List.of(Phase.SANITIZER)), Verdict.ERROR);
         assertThat(reason(r, "sanitizer-exit").message())
                 .isEqualTo("sanitizer-memcheck exited with 2 and compute-sanitizer reported no error: the job failed"
                         + " under the tool, so it was not fully checked; see sanitizer-memcheck/stderr.log");
@@ -137,7 +133,7 @@ class RunDirectoryAgreementTest {
                 StandardCharsets.UTF_8);
         cs.toFile().setExecutable(true);
         Report r = runAndCompare(
-                gpu, spec("no-log").phases(List.of(Phase.SANITIZER)).computeSanitizer(cs.toString()), "ERROR");
+                gpu, spec("no-log").phases(List.of(Phase.SANITIZER)).computeSanitizer(cs.toString()), Verdict.ERROR);
         assertThat(reason(r, "no-sanitizer-output").message())
                 .isEqualTo("sanitizer-memcheck: compute-sanitizer wrote no log (exit 255); see"
                         + " sanitizer-memcheck/stderr.log");
@@ -147,7 +143,7 @@ class RunDirectoryAgreementTest {
     void p2TimedOutPhaseIsAnErrorInRunAndInAnalyze() {
         FakeGpu gpu = new FakeGpu(dir).put("blocking.hang", "");
         Report r = runAndCompare(
-                gpu, spec("timeout").phases(List.of(Phase.BLOCKING)).timeoutSeconds(Phase.BLOCKING, 2), "ERROR");
+                gpu, spec("timeout").phases(List.of(Phase.BLOCKING)).timeoutSeconds(Phase.BLOCKING, 2), Verdict.ERROR);
         assertThat(reason(r, "timeout").message())
                 .startsWith("blocking timed out after ")
                 .endsWith(" s and was killed; its output is partial");
@@ -157,7 +153,7 @@ class RunDirectoryAgreementTest {
     void p2AbortedNotStartedAndUnfinishedRunsAreErrorsInAnalyze() throws IOException {
         FakeGpu gpu = new FakeGpu(dir).clean();
         RunSpec spec = spec("clean").phases(List.of(Phase.BLOCKING));
-        runAndCompare(gpu, spec, "PASS");
+        runAndCompare(gpu, spec, Verdict.PASS);
         Path clean = Path.of(spec.outDir());
         record Edit(String status, boolean finished, String code, String message) {}
         for (Edit e : List.of(
@@ -172,12 +168,12 @@ class RunDirectoryAgreementTest {
             }
             var mapper = ReportJson.mapper();
             ObjectNode record = (ObjectNode)
-                    mapper.readTree(clean.resolve(RunDirectory.RUN_JSON).toFile());
+                    mapper.readTree(clean.resolve(RunLayout.RUN_JSON).toFile());
             record.put("finished", e.finished());
             ((ObjectNode) record.get("execution").get("phases").get(0)).put("status", e.status());
-            mapper.writeValue(copy.resolve(RunDirectory.RUN_JSON).toFile(), record);
+            mapper.writeValue(copy.resolve(RunLayout.RUN_JSON).toFile(), record);
             Report r = reanalyze(copy, 3);
-            assertThat(r.verdict()).as(e.code()).isEqualTo("ERROR");
+            assertThat(r.verdict()).as(e.code()).isEqualTo(Verdict.ERROR);
             assertThat(reason(r, e.code()).level()).isEqualTo("error");
             assertThat(reason(r, e.code()).message()).as(e.code()).startsWith(e.message());
         }

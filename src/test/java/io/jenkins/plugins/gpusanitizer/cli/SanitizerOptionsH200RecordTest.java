@@ -3,6 +3,7 @@ package io.jenkins.plugins.gpusanitizer.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.jenkins.plugins.gpusanitizer.testing.Records;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -13,13 +14,13 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * What compute-sanitizer's own options do to the findings (docs/h200-sanitizer-options, made on the H200 by
+ * What compute-sanitizer's own options do to the findings (records/h200-sanitizer-options.zip, made on the H200 by
  * examples/h200/capture-sanitizer-options.sh): vendor kernels excluded keep the Triton defect and its line, a
  * shorter host backtrace keeps it only through the XML, a device-only backtrace loses it; for initcheck, excluding vendor kernels
  * shows a finding the print limit hid behind vendor records.
  */
 class SanitizerOptionsH200RecordTest {
-    static final Path RECORD = ProbeH200RecordTest.ROOT.resolve("docs").resolve("h200-sanitizer-options");
+    static final Path RECORD = Records.unpacked("h200-sanitizer-options");
 
     @TempDir
     Path dir;

@@ -3,6 +3,7 @@ package io.jenkins.plugins.gpusanitizer.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.jenkins.plugins.gpusanitizer.testing.Records;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,13 +16,13 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The CLI signalled on the real H200 in the middle of a phase (docs/h200-signals, made by
+ * The CLI signalled on the real H200 in the middle of a phase (records/h200-signals.zip, made by
  * examples/h200/capture-signals.sh): a torchrun/DDP job with DataLoader workers, under the real
  * compute-sanitizer in the sanitizer phase. What the capture measured is read back from its files and
  * checked against what the run directories say.
  */
 class SignalsH200RecordTest {
-    static final Path RECORD = ProbeH200RecordTest.ROOT.resolve("docs").resolve("h200-signals");
+    static final Path RECORD = Records.unpacked("h200-signals");
     private static final Pattern LINE = Pattern.compile("(\\S+) exit=(\\d+) exit_seconds=([\\d.]+) "
             + "processes_before=(\\d+) gone_after_s=(-?\\d+) report=\"([^\"]*)\" phase=\"([^\"]*)\"");
 
@@ -152,7 +153,7 @@ class SignalsH200RecordTest {
     @Test
     void aRunDirectoryDeletedUnderARunningPhaseOnTheH200StopsItsJobAtOnce() throws Exception {
         // not a signal: `rm -rf` of the run directory in the middle of the sanitizer and the regression phase
-        Path record = ProbeH200RecordTest.ROOT.resolve("docs/h200-2026-12-04-verify/signals-lost-directory");
+        Path record = Records.unpacked("h200-2026-12-04-verify/signals-lost-directory");
         Map<String, Case> cases = cases(record);
         for (String name : List.of("RM-sanitizer", "RM-regression")) {
             Case c = cases.get(name);

@@ -1,5 +1,6 @@
 package io.jenkins.plugins.gpusanitizer.engine;
 
+import io.jenkins.plugins.gpusanitizer.testing.Records;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -90,9 +91,9 @@ public final class Corpus {
         }
     }
 
-    /** The H200 run record written by `gpu-sanitize run` (docs/h200-2026-12-02). */
+    /** The H200 run record written by `gpu-sanitize run` (records/h200-2026-12-02.zip). */
     public static Path runRecord(String runCase) {
-        return Path.of(System.getProperty("gs.projectRoot", "."), "docs", "h200-2026-12-02", runCase);
+        return Records.unpacked("h200-2026-12-02/" + runCase);
     }
 
     /** A recorded run directory analysed afresh by this build's engine (as `analyze --run-dir` does). */

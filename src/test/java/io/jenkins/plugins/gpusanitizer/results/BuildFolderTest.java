@@ -8,6 +8,7 @@ import static org.mockito.Mockito.when;
 
 import hudson.model.Run;
 import hudson.util.XStream2;
+import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -50,7 +51,7 @@ class BuildFolderTest {
         BuildFolder folder = folder(dir);
         assertThat(folder.directory().toPath()).isEqualTo(dir.resolve("gpu-sanitizer/gpu-sanitizer"));
         assertThat(folder.reportJson().toPath()).isEqualTo(dir.resolve("gpu-sanitizer/gpu-sanitizer/report.json"));
-        assertThat(folder.report().verdict()).isEqualTo("FAIL");
+        assertThat(folder.report().verdict()).isEqualTo(Verdict.FAIL);
         assertThat(folder.report()).as("cached").isSameAs(folder.report());
     }
 
@@ -66,7 +67,7 @@ class BuildFolderTest {
         }
         assertThat(folder.rawLogsDropped()).isTrue();
         assertThat(BuildFolder.of(dir.toFile(), "gpu-sanitizer").report().verdict())
-                .isEqualTo("FAIL");
+                .isEqualTo(Verdict.FAIL);
         assertThat(folder.dropRawLogs("again")).as("once").isFalse();
         BuildFolder empty = BuildFolder.of(dir.toFile(), "no-report");
         assertThat(empty.dropRawLogs("x")).as("no report, nothing dropped").isFalse();
@@ -81,7 +82,9 @@ class BuildFolderTest {
         List<GpuSanitizeBuildAction> actions = new ArrayList<>();
         for (String id : ids) {
             GpuSanitizeBuildAction action = new GpuSanitizeBuildAction(
-                    id, "GPU Sanitizer", new AgentSummary("FAIL", 1, 0, null, null, null, null, null, "/r", Map.of()));
+                    id,
+                    "GPU Sanitizer",
+                    new AgentSummary(Verdict.FAIL, 1, 0, null, null, null, null, null, "/r", Map.of()));
             action.onAttached(build);
             actions.add(action);
         }

@@ -8,6 +8,7 @@ import hudson.model.Run;
 import io.jenkins.plugins.gpusanitizer.engine.report.Html;
 import io.jenkins.plugins.gpusanitizer.engine.report.HtmlReport;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
+import io.jenkins.plugins.gpusanitizer.testing.Records;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -70,7 +71,7 @@ class BuildPageScreenshotTest {
             }
             Assumptions.abort("Chromium not installed");
         }
-        Path far = ROOT.resolve("docs/h200-2026-12-02/far/report.json");
+        Path far = Records.unpacked("h200-2026-12-02/far/report.json");
         Path build = dir.resolve("build");
         Path results =
                 BuildFolder.of(build.toFile(), "gpu-sanitizer").directory().toPath();

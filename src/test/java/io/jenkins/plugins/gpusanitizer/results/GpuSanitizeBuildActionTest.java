@@ -6,7 +6,9 @@ import static org.mockito.Mockito.when;
 
 import hudson.model.DirectoryBrowserSupport;
 import hudson.model.Run;
+import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
+import io.jenkins.plugins.gpusanitizer.testing.Records;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,11 +16,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The build action over a real report written by `gpu-sanitize run` on the H200 (docs record). The
+ * The build action over a real report written by `gpu-sanitize run` on the H200 (records/h200-2026-12-02.zip). The
  * build is a Mockito mock: core's {@code Run} has no constructor a unit test can call (issue #12, 9).
  */
 class GpuSanitizeBuildActionTest {
-    static final Path FAR = Path.of(System.getProperty("gs.projectRoot", "."), "docs", "h200-2026-12-02", "far");
+    static final Path FAR = Records.unpacked("h200-2026-12-02/far");
 
     static Run<?, ?> build(Path root) {
         Run<?, ?> run = mock(Run.class);
@@ -30,7 +32,7 @@ class GpuSanitizeBuildActionTest {
     void smallFieldsFromTheAgentAndTheFullReportFromTheBuildFolder(@TempDir Path build) throws IOException {
         var report = ReportJson.read(FAR.resolve("report.json"));
         AgentSummary s = Summaries.of(report, "/tmp/h200-runs/far");
-        assertThat(s.verdict()).isEqualTo("FAIL");
+        assertThat(s.verdict()).isEqualTo(Verdict.FAIL);
         assertThat(s.defects()).isEqualTo(1);
         assertThat(s.errorsTotal()).isEqualTo(2050L);
         assertThat(s.faultAt()).isEqualTo("lstm_job.py:43 (fused_scale)");
@@ -47,7 +49,7 @@ class GpuSanitizeBuildActionTest {
         Path dir = BuildFolder.of(build.toFile(), "gpu-sanitizer").directory().toPath();
         Files.createDirectories(dir);
         Files.copy(FAR.resolve("report.json"), dir.resolve("report.json"));
-        assertThat(a.getReport().verdict()).isEqualTo("FAIL");
+        assertThat(a.getReport().verdict()).isEqualTo(Verdict.FAIL);
         assertThat(a.getReportHtml()).contains("fused_scale", "lstm_job.py").doesNotContain("<script");
         assertThat(a.getEvidence()).as("no probe in that run").isEmpty();
     }
@@ -86,7 +88,7 @@ class GpuSanitizeBuildActionTest {
                         "GPU memory grows because tensors allocated at logits_leak.py:23 (forward) pile up: "
                                 + "1,180 live blocks, 23.0 MiB at the end against 3.5 MiB after warm-up (4.3 s).");
         // a build recorded before the probe existed (no evidence field in build.xml)
-        AgentSummary old = new AgentSummary("PASS", 0, 0, null, null, null, null, null, "/tmp/run", null, null);
+        AgentSummary old = new AgentSummary(Verdict.PASS, 0, 0, null, null, null, null, null, "/tmp/run", null, null);
         assertThat(new GpuSanitizeBuildAction("x", "X", old).getEvidence()).isEmpty();
     }
 

@@ -8,6 +8,7 @@ import static org.mockito.Mockito.when;
 import hudson.model.Job;
 import hudson.model.Result;
 import hudson.model.Run;
+import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -18,7 +19,7 @@ import org.junit.jupiter.api.Test;
  * URL has a page.
  */
 class GpuSanitizeJobActionTest {
-    private static GpuSanitizeBuildAction action(String id, String verdict, int defects) {
+    private static GpuSanitizeBuildAction action(String id, Verdict verdict, int defects) {
         return new GpuSanitizeBuildAction(
                 id,
                 "GPU Sanitizer " + id,
@@ -44,8 +45,8 @@ class GpuSanitizeJobActionTest {
 
     @Test
     void aJobWhoseBuildsAllFailStillHasItsTrend() {
-        Run<?, ?> first = build(1, Result.FAILURE, null, action("gpu-sanitizer", "FAIL", 2));
-        Run<?, ?> second = build(2, Result.FAILURE, first, action("gpu-sanitizer", "FAIL", 1));
+        Run<?, ?> first = build(1, Result.FAILURE, null, action("gpu-sanitizer", Verdict.FAIL, 2));
+        Run<?, ?> second = build(2, Result.FAILURE, first, action("gpu-sanitizer", Verdict.FAIL, 1));
         Job<?, ?> job = job(second);
         List<GpuSanitizeJobAction> actions = GpuSanitizeJobAction.Factory.forJob(job);
         assertThat(actions).singleElement().satisfies(a -> {
@@ -64,8 +65,8 @@ class GpuSanitizeJobActionTest {
 
     @Test
     void oneJobActionPerStepIdOfTheLastBuildWithAReport() {
-        Run<?, ?> withReports =
-                build(3, Result.UNSTABLE, null, action("memcheck", "UNSTABLE", 0), action("blocking", "PASS", 0));
+        Run<?, ?> withReports = build(
+                3, Result.UNSTABLE, null, action("memcheck", Verdict.UNSTABLE, 0), action("blocking", Verdict.PASS, 0));
         Run<?, ?> without = build(4, Result.ABORTED, withReports);
         List<GpuSanitizeJobAction> actions = GpuSanitizeJobAction.Factory.forJob(job(without));
         assertThat(actions).extracting(GpuSanitizeJobAction::getId).containsExactly("memcheck", "blocking");

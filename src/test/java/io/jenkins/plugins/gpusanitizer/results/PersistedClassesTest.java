@@ -7,6 +7,7 @@ import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
 import io.jenkins.plugins.gpusanitizer.steps.GpuSanitizeStep;
 import io.jenkins.plugins.gpusanitizer.steps.SanitizerTool;
 import io.jenkins.plugins.gpusanitizer.steps.Suppression;
+import io.jenkins.plugins.gpusanitizer.testing.Records;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.Array;
@@ -34,7 +35,6 @@ import org.junit.jupiter.api.Test;
  * own classes.
  */
 class PersistedClassesTest {
-    static final Path DOCS = Path.of(System.getProperty("gs.projectRoot", "."), "docs");
     static final String PLUGIN = "io.jenkins.plugins.gpusanitizer.";
 
     static Set<String> whitelist() throws IOException {
@@ -121,7 +121,7 @@ class PersistedClassesTest {
     static List<Path> recordedReports() throws IOException {
         List<Path> reports = new ArrayList<>();
         for (String capture : List.of("h200-2026-12-02", "h200-2026-12-03")) {
-            try (Stream<Path> runs = Files.list(DOCS.resolve(capture))) {
+            try (Stream<Path> runs = Files.list(Records.unpacked(capture))) {
                 runs.map(run -> run.resolve("report.json"))
                         .filter(Files::isRegularFile)
                         .sorted()
@@ -166,7 +166,7 @@ class PersistedClassesTest {
 
     @Test
     void aSummaryWithoutPerToolCountsOrEvidenceStillPersists() throws IOException {
-        Report far = ReportJson.read(DOCS.resolve("h200-2026-12-02/far/report.json"));
+        Report far = ReportJson.read(Records.unpacked("h200-2026-12-02/far/report.json"));
         AgentSummary s = Summaries.of(far, "/tmp/h200-runs/far");
         AgentSummary bare = new AgentSummary(
                 s.verdict(),

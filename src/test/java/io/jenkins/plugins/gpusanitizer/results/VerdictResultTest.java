@@ -3,13 +3,14 @@ package io.jenkins.plugins.gpusanitizer.results;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import hudson.model.Result;
+import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import org.junit.jupiter.api.Test;
 
 class VerdictResultTest {
-    private static AgentSummary summary(String verdict, String reason) {
+    private static AgentSummary summary(Verdict verdict, String reason) {
         return new AgentSummary(
                 verdict,
-                "FAIL".equals(verdict) ? 1 : 0,
+                verdict == Verdict.FAIL ? 1 : 0,
                 0,
                 1603L,
                 reason,
@@ -23,14 +24,15 @@ class VerdictResultTest {
 
     @Test
     void passLeavesTheBuildAlone() {
-        VerdictResult v = VerdictResult.of(summary("PASS", null), "GPU Sanitizer");
+        VerdictResult v = VerdictResult.of(summary(Verdict.PASS, null), "GPU Sanitizer");
         assertThat(v.result()).isSameAs(Result.SUCCESS);
         assertThat(v.abort()).isFalse();
     }
 
     @Test
     void unstableMarksWithoutAborting() {
-        VerdictResult v = VerdictResult.of(summary("UNSTABLE", "GPU 0 memory grows 70000 MiB/min"), "GPU Sanitizer");
+        VerdictResult v =
+                VerdictResult.of(summary(Verdict.UNSTABLE, "GPU 0 memory grows 70000 MiB/min"), "GPU Sanitizer");
         assertThat(v.result()).isSameAs(Result.UNSTABLE);
         assertThat(v.abort()).isFalse();
         assertThat(v.message()).isEqualTo("GPU Sanitizer: UNSTABLE: GPU 0 memory grows 70000 MiB/min");
@@ -38,7 +40,8 @@ class VerdictResultTest {
 
     @Test
     void failAbortsWithTheRealLineAndTheBlamedOne() {
-        VerdictResult v = VerdictResult.of(summary("FAIL", "memcheck: Invalid __global__ write"), "GPU Sanitizer");
+        VerdictResult v =
+                VerdictResult.of(summary(Verdict.FAIL, "memcheck: Invalid __global__ write"), "GPU Sanitizer");
         assertThat(v.result()).isSameAs(Result.FAILURE);
         assertThat(v.abort()).isTrue();
         assertThat(v.message())
@@ -49,7 +52,7 @@ class VerdictResultTest {
 
     @Test
     void errorIsAFailureThatNamesTheToolProblem() {
-        VerdictResult v = VerdictResult.of(summary("ERROR", "no GPU: nvidia-smi failed"), "GPU Sanitizer");
+        VerdictResult v = VerdictResult.of(summary(Verdict.ERROR, "no GPU: nvidia-smi failed"), "GPU Sanitizer");
         assertThat(v.result()).isSameAs(Result.FAILURE);
         assertThat(v.abort()).isTrue();
         assertThat(v.message()).contains("ERROR", "no GPU: nvidia-smi failed");

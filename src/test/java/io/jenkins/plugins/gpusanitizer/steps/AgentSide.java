@@ -1,8 +1,8 @@
 package io.jenkins.plugins.gpusanitizer.steps;
 
-import io.jenkins.plugins.gpusanitizer.engine.run.LocalProcessStarter;
-import io.jenkins.plugins.gpusanitizer.engine.run.ProcessStarter;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunSpec;
+import io.jenkins.plugins.gpusanitizer.engine.run.process.LocalProcessStarter;
+import io.jenkins.plugins.gpusanitizer.engine.run.process.ProcessStarter;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.File;

@@ -2,6 +2,7 @@ package io.jenkins.plugins.gpusanitizer.steps;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.run.FakeGpu;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunSpec;
 import io.jenkins.plugins.gpusanitizer.results.AgentSummary;
@@ -130,7 +131,7 @@ class DurableRunTest {
     @ValueSource(strings = {"sanitizer", "blocking", "regression"})
     void aControllerRestartInAPhaseLosesNothing(String phase) throws Exception {
         AgentSummary expected = uninterrupted(phase);
-        assertThat(expected.verdict()).isEqualTo("FAIL");
+        assertThat(expected.verdict()).isEqualTo(Verdict.FAIL);
 
         Case run = new Case("restart-" + phase, phase);
         RunFollower follower = new RunFollower(run.spec.outDir(), false);
@@ -256,7 +257,7 @@ class DurableRunTest {
         assertThat(ended.failure())
                 .as("no second start refused as 'already going on'")
                 .isNull();
-        assertThat(ended.summary().verdict()).isEqualTo("FAIL");
+        assertThat(ended.summary().verdict()).isEqualTo(Verdict.FAIL);
     }
 
     private static void assertSameReport(AgentSummary actual, AgentSummary expected) {

@@ -14,6 +14,7 @@ import hudson.FilePath;
 import hudson.model.Result;
 import hudson.model.Run;
 import hudson.model.TaskListener;
+import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunSpec;
 import io.jenkins.plugins.gpusanitizer.results.AgentSummary;
 import io.jenkins.plugins.gpusanitizer.results.GpuSanitizeBuildAction;
@@ -80,7 +81,7 @@ class GpuSanitizeExecutionTest {
         @Override
         public boolean stop() {
             calls.add("stop");
-            answers.add(AgentProgress.ended(List.of("[gpu-sanitize] aborted"), 9, summary("ERROR", true), null));
+            answers.add(AgentProgress.ended(List.of("[gpu-sanitize] aborted"), 9, summary(Verdict.ERROR, true), null));
             return true;
         }
 
@@ -174,7 +175,7 @@ class GpuSanitizeExecutionTest {
         }
     }
 
-    static AgentSummary summary(String verdict, boolean aborted) {
+    static AgentSummary summary(Verdict verdict, boolean aborted) {
         return new AgentSummary(
                 verdict,
                 2,
@@ -289,7 +290,7 @@ class GpuSanitizeExecutionTest {
         Run<?, ?> build = build();
         ReplayContext context = context(build);
         host.agent.answers.add(AgentProgress.running(List.of("[gpu-sanitize] sanitizer-memcheck started"), 1));
-        host.agent.answers.add(AgentProgress.ended(List.of(), 1, summary("PASS", false), null));
+        host.agent.answers.add(AgentProgress.ended(List.of(), 1, summary(Verdict.PASS, false), null));
         GpuSanitizeExecution execution =
                 new GpuSanitizeExecution(new GpuSanitizeStep("python3 train.py"), context, host);
 
@@ -316,7 +317,7 @@ class GpuSanitizeExecutionTest {
         host.landing = new VerdictResult(Result.UNSTABLE, false, "unstable");
         Run<?, ?> build = build();
         ReplayContext context = context(build);
-        host.agent.answers.add(AgentProgress.ended(List.of(), 0, summary("UNSTABLE", false), null));
+        host.agent.answers.add(AgentProgress.ended(List.of(), 0, summary(Verdict.UNSTABLE, false), null));
         new GpuSanitizeExecution(new GpuSanitizeStep("python3 train.py"), context, host).start();
         assertThat(context.succeeded().getVerdict()).isEqualTo("UNSTABLE");
         verify(build).setResult(Result.UNSTABLE);
@@ -324,7 +325,7 @@ class GpuSanitizeExecutionTest {
         Host failing = new Host();
         failing.landing = new VerdictResult(Result.FAILURE, true, "GPU Sanitizer: FAIL: 2 GPU defect(s)");
         ReplayContext other = context(build());
-        failing.agent.answers.add(AgentProgress.ended(List.of(), 0, summary("FAIL", false), null));
+        failing.agent.answers.add(AgentProgress.ended(List.of(), 0, summary(Verdict.FAIL, false), null));
         new GpuSanitizeExecution(new GpuSanitizeStep("python3 train.py"), other, failing).start();
         assertThat(other.failed())
                 .isInstanceOf(AbortException.class)
@@ -364,8 +365,8 @@ class GpuSanitizeExecutionTest {
 
         Host after = new Host();
         after.channel = new Object();
-        after.agent.answers.add(
-                AgentProgress.ended(List.of("[gpu-sanitize] regression passed"), 4, summary("FAIL", false), null));
+        after.agent.answers.add(AgentProgress.ended(
+                List.of("[gpu-sanitize] regression passed"), 4, summary(Verdict.FAIL, false), null));
         loaded.host(after);
         loaded.onResume();
         GpuSanitizeResultSummary result = context.succeeded();
@@ -399,7 +400,7 @@ class GpuSanitizeExecutionTest {
         assertThat(log.toString(StandardCharsets.UTF_8))
                 .contains("the agent is offline or not connected; the run goes on there: waiting for it to answer");
         host.channel = new Object();
-        host.agent.answers.add(AgentProgress.ended(List.of(), 0, summary("PASS", false), null));
+        host.agent.answers.add(AgentProgress.ended(List.of(), 0, summary(Verdict.PASS, false), null));
         host.online = true;
         assertThat(context.succeeded().getVerdict()).isEqualTo("PASS");
         assertThat(host.events).filteredOn(e -> e.startsWith("link")).hasSize(1);

@@ -7,6 +7,7 @@ import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.verify;
 
 import hudson.Launcher;
+import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.run.FakeGpu;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunSpec;
@@ -346,7 +347,7 @@ class LauncherStarterTest {
 
         assertThat(report.verdict())
                 .as(String.join("\n", lines) + "\n" + console.text())
-                .isEqualTo("FAIL");
+                .isEqualTo(Verdict.FAIL);
         assertThat(report.diagnosis().faultAt().line()).isEqualTo(32);
         assertThat(report.execution().phases()).hasSize(3);
         assertThat(launches).isNotEmpty().allSatisfy(l -> assertThat(l.cmds()).isEqualTo(LauncherStarter.command()));

@@ -3,6 +3,8 @@ package io.jenkins.plugins.gpusanitizer.testing;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
 
 /** Whether a process still runs, as the fault tests mean it. */
 public final class Processes {
@@ -21,5 +23,20 @@ public final class Processes {
         } catch (IOException | RuntimeException e) {
             return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
         }
+    }
+
+    /**
+     * Whether the process stops running within {@code limit}: /proc looked at every 20 ms up to a deadline (a process
+     * that is not this JVM's child gives no event to wait on).
+     */
+    public static boolean awaitGone(long pid, Duration limit) {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (running(pid)) {
+            if (System.nanoTime() >= deadline) {
+                return false;
+            }
+            LockSupport.parkNanos(20_000_000L);
+        }
+        return true;
     }
 }

@@ -4,7 +4,7 @@ import io.jenkins.plugins.gpusanitizer.engine.diagnosis.Diagnosis;
 import io.jenkins.plugins.gpusanitizer.engine.diagnosis.MemoryCurve;
 import io.jenkins.plugins.gpusanitizer.engine.findings.SanitizerRun;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Gate;
-import io.jenkins.plugins.gpusanitizer.engine.parse.CudaFailure;
+import io.jenkins.plugins.gpusanitizer.engine.parse.job.CudaFailure;
 import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeFindings;
 import java.util.List;
 import java.util.Map;

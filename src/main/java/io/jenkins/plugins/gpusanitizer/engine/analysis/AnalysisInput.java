@@ -22,6 +22,8 @@ import java.util.Map;
  * @param probeLogs          the in-process probe's output per phase it was on in ({@code blocking},
  *                           {@code regression}); a file that does not exist means it wrote nothing
  * @param processMemory      the regression run's per-process memory figures, beside its memory CSV
+ * @param workDirectory      the absolute directory the job ran in (run.json's), or null when unknown: the
+ *                           report's sentences name the job's files by their path under it
  */
 public record AnalysisInput(
         List<SanitizerInput> sanitizer,
@@ -32,7 +34,8 @@ public record AnalysisInput(
         GatePolicy policy,
         boolean lenient,
         Map<String, Path> probeLogs,
-        ProcessMemoryInput processMemory) {
+        ProcessMemoryInput processMemory,
+        String workDirectory) {
     public AnalysisInput {
         sanitizer = List.copyOf(sanitizer);
         jobLogs = new LinkedHashMap<>(jobLogs);
@@ -58,7 +61,8 @@ public record AnalysisInput(
                 policy,
                 lenient,
                 probeLogs,
-                ProcessMemoryInput.NONE);
+                ProcessMemoryInput.NONE,
+                null);
     }
 
     public AnalysisInput(

@@ -13,24 +13,25 @@ import io.jenkins.plugins.gpusanitizer.engine.findings.UncachedCaptureRule;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Gate;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
+import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.model.SanitizerRecord;
 import io.jenkins.plugins.gpusanitizer.engine.model.SourceLocation;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
-import io.jenkins.plugins.gpusanitizer.engine.parse.CudaFailure;
-import io.jenkins.plugins.gpusanitizer.engine.parse.GeneratedCode;
+import io.jenkins.plugins.gpusanitizer.engine.model.WorkPaths;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
-import io.jenkins.plugins.gpusanitizer.engine.parse.MemoryCsvParser;
-import io.jenkins.plugins.gpusanitizer.engine.parse.MemorySamples;
 import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerOutput;
-import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerTextParser;
-import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerXmlParser;
-import io.jenkins.plugins.gpusanitizer.engine.parse.TracebackParser;
+import io.jenkins.plugins.gpusanitizer.engine.parse.job.CudaFailure;
+import io.jenkins.plugins.gpusanitizer.engine.parse.job.GeneratedCode;
+import io.jenkins.plugins.gpusanitizer.engine.parse.job.TracebackParser;
+import io.jenkins.plugins.gpusanitizer.engine.parse.memory.MemoryCsvParser;
+import io.jenkins.plugins.gpusanitizer.engine.parse.memory.MemorySamples;
+import io.jenkins.plugins.gpusanitizer.engine.parse.text.SanitizerTextParser;
+import io.jenkins.plugins.gpusanitizer.engine.parse.xml.SanitizerXmlParser;
 import io.jenkins.plugins.gpusanitizer.engine.probe.MemoryVerdict;
 import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeEvidence;
 import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeFindings;
 import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeLog;
 import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeParser;
-import io.jenkins.plugins.gpusanitizer.engine.run.RunDirectory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -58,40 +59,52 @@ public final class Analyzer {
     public Analysis analyze(AnalysisInput in) {
         GatePolicy policy = in.policy();
         List<String> inputs = new ArrayList<>();
+        List<String> inputErrors = new ArrayList<>();
+        List<SanitizerRun> runs = sanitizerRuns(in, inputs, inputErrors);
+        Map<String, CudaFailure> failures = jobFailures(in, inputs, inputErrors);
+        List<MemoryCurve> curves = new ArrayList<>();
+        List<Reason> notes = new ArrayList<>();
+        // the probe's evidence explains, it never judges: its problems are notes, not input errors
+        List<ProbeLog> probeLogs = probeLogs(in, inputs);
+        ProbeLog regressionProbe = probeLogs.stream()
+                .filter(l -> "regression".equals(l.phase()))
+                .findFirst()
+                .orElse(null);
+        MemoryVerdict memoryVerdict = memoryCurves(in, curves, inputs, notes, inputErrors, regressionProbe);
+        WorkPaths paths = WorkPaths.of(in.workDirectory());
+        ProbeFindings probe = ProbeEvidence.of(probeLogs, memoryVerdict, paths);
+        Diagnosis diagnosis = new Diagnoser(paths)
+                .diagnose(runs, failures.get("async"), failures.get("blocking"), curves, in.cachingAllocator(), probe);
+        Gate.Result gate = new Gate(policy, paths)
+                .evaluate(new Gate.Input(runs, failures, curves, in.cachingAllocator(), inputErrors, notes));
+        return new Analysis(runs, failures, curves, in.cachingAllocator(), diagnosis, gate, inputs, inputErrors, probe);
+    }
+
+    /**
+     * An input the user named must be readable (analyze); one the runner's tools wrote becomes an input error and the
+     * rest is still analysed (lenient): nothing may be lost.
+     */
+    private static void unreadable(AnalysisInput in, InputException e, List<String> inputErrors) {
+        if (!in.lenient()) {
+            throw e;
+        }
+        inputErrors.add(e.getMessage());
+    }
+
+    /** Every sanitizer output parsed, and each tool's text and XML runs paired into one run. */
+    private List<SanitizerRun> sanitizerRuns(AnalysisInput in, List<String> inputs, List<String> inputErrors) {
         Map<Tool, List<Parsed>> texts = new EnumMap<>(Tool.class);
         Map<Tool, List<Parsed>> xmls = new EnumMap<>(Tool.class);
-        List<String> inputErrors = new ArrayList<>();
         for (SanitizerInput s : in.sanitizer()) {
             inputs.add(s.file().toString());
-            // a text log may hold several tool runs: each is judged on its own, with its own grouper
-            List<DefectGrouper> groupers = new ArrayList<>();
-            IntFunction<Consumer<SanitizerRecord>> grouperOf = i -> {
-                while (groupers.size() <= i) {
-                    groupers.add(new DefectGrouper(policy.frameClassifier(), policy.suppressions()));
-                }
-                return groupers.get(i);
-            };
-            List<SanitizerOutput> outs;
             try {
-                outs = s.xml()
-                        ? List.of(xmlParser.parse(s.file(), s.tool(), grouperOf.apply(0)))
-                        : textParser.parseRuns(s.file(), s.tool(), grouperOf);
-            } catch (InputException e) {
-                if (!in.lenient()) {
-                    throw e;
+                for (Parsed p : parse(s, in)) {
+                    (s.xml() ? xmls : texts)
+                            .computeIfAbsent(p.output().tool(), t -> new ArrayList<>())
+                            .add(p);
                 }
-                inputErrors.add(e.getMessage());
-                continue;
-            }
-            for (int i = 0; i < outs.size(); i++) {
-                SanitizerOutput out = outs.get(i);
-                (s.xml() ? xmls : texts)
-                        .computeIfAbsent(out.tool(), t -> new ArrayList<>())
-                        .add(new Parsed(
-                                out,
-                                (DefectGrouper) grouperOf.apply(i),
-                                s.file(),
-                                s.cachingAllocator() != null ? s.cachingAllocator() : in.cachingAllocator()));
+            } catch (InputException e) {
+                unreadable(in, e, inputErrors);
             }
         }
         List<SanitizerRun> runs = new ArrayList<>();
@@ -99,56 +112,86 @@ public final class Analyzer {
             List<Parsed> t = texts.getOrDefault(tool, List.of());
             List<Parsed> x = xmls.getOrDefault(tool, List.of());
             for (int i = 0; i < Math.max(t.size(), x.size()); i++) {
-                runs.add(pair(tool, i < t.size() ? t.get(i) : null, i < x.size() ? x.get(i) : null, policy));
+                runs.add(pair(tool, i < t.size() ? t.get(i) : null, i < x.size() ? x.get(i) : null, in.policy()));
             }
         }
+        return runs;
+    }
+
+    /** One sanitizer file; a text log may hold several tool runs: each is judged on its own, with its own grouper. */
+    private List<Parsed> parse(SanitizerInput s, AnalysisInput in) {
+        GatePolicy policy = in.policy();
+        List<DefectGrouper> groupers = new ArrayList<>();
+        IntFunction<Consumer<SanitizerRecord>> grouperOf = i -> {
+            while (groupers.size() <= i) {
+                groupers.add(new DefectGrouper(policy.frameClassifier(), policy.suppressions()));
+            }
+            return groupers.get(i);
+        };
+        List<SanitizerOutput> outs = s.xml()
+                ? List.of(xmlParser.parse(s.file(), s.tool(), grouperOf.apply(0)))
+                : textParser.parseRuns(s.file(), s.tool(), grouperOf);
+        List<Parsed> parsed = new ArrayList<>();
+        for (int i = 0; i < outs.size(); i++) {
+            parsed.add(new Parsed(
+                    outs.get(i),
+                    (DefectGrouper) grouperOf.apply(i),
+                    s.file(),
+                    s.cachingAllocator() != null ? s.cachingAllocator() : in.cachingAllocator()));
+        }
+        return parsed;
+    }
+
+    /** The job's failure in each phase, from its stderr (and what lies beside it in a run directory). */
+    private Map<String, CudaFailure> jobFailures(AnalysisInput in, List<String> inputs, List<String> inputErrors) {
         Map<String, CudaFailure> failures = new LinkedHashMap<>();
         in.jobLogs().forEach((phase, file) -> {
             inputs.add(file.toString());
             try {
                 failures.put(phase, readJobLog(file, inputs));
             } catch (InputException e) {
-                if (!in.lenient()) {
-                    throw e;
-                }
-                inputErrors.add(e.getMessage());
+                unreadable(in, e, inputErrors);
             }
         });
-        // the probe's evidence explains: its problems are notes, not input errors; it judges nothing but a shared
-        // card's memory without per-process figures (RegressionCurve)
-        List<ProbeLog> probeLogs = new ArrayList<>();
-        in.probeLogs().forEach((phase, file) -> probeLogs.add(new ProbeParser().parse(phase, file)));
-        ProbeLog regressionProbe = probeLogs.stream()
-                .filter(l -> "regression".equals(l.phase()))
-                .findFirst()
-                .orElse(null);
-        List<MemoryCurve> curves = new ArrayList<>();
-        List<Reason> notes = new ArrayList<>();
+        return failures;
+    }
+
+    /** Judges each sampled curve; returns the first one's verdict, the curve the report shows the probe's sites beside. */
+    private MemoryVerdict memoryCurves(
+            AnalysisInput in,
+            List<MemoryCurve> curves,
+            List<String> inputs,
+            List<Reason> notes,
+            List<String> inputErrors,
+            ProbeLog regressionProbe) {
         MemoryVerdict memoryVerdict = MemoryVerdict.NONE;
         for (var c : new Object[][] {{in.memoryCsv(), "default"}, {in.memoryCsvExpandable(), "expandable_segments"}}) {
             try {
                 MemoryVerdict v = addCurve(
                         (Path) c[0],
                         (String) c[1],
-                        new MemoryCurveAnalyzer(policy.memoryPolicy()),
+                        new MemoryCurveAnalyzer(in.policy().memoryPolicy()),
                         new CurveContext(in.processMemory(), regressionProbe, curves, inputs, notes));
                 if (v != null && memoryVerdict == MemoryVerdict.NONE) {
-                    memoryVerdict = v; // the first curve: the one the report shows the sites beside
+                    memoryVerdict = v;
                 }
             } catch (InputException e) {
-                if (!in.lenient()) {
-                    throw e;
-                }
-                inputErrors.add(e.getMessage());
+                unreadable(in, e, inputErrors);
             }
         }
-        in.probeLogs().values().stream().filter(Files::isRegularFile).forEach(file -> inputs.add(file.toString()));
-        ProbeFindings probe = ProbeEvidence.of(probeLogs, memoryVerdict);
-        Diagnosis diagnosis = new Diagnoser()
-                .diagnose(runs, failures.get("async"), failures.get("blocking"), curves, in.cachingAllocator(), probe);
-        Gate.Result gate = new Gate(policy)
-                .evaluate(new Gate.Input(runs, failures, curves, in.cachingAllocator(), inputErrors, notes));
-        return new Analysis(runs, failures, curves, in.cachingAllocator(), diagnosis, gate, inputs, inputErrors, probe);
+        return memoryVerdict;
+    }
+
+    /** The probe's logs, read before the memory curves: the regression run's allocator figures are a curve's evidence. */
+    private static List<ProbeLog> probeLogs(AnalysisInput in, List<String> inputs) {
+        List<ProbeLog> probeLogs = new ArrayList<>();
+        in.probeLogs().forEach((phase, file) -> {
+            probeLogs.add(new ProbeParser().parse(phase, file));
+            if (java.nio.file.Files.isRegularFile(file)) {
+                inputs.add(file.toString());
+            }
+        });
+        return probeLogs;
     }
 
     /**
@@ -159,10 +202,10 @@ public final class Analyzer {
     private CudaFailure readJobLog(Path stderr, List<String> inputs) {
         CudaFailure f = tracebackParser.parse(stderr);
         Path name = stderr.getFileName();
-        if (name == null || !RunDirectory.STDERR.equals(name.toString())) {
+        if (name == null || !RunLayout.STDERR.equals(name.toString())) {
             return f;
         }
-        Path stdout = stderr.resolveSibling(RunDirectory.STDOUT);
+        Path stdout = stderr.resolveSibling(RunLayout.STDOUT);
         if (Files.isRegularFile(stdout)) {
             try {
                 f = f.withMessages(tracebackParser.messages(stdout), TracebackParser.MAX_MESSAGES);

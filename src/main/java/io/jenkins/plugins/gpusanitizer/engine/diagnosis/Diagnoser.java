@@ -8,8 +8,9 @@ import io.jenkins.plugins.gpusanitizer.engine.findings.SanitizerRun;
 import io.jenkins.plugins.gpusanitizer.engine.model.Kind;
 import io.jenkins.plugins.gpusanitizer.engine.model.SourceLocation;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
-import io.jenkins.plugins.gpusanitizer.engine.parse.CudaErrorClass;
-import io.jenkins.plugins.gpusanitizer.engine.parse.CudaFailure;
+import io.jenkins.plugins.gpusanitizer.engine.model.WorkPaths;
+import io.jenkins.plugins.gpusanitizer.engine.parse.job.CudaErrorClass;
+import io.jenkins.plugins.gpusanitizer.engine.parse.job.CudaFailure;
 import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeFindings;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -22,6 +23,17 @@ import java.util.Locale;
  * and the sanitizer's launch-time host stack name the real launch.
  */
 public final class Diagnoser {
+    private final WorkPaths paths;
+
+    /** Names the job's files by their base names (the working directory is unknown). */
+    public Diagnoser() {
+        this(WorkPaths.UNKNOWN);
+    }
+
+    /** @param paths names the job's files by their path under the working directory */
+    public Diagnoser(WorkPaths paths) {
+        this.paths = paths;
+    }
 
     public Diagnosis diagnose(
             List<SanitizerRun> runs,
@@ -41,6 +53,55 @@ public final class Diagnoser {
             Boolean cachingAllocator,
             ProbeFindings probe) {
         List<String> notes = new ArrayList<>();
+        Located at = locate(runs, async, blocking, probe, notes);
+        CudaFailure compiled = blocking != null && blocking.compiledFrame() != null
+                ? blocking
+                : async != null && async.compiledFrame() != null ? async : null;
+        String summary = summary(at, async, blocking, compiled, notes);
+        distributedNotes(blocking != null && isFailure(blocking) ? blocking : async, notes);
+        messageNotes("blocking", blocking, notes);
+        messageNotes("normal", async, notes);
+        if (compiled != null) {
+            compiledNotes(compiled, notes);
+        }
+        agreementNotes(at, async, blocking, notes);
+        assertNotes(async, blocking, notes);
+        toolNotes(runs, cachingAllocator, notes);
+        memoryNotes(curves, notes);
+        if (probe != null) {
+            summary = probeNotes(probe, summary, notes);
+        }
+        return new Diagnosis(at.reported(), at.fault(), at.evidence(), summary, notes);
+    }
+
+    /**
+     * Where each run puts the error, and which one is the fault.
+     *
+     * @param reported        the normal run's line (often innocent: asynchronous report)
+     * @param top             the sanitizer's defect most worth attention
+     * @param sanitizerAt     its launch site
+     * @param blockingAt      the blocking run's line, or the call the probe saw raise when its traceback was lost
+     * @param corruptionFirst an out-of-bounds access memcheck saw before the blocking run failed elsewhere
+     * @param fault           the fault's line, or null (none, or a finding inside PyTorch's own kernel)
+     * @param evidence        what names the fault
+     * @param torchModule     the PyTorch library whose own kernel the finding is in, or null
+     */
+    private record Located(
+            SourceLocation reported,
+            Defect top,
+            SourceLocation sanitizerAt,
+            SourceLocation blockingAt,
+            boolean corruptionFirst,
+            SourceLocation fault,
+            String evidence,
+            String torchModule) {
+        boolean insideTorch() {
+            return torchModule != null;
+        }
+    }
+
+    private Located locate(
+            List<SanitizerRun> runs, CudaFailure async, CudaFailure blocking, ProbeFindings probe, List<String> notes) {
         SourceLocation reported = async != null && isFailure(async) ? async.userFrame() : null;
         Defect top = topDefect(runs);
         SourceLocation sanitizerAt = top == null ? null : top.hostLocation();
@@ -68,93 +129,113 @@ public final class Diagnoser {
                 && blockingAt != null
                 && !sanitizerAt.sameLine(blockingAt);
         SourceLocation fault = corruptionFirst ? sanitizerAt : blockingAt != null ? blockingAt : sanitizerAt;
-        String blockingEvidence = raised != null ? "blocking-probe" : "blocking";
-        String evidence = corruptionFirst
+        String evidence = evidence(corruptionFirst, sanitizerAt, blockingAt, raised != null);
+        // initcheck/racecheck/synccheck findings inside one of PyTorch's own kernels (issue #25, 3): the library's
+        // finding for the call at the user's line, not a fault located in the job's code
+        String torchModule = top == null || top.kind().isAccessError() || top.kind() == Kind.DEVICE_ASSERT
+                ? null
+                : FrameClassifier.defaults().launchingTorchModule(top.hostStack());
+        if (torchModule != null && fault == sanitizerAt && blockingAt == null) {
+            return new Located(reported, top, sanitizerAt, null, corruptionFirst, null, null, torchModule);
+        }
+        return new Located(reported, top, sanitizerAt, blockingAt, corruptionFirst, fault, evidence, null);
+    }
+
+    private static String evidence(
+            boolean corruptionFirst, SourceLocation sanitizerAt, SourceLocation blockingAt, boolean probeRaised) {
+        String blockingEvidence = probeRaised ? "blocking-probe" : "blocking";
+        return corruptionFirst
                 ? "sanitizer"
                 : blockingAt != null
                         ? (sanitizerAt != null && sanitizerAt.sameLine(blockingAt)
                                 ? blockingEvidence + "+sanitizer"
                                 : blockingEvidence)
                         : sanitizerAt != null ? "sanitizer" : null;
+    }
 
-        // initcheck/racecheck/synccheck findings inside one of PyTorch's own kernels (issue #25, 3): the library's
-        // finding for the call at the user's line, not a fault located in the job's code
-        String torchModule = top == null || top.kind().isAccessError() || top.kind() == Kind.DEVICE_ASSERT
-                ? null
-                : FrameClassifier.defaults().launchingTorchModule(top.hostStack());
-        boolean insideTorch = torchModule != null && fault == sanitizerAt && blockingAt == null;
-        if (insideTorch) {
-            fault = null;
-            evidence = null;
-        }
+    /** The one sentence for the build page, with the notes that explain it. */
+    private String summary(
+            Located at, CudaFailure async, CudaFailure blocking, CudaFailure compiled, List<String> notes) {
+        Defect top = at.top();
+        SourceLocation reported = at.reported();
+        SourceLocation fault = at.fault();
         String reportedShown = reported == null ? null : show(reported) + onRank(async);
-        String faultShown = fault == null ? null : show(fault) + (fault == blockingAt ? onRank(blocking) : "");
-        CudaFailure compiled = blocking != null && blocking.compiledFrame() != null
-                ? blocking
-                : async != null && async.compiledFrame() != null ? async : null;
+        String faultShown = fault == null ? null : show(fault) + (fault == at.blockingAt() ? onRank(blocking) : "");
         String inModel = compiled != null && compiled.modelLine() != null
                 ? " (in the compiled model: " + show(compiled.modelLine()) + ")"
                 : "";
-        String summary;
-        if (insideTorch) {
-            summary = top.tool().id() + " found " + top.message() + " inside PyTorch's own kernel "
-                    + KernelNames.bare(top.kernel()) + " (" + torchModule
-                    + (top.launcher() == null ? "" : ", launched by " + KernelNames.bare(top.launcher())) + ")"
-                    + (sanitizerAt == null ? "" : ", for the call at " + show(sanitizerAt))
-                    + ": a finding inside the library, not a fault located in the job's code.";
+        if (at.insideTorch()) {
             notes.add(top.tool().id() + " reports what PyTorch's own kernels do with memory they are given; such"
                     + " findings are graded by the tool's action (" + top.tool().id() + ") and listed as PyTorch's,"
                     + " never as the job's line (docs/findings-in-pytorch.md).");
-        } else if (corruptionFirst) {
-            summary = "compute-sanitizer found " + top.message() + " in kernel " + top.kernel()
-                    + deviceLine(top) + ", launched from " + show(fault) + "; the blocking run's failure at "
-                    + show(blockingAt) + " is most likely its consequence.";
+            return top.tool().id() + " found " + top.message() + " inside PyTorch's own kernel "
+                    + KernelNames.bare(top.kernel()) + " (" + at.torchModule()
+                    + (top.launcher() == null ? "" : ", launched by " + KernelNames.bare(top.launcher())) + ")"
+                    + (at.sanitizerAt() == null ? "" : ", for the call at " + show(at.sanitizerAt()))
+                    + ": a finding inside the library, not a fault located in the job's code.";
+        }
+        if (at.corruptionFirst()) {
             notes.add("The line a traceback names is only where the error surfaced: kernel " + top.kernel()
-                    + " accessed memory out of bounds before " + show(blockingAt)
+                    + " accessed memory out of bounds before " + show(at.blockingAt())
                     + " ran, and stray writes land in live tensors (labels, indices) that later operations check.");
             if (reported != null && !reported.sameLine(fault)) {
                 notes.add("CUDA reports kernel faults asynchronously: the normal run's " + show(reported)
                         + " is not the bug either.");
             }
-        } else if (reported != null && fault != null && !reported.sameLine(fault)) {
-            summary = "The normal run reported the error at " + reportedShown + "; the "
-                    + (blockingAt != null ? "blocking run" : "sanitizer") + " shows it at " + faultShown + inModel
-                    + ".";
+            return "compute-sanitizer found " + top.message() + " in kernel " + top.kernel()
+                    + deviceLine(top) + ", launched from " + show(fault) + "; the blocking run's failure at "
+                    + show(at.blockingAt()) + " is most likely its consequence.";
+        }
+        if (reported != null && fault != null && !reported.sameLine(fault)) {
             notes.add("CUDA reports kernel faults asynchronously: " + show(reported)
                     + " only synchronised with the GPU after the faulting kernel; it is not the bug.");
-        } else if (reported != null && fault != null) {
-            summary = "The error is at " + faultShown + inModel + " (normal, blocking and sanitizer runs agree).";
-        } else if (fault != null) {
-            summary = "The fault is at " + faultShown + inModel + " (" + evidence + ").";
-        } else if (reported != null && async.asyncWarning()) {
-            summary = "The normal run reported the error at " + reportedShown
+            return "The normal run reported the error at " + reportedShown + "; the "
+                    + (at.blockingAt() != null ? "blocking run" : "sanitizer") + " shows it at " + faultShown + inModel
+                    + ".";
+        }
+        if (reported != null && fault != null) {
+            return "The error is at " + faultShown + inModel + " (normal, blocking and sanitizer runs agree).";
+        }
+        if (fault != null) {
+            return "The fault is at " + faultShown + inModel + " (" + at.evidence() + ").";
+        }
+        return unlocated(at, async, blocking, reportedShown);
+    }
+
+    /** The summary when no run names the fault's line. */
+    private static String unlocated(Located at, CudaFailure async, CudaFailure blocking, String reportedShown) {
+        if (at.reported() != null && async.asyncWarning()) {
+            return "The normal run reported the error at " + reportedShown
                     + "; without a blocking run or sanitizer finding this line may be innocent (asynchronous report).";
-        } else if (reported != null) {
-            summary = "The job failed at " + reportedShown + ".";
-        } else if (top != null) {
-            summary = "The sanitizer found " + top.message() + " in kernel " + top.kernel() + ".";
-        } else if (caught(blocking) || caught(async)) {
+        }
+        if (at.reported() != null) {
+            return "The job failed at " + reportedShown + ".";
+        }
+        if (at.top() != null) {
+            return "The sanitizer found " + at.top().message() + " in kernel "
+                    + at.top().kernel() + ".";
+        }
+        if (caught(blocking) || caught(async)) {
             CudaFailure f = caught(blocking) ? blocking : async;
             CudaFailure.CudaMessage m = f.firstMessage();
-            summary = "The " + (f == blocking ? "blocking" : "normal")
+            return "The " + (f == blocking ? "blocking" : "normal")
                     + " run hit a GPU fault and printed it without a "
                     + "traceback: `" + shorten(m.text()) + "` (" + m.stream() + " line " + m.line() + "); no line of "
                     + "the job is named.";
-        } else {
-            summary = "No fault located.";
         }
-        distributedNotes(blocking != null && isFailure(blocking) ? blocking : async, notes);
-        messageNotes("blocking", blocking, notes);
-        messageNotes("normal", async, notes);
-        if (compiled != null) {
-            compiledNotes(compiled, notes);
-        }
+        return "No fault located.";
+    }
+
+    /** Whether the sanitizer and the blocking run agree, and whether the blocking run can be believed. */
+    private void agreementNotes(Located at, CudaFailure async, CudaFailure blocking, List<String> notes) {
+        Defect top = at.top();
+        SourceLocation blockingAt = at.blockingAt();
         if (top != null && top.hostLocation() != null) {
-            if (blockingAt != null && sanitizerAt.sameLine(blockingAt)) {
+            if (blockingAt != null && at.sanitizerAt().sameLine(blockingAt)) {
                 notes.add("compute-sanitizer confirms: kernel " + top.kernel() + " was launched from "
-                        + show(sanitizerAt) + ".");
-            } else if (blockingAt != null && !corruptionFirst) {
-                notes.add("compute-sanitizer's first defect was launched from " + show(sanitizerAt)
+                        + show(at.sanitizerAt()) + ".");
+            } else if (blockingAt != null && !at.corruptionFirst()) {
+                notes.add("compute-sanitizer's first defect was launched from " + show(at.sanitizerAt())
                         + ", the blocking run failed at " + show(blockingAt) + ": check both.");
             }
         }
@@ -166,19 +247,28 @@ public final class Diagnoser {
             notes.add(
                     "The blocking run did not fail where the normal run did: the fault may depend on timing or on the input.");
         }
+    }
+
+    /** The device assert's own words, and why TORCH_USE_CUDA_DSA did not help. */
+    private static void assertNotes(CudaFailure async, CudaFailure blocking, List<String> notes) {
         CudaFailure assertFailure = async != null && async.errorClass() == CudaErrorClass.DEVICE_ASSERT
                 ? async
                 : blocking != null && blocking.errorClass() == CudaErrorClass.DEVICE_ASSERT ? blocking : null;
-        if (assertFailure != null) {
-            assertFailure.assertions().stream()
-                    .findFirst()
-                    .ifPresent(a -> notes.add("Device assert: " + a.condition() + " at " + a.file() + ":" + a.line()
-                            + " (" + a.count() + " thread(s) failed it)."));
-            if (assertFailure.dsaNotCompiled()) {
-                notes.add("This torch build has no device-side assertion tracking: TORCH_USE_CUDA_DSA is a build-time "
-                        + "macro, setting it at run time does nothing; the blocking run names the operator instead.");
-            }
+        if (assertFailure == null) {
+            return;
         }
+        assertFailure.assertions().stream()
+                .findFirst()
+                .ifPresent(a -> notes.add("Device assert: " + a.condition() + " at " + a.file() + ":" + a.line() + " ("
+                        + a.count() + " thread(s) failed it)."));
+        if (assertFailure.dsaNotCompiled()) {
+            notes.add("This torch build has no device-side assertion tracking: TORCH_USE_CUDA_DSA is a build-time "
+                    + "macro, setting it at run time does nothing; the blocking run names the operator instead.");
+        }
+    }
+
+    /** What the tools could not see (the caching allocator) and where their defects are (vendor libraries). */
+    private static void toolNotes(List<SanitizerRun> runs, Boolean cachingAllocator, List<String> notes) {
         boolean memcheck = runs.stream().anyMatch(r -> r.tool() == Tool.MEMCHECK);
         if (memcheck && Boolean.TRUE.equals(cachingAllocator)) {
             notes.add(
@@ -194,11 +284,6 @@ public final class Diagnoser {
                     vendorMemcheck + " memcheck defect(s) are in vendor library kernels: usually the caller passed bad "
                             + "arguments (shapes, strides, workspace sizes) to the library.");
         }
-        memoryNotes(curves, notes);
-        if (probe != null) {
-            summary = probeNotes(probe, summary, notes);
-        }
-        return new Diagnosis(reported, fault, evidence, summary, notes);
     }
 
     /** The call the probe saw raise a CUDA error in the blocking run (where launches are synchronous), or null. */
@@ -225,7 +310,7 @@ public final class Diagnoser {
 
     private static final int MAX_RANK_NOTES = 4;
 
-    private static void distributedNotes(CudaFailure f, List<String> notes) {
+    private void distributedNotes(CudaFailure f, List<String> notes) {
         if (f == null) {
             return;
         }
@@ -314,7 +399,7 @@ public final class Diagnoser {
                 + "; whatever followed (a retry, a hang, an abort) came after that fault.");
     }
 
-    private static void compiledNotes(CudaFailure f, List<String> notes) {
+    private void compiledNotes(CudaFailure f, List<String> notes) {
         StringBuilder sb = new StringBuilder("The fault is in code torch.compile generated for ")
                 .append(show(f.compiledFrame()))
                 .append(" (Python shows a compiled function at its def line)");
@@ -422,16 +507,16 @@ public final class Diagnoser {
         return d.kind() == Kind.API_ERROR ? 4 : 3;
     }
 
-    private static String deviceLine(Defect d) {
-        return d.deviceLocation() == null ? "" : " " + RuntimeKernels.at(d.deviceLocation());
+    private String deviceLine(Defect d) {
+        return d.deviceLocation() == null ? "" : " " + RuntimeKernels.at(d.deviceLocation(), paths);
     }
 
     private static boolean isFailure(CudaFailure f) {
         return f.errorClass() != CudaErrorClass.NONE;
     }
 
-    private static String show(SourceLocation l) {
-        StringBuilder sb = new StringBuilder(l.baseName()).append(':').append(l.line());
+    private String show(SourceLocation l) {
+        StringBuilder sb = new StringBuilder(paths.name(l.file())).append(':').append(l.line());
         if (l.function() != null && !l.function().equals("<module>")) {
             sb.append(" in ").append(l.function());
         }

@@ -1,6 +1,6 @@
 package io.jenkins.plugins.gpusanitizer.engine.diagnosis;
 
-import io.jenkins.plugins.gpusanitizer.engine.parse.MemorySamples;
+import io.jenkins.plugins.gpusanitizer.engine.parse.memory.MemorySamples;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -80,6 +80,9 @@ public final class MemoryCurveAnalyzer {
         return new Judge(s, source, label, basis, basisNote).curve(why);
     }
 
+    /** The last rise of a run that ends on one, where the held level ends, and the words for it. */
+    private record LateRise(int lastRise, int levelEnd, String words) {}
+
     /** One curve's judgement; fields filled as it goes. */
     private final class Judge {
         final MemorySamples s;
@@ -115,6 +118,11 @@ public final class MemoryCurveAnalyzer {
             this.baseline = n == 0 ? 0 : s.used(0);
         }
 
+        /**
+         * The steps: find where the job's memory rose above idle and where it fell back; too short a span
+         * after warm-up is not judged; sustained growth is growing; else the level it held is stable, unless
+         * it did not hold it long enough.
+         */
         MemoryCurve judge() {
             if (n < 4) {
                 return curve(String.format(Locale.ROOT, "not enough samples to judge (%d)", n));
@@ -159,64 +167,53 @@ public final class MemoryCurveAnalyzer {
                         peak));
             }
             if (sustained(start, from, end) && trend > 0) {
-                shape = MemoryCurve.Shape.GROWING;
-                growth = trend;
-                String full;
-                if (total == null) {
-                    full = "memory.total was not sampled: no time to full";
-                } else {
-                    hoursToFull = Math.max(0, total - s.used(end)) / growth / 60;
-                    full = String.format(
-                            Locale.ROOT,
-                            "the %.0f MiB card would be full in %s at that rate (%s the fill horizon of %s)",
-                            total,
-                            MemoryCurve.duration(hoursToFull),
-                            hoursToFull <= policy.fillHorizonHours() ? "within" : "beyond",
-                            MemoryCurve.duration(policy.fillHorizonHours()));
-                }
-                return curve(String.format(
+                return growing(from, end, judged);
+            }
+            return levelled(start, from, end);
+        }
+
+        /** Sustained growth: its rate, and when the card would be full at that rate. */
+        private MemoryCurve growing(int from, int end, double judged) {
+            shape = MemoryCurve.Shape.GROWING;
+            growth = trend;
+            String full;
+            if (total == null) {
+                full = "memory.total was not sampled: no time to full";
+            } else {
+                hoursToFull = Math.max(0, total - s.used(end)) / growth / 60;
+                full = String.format(
                         Locale.ROOT,
-                        "growing %s MiB/min after warm-up (%.0f → %.0f MiB over the judged %.0f s; peak %.0f MiB): %s",
-                        MemoryCurve.rate(growth),
-                        s.used(from),
-                        s.used(end),
-                        judged,
-                        peak,
-                        full));
+                        "the %.0f MiB card would be full in %s at that rate (%s the fill horizon of %s)",
+                        total,
+                        MemoryCurve.duration(hoursToFull),
+                        hoursToFull <= policy.fillHorizonHours() ? "within" : "beyond",
+                        MemoryCurve.duration(policy.fillHorizonHours()));
             }
-            int lastRise = -1;
-            for (int i = end; i > start; i--) {
-                if (rise(i)) {
-                    lastRise = i;
-                    break;
-                }
-            }
-            String late = "";
-            int levelEnd = end;
-            if (lastRise > 0 && judgedTo - s.time(lastRise) < MIN_STABLE_SECONDS) {
-                // the run ends on a rise: find where that burst of rises began; it is not part of the level
-                int burst = lastRise;
-                for (int i = lastRise - 1; i > start && s.time(burst) - s.time(i) < MIN_STABLE_SECONDS; i--) {
-                    if (rise(i)) {
-                        burst = i;
-                    }
-                }
-                levelEnd = burst - 1;
-                lateRise = s.used(end) - s.used(levelEnd);
-                late = String.format(
-                        Locale.ROOT,
-                        "; +%.0f MiB in the run's last %.1f s, not held: start-up at the end, not a trend",
-                        lateRise,
-                        judgedTo - s.time(levelEnd));
-            }
+            return curve(String.format(
+                    Locale.ROOT,
+                    "growing %s MiB/min after warm-up (%.0f → %.0f MiB over the judged %.0f s; peak %.0f MiB): %s",
+                    MemoryCurve.rate(growth),
+                    s.used(from),
+                    s.used(end),
+                    judged,
+                    peak,
+                    full));
+        }
+
+        /**
+         * No sustained growth: stable when memory held its level long enough, judged from where it reached that
+         * level (warm-up may run past the first quarter: cuDNN autotuning the first shapes for seconds) up to a
+         * late rise; else too short to judge.
+         */
+        private MemoryCurve levelled(int start, int from, int end) {
+            LateRise late = lateRise(start, end);
+            int levelEnd = late.levelEnd();
             double level = 0;
             for (int i = start; i <= levelEnd; i++) {
                 level = Math.max(level, s.used(i));
             }
             int settled = settle(start, levelEnd, level);
             warmup = s.time(settled) - s.time(start);
-            // stable means holding the level: judged from where memory reached it when warm-up ran longer
-            // than the first quarter (cuDNN autotuning the first shapes for seconds), up to a late rise
             int heldFrom = Math.max(from, settled);
             double held = s.time(levelEnd) - s.time(heldFrom);
             if (held < policy.minJudgedSeconds() || levelEnd - heldFrom + 1 < MIN_JUDGED_SAMPLES) {
@@ -226,7 +223,7 @@ public final class MemoryCurveAnalyzer {
                                         Locale.ROOT,
                                         "too short to judge: the run ended %.1f s after its last rise (+%.0f MiB in its last %.1f s)"
                                                 + ", before memory held a level for %.0f s (peak %.0f MiB)",
-                                        judgedTo - s.time(lastRise),
+                                        judgedTo - s.time(late.lastRise()),
                                         lateRise,
                                         judgedTo - s.time(levelEnd),
                                         policy.minJudgedSeconds(),
@@ -252,7 +249,40 @@ public final class MemoryCurveAnalyzer {
                     peak,
                     judgedTo - judgedFrom,
                     MemoryCurve.rate(trend),
-                    late));
+                    late.words()));
+        }
+
+        /**
+         * A run that ends on a rise: where that burst of rises began (the level ends before it) and how much it
+         * added; else the level runs to {@code end}.
+         */
+        private LateRise lateRise(int start, int end) {
+            int lastRise = -1;
+            for (int i = end; i > start; i--) {
+                if (rise(i)) {
+                    lastRise = i;
+                    break;
+                }
+            }
+            if (!(lastRise > 0 && judgedTo - s.time(lastRise) < MIN_STABLE_SECONDS)) {
+                return new LateRise(lastRise, end, "");
+            }
+            int burst = lastRise;
+            for (int i = lastRise - 1; i > start && s.time(burst) - s.time(i) < MIN_STABLE_SECONDS; i--) {
+                if (rise(i)) {
+                    burst = i;
+                }
+            }
+            int levelEnd = burst - 1;
+            lateRise = s.used(end) - s.used(levelEnd);
+            return new LateRise(
+                    lastRise,
+                    levelEnd,
+                    String.format(
+                            Locale.ROOT,
+                            "; +%.0f MiB in the run's last %.1f s, not held: start-up at the end, not a trend",
+                            lateRise,
+                            judgedTo - s.time(levelEnd)));
         }
 
         private boolean rise(int i) {

@@ -1,7 +1,7 @@
 package io.jenkins.plugins.gpusanitizer.engine.findings;
 
-import io.jenkins.plugins.gpusanitizer.engine.model.Frame;
 import io.jenkins.plugins.gpusanitizer.engine.model.SourceLocation;
+import io.jenkins.plugins.gpusanitizer.engine.model.WorkPaths;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -75,8 +75,13 @@ public final class RuntimeKernels {
      * compiled at run time (cache file ab12….cubin.cu, line 8; its source was not saved)}.
      */
     public static String at(SourceLocation l) {
+        return at(l, WorkPaths.UNKNOWN);
+    }
+
+    /** {@link #at(SourceLocation)}, a source file named by its path under the working directory. */
+    public static String at(SourceLocation l, WorkPaths paths) {
         if (!isCacheFile(l)) {
-            return "at " + Frame.baseName(l.file()) + ":" + l.line();
+            return "at " + paths.name(l.file()) + ":" + l.line();
         }
         if (l.code() != null) {
             return "at line " + l.line() + " of the CuPy/NVRTC kernel's source: `" + l.code() + "` (cache file "

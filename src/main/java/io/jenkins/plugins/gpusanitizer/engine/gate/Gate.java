@@ -11,10 +11,11 @@ import io.jenkins.plugins.gpusanitizer.engine.findings.UncachedCaptureRule;
 import io.jenkins.plugins.gpusanitizer.engine.model.Frame;
 import io.jenkins.plugins.gpusanitizer.engine.model.Kind;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
-import io.jenkins.plugins.gpusanitizer.engine.parse.CudaErrorClass;
-import io.jenkins.plugins.gpusanitizer.engine.parse.CudaFailure;
-import io.jenkins.plugins.gpusanitizer.engine.parse.CudaUnavailable;
+import io.jenkins.plugins.gpusanitizer.engine.model.WorkPaths;
 import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerOutput;
+import io.jenkins.plugins.gpusanitizer.engine.parse.job.CudaErrorClass;
+import io.jenkins.plugins.gpusanitizer.engine.parse.job.CudaFailure;
+import io.jenkins.plugins.gpusanitizer.engine.parse.job.CudaUnavailable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -71,9 +72,17 @@ public final class Gate {
     }
 
     private final GatePolicy policy;
+    private final WorkPaths paths;
 
+    /** Names the job's files by their base names (the working directory is unknown). */
     public Gate(GatePolicy policy) {
+        this(policy, WorkPaths.UNKNOWN);
+    }
+
+    /** @param paths names the job's files by their path under the working directory */
+    public Gate(GatePolicy policy, WorkPaths paths) {
         this.policy = policy;
+        this.paths = paths;
     }
 
     public Result evaluate(Input in) {
@@ -210,10 +219,27 @@ public final class Gate {
                         && UncachedCaptureRule.ID.equals(d.suppressedBy().rule()));
     }
 
+    /**
+     * Whether one tool's run can be trusted, step by step: the tool's own failures, its summary, its XML, how the
+     * target ended, a broken capture, errors counted but not judged, the defect cap, and what the readers noticed.
+     */
     private void toolStatus(SanitizerRun run, boolean checkedAgain, List<Reason> reasons) {
+        toolFailures(run, reasons);
+        summaryStatus(run, reasons);
+        xmlStatus(run, reasons);
+        targetStatus(run, checkedAgain, reasons);
+        if (brokeCapture(run) && !checkedAgain) {
+            captureConflict(run, reasons);
+        }
+        countedErrors(run, reasons);
+        defectCap(run, reasons);
+        inputProblems(run.primary(), reasons);
+    }
+
+    /** What the tool said of itself: it could not run the target, or the target saw no GPU. */
+    private static void toolFailures(SanitizerRun run, List<Reason> reasons) {
         SanitizerOutput out = run.primary();
         String tool = run.tool().id();
-        boolean defects = !run.unsuppressed().isEmpty();
         for (String failure : out.toolFailures()) {
             if (failure.startsWith(CudaUnavailable.MARK)) {
                 reasons.add(Reason.error(
@@ -227,6 +253,11 @@ public final class Gate {
                     : "";
             reasons.add(Reason.error("tool-failure", tool + " in " + out.source() + ": " + failure + hint));
         }
+    }
+
+    /** A text log whose ERROR SUMMARY is missing or unreadable: the number of errors is unknown. */
+    private static void summaryStatus(SanitizerRun run, List<Reason> reasons) {
+        String tool = run.tool().id();
         boolean unreadable = run.text() != null && run.text().unreadableSummary() != null;
         if (unreadable) {
             reasons.add(Reason.error(
@@ -246,6 +277,12 @@ public final class Gate {
                             + ": the sanitizer did not finish (killed, timed out or crashed); " + run.recordsParsed()
                             + " record(s) read"));
         }
+    }
+
+    /** An XML cut off, or an XML given without its text log (it holds the printed records only). */
+    private static void xmlStatus(SanitizerRun run, List<Reason> reasons) {
+        String tool = run.tool().id();
+        boolean defects = !run.unsuppressed().isEmpty();
         if (run.xml() != null && !run.xml().complete()) {
             Reason.Level level =
                     run.text() != null && run.text().complete() ? Reason.Level.WARNING : Reason.Level.ERROR;
@@ -274,6 +311,13 @@ public final class Gate {
                                         + "count is unknown, so the run cannot be called clean (keep the --log-file text beside it)"));
             }
         }
+    }
+
+    /** How the target ended under the tool, and whether what the tool found explains it. */
+    private static void targetStatus(SanitizerRun run, boolean checkedAgain, List<Reason> reasons) {
+        SanitizerOutput out = run.primary();
+        String tool = run.tool().id();
+        boolean defects = !run.unsuppressed().isEmpty();
         // a dead target is explained by what the tool found; else the job died and the rest was never checked
         boolean explained = defects
                 || run.defects().stream().anyMatch(d -> d.kind().isAccessError() || d.kind() == Kind.DEVICE_ASSERT);
@@ -308,15 +352,23 @@ public final class Gate {
                                     + ") and the tool reported no error that explains it: "
                                     + "the job died (out of memory, an exception, a bad argument), so what it did not run was not checked"));
         }
-        if (brokeCapture(run) && !checkedAgain) {
-            reasons.add(Reason.error(
-                    "capture-conflict",
-                    tool
-                            + ": the job captures CUDA graphs, and PYTORCH_NO_CUDA_MEMORY_CACHING=1 (set for the sanitizer "
-                            + "run) broke the capture: the job was not checked past it. Not a bug in the job; "
-                            + "`gpu-sanitize run` reruns the tool with the caching allocator kept, or rerun it with "
-                            + "--keep-caching-allocator"));
-        }
+    }
+
+    private static void captureConflict(SanitizerRun run, List<Reason> reasons) {
+        String tool = run.tool().id();
+        reasons.add(Reason.error(
+                "capture-conflict",
+                tool
+                        + ": the job captures CUDA graphs, and PYTORCH_NO_CUDA_MEMORY_CACHING=1 (set for the sanitizer "
+                        + "run) broke the capture: the job was not checked past it. Not a bug in the job; "
+                        + "`gpu-sanitize run` reruns the tool with the caching allocator kept, or rerun it with "
+                        + "--keep-caching-allocator"));
+    }
+
+    /** Every error the tool counted must have been judged: not printed, or printed in a form not understood. */
+    private void countedErrors(SanitizerRun run, List<Reason> reasons) {
+        String tool = run.tool().id();
+        boolean defects = !run.unsuppressed().isEmpty();
         Long total = run.errorsTotal();
         if (total != null && total > 0 && run.recordsParsed() == 0) {
             reasons.add(Reason.fail(
@@ -331,7 +383,6 @@ public final class Gate {
                     tool + ": " + notPrinted + " of " + total
                             + " errors were not printed (print limit); defects are grouped from the printed ones"));
         }
-        // every error the tool counted must have been judged: not printed, or printed in a form not understood
         long unprinted = notPrinted == null ? 0 : notPrinted;
         long unjudged = 0;
         if (total != null && run.recordsParsed() > 0) {
@@ -356,6 +407,11 @@ public final class Gate {
                     tool + ": " + describeUnchecked(0, unjudged)
                             + "; the verdict rests on the records that were read"));
         }
+    }
+
+    /** Defects beyond the report's cap are counted, not listed, and still decide the verdict. */
+    private void defectCap(SanitizerRun run, List<Reason> reasons) {
+        String tool = run.tool().id();
         long suppressedOverflow = run.overflowRecords() - run.overflowUnsuppressedRecords();
         if (run.overflowUnsuppressedRecords() > 0) {
             GateAction a = policy.actionFor(run.tool(), true);
@@ -374,6 +430,10 @@ public final class Gate {
                     tool + ": more distinct defects than the report keeps; " + suppressedOverflow
                             + " record(s) of suppressed defects only counted"));
         }
+    }
+
+    /** What the readers noticed in the output, but for what the steps above already judged. */
+    private static void inputProblems(SanitizerOutput out, List<Reason> reasons) {
         for (String p : out.problems()) {
             if (!p.startsWith("no ERROR SUMMARY")
                     && !p.startsWith("XML cut off")
@@ -406,7 +466,7 @@ public final class Gate {
 
     private void failure(String phase, CudaFailure f, List<Reason> reasons) {
         String where = f.userFrame() != null
-                ? " at " + f.userFrame() + (f.rank() == null ? "" : " on rank " + f.rank())
+                ? " at " + paths.at(f.userFrame()) + (f.rank() == null ? "" : " on rank " + f.rank())
                 : f.withoutTraceback()
                         ? " (printed without a traceback, " + f.firstMessage().stream() + " line "
                                 + f.firstMessage().line() + ")"
@@ -486,7 +546,7 @@ public final class Gate {
      * A race's hazards and access pair; racecheck's analysis records carry no host stack, so the launch
      * site comes from another tool's record of the same kernel when there is one.
      */
-    static String raceContext(Defect d, List<SanitizerRun> runs) {
+    String raceContext(Defect d, List<SanitizerRun> runs) {
         if (d.kind() != Kind.RACE) {
             return "";
         }
@@ -500,7 +560,8 @@ public final class Gate {
                     .flatMap(r -> r.defects().stream())
                     .filter(o -> o != d && o.hostLocation() != null && kernel != null)
                     .filter(o -> kernel.equals(KernelNames.simple(o.kernel())))
-                    .map(o -> o.hostLocation() + " (seen by " + o.tool().id() + ")")
+                    .map(o ->
+                            paths.at(o.hostLocation()) + " (seen by " + o.tool().id() + ")")
                     .findFirst()
                     .orElse(null);
             sb.append(
@@ -527,7 +588,7 @@ public final class Gate {
     }
 
     /** One line per defect; a device assert stopped in {@code __assertfail} gets the assertion the job printed. */
-    static String describe(Defect d, CudaFailure.DeviceAssertion assertion) {
+    String describe(Defect d, CudaFailure.DeviceAssertion assertion) {
         StringBuilder sb = new StringBuilder(d.tool().id()).append(": ").append(d.message());
         boolean assertRuntime = DeviceAsserts.isAssertRuntime(d.kernel());
         if (assertRuntime && assertion != null) {
@@ -537,10 +598,10 @@ public final class Gate {
             sb.append(" in kernel ").append(d.kernel());
         }
         if (d.deviceLocation() != null) {
-            sb.append(' ').append(RuntimeKernels.at(d.deviceLocation()));
+            sb.append(' ').append(RuntimeKernels.at(d.deviceLocation(), paths));
         }
         if (d.hostLocation() != null) {
-            sb.append(", launched from ").append(d.hostLocation());
+            sb.append(", launched from ").append(paths.at(d.hostLocation()));
         }
         if (d.inVendorLibrary()) {
             sb.append(" [in vendor library ").append(d.vendorModule()).append(']');

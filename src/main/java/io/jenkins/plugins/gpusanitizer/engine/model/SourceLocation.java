@@ -25,6 +25,7 @@ public record SourceLocation(String file, int line, String function, String code
         return other != null && line == other.line && baseName().equals(other.baseName());
     }
 
+    /** By its base name; {@link WorkPaths#at} names a file of the job by its path under the working directory. */
     @Override
     public String toString() {
         return baseName() + ":" + line + (function == null ? "" : " (" + function + ")");

@@ -90,7 +90,7 @@ public final class FrameOrigin {
      *
      * @return index into frames, or -1
      */
-    static int userFrameIndex(List<SourceLocation> frames) {
+    public static int userFrameIndex(List<SourceLocation> frames) {
         boolean skipped = false;
         for (int i = frames.size() - 1; i >= 0; i--) {
             SourceLocation f = frames.get(i);

@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
  * <li>older two-line form: {@code [0x30b492]} with {@code in module} on the next line</li>
  * </ul>
  */
-final class FrameParser {
+public final class FrameParser {
     private static final Pattern OLD_MODULE_FIRST = Pattern.compile(
             "^(?<module>/\\S+) \\((?<func>.*?)(?: \\+ 0x[0-9a-fA-F]+)?\\) \\[(?<pc>0x[0-9a-fA-F]+)\\]$");
     private static final Pattern BARE_PC = Pattern.compile("^\\[(0x[0-9a-fA-F]+)\\]$");
@@ -26,7 +26,7 @@ final class FrameParser {
      * common forms are cut by hand (millions of frames per log: a regex with lazy groups over
      * 250-character C++ signatures was the parser's hot spot); the rare old forms use regexes.
      */
-    static Frame parse(String text) {
+    public static Frame parse(String text) {
         String s = text.trim();
         int pcEnd = s.lastIndexOf("] in ");
         if (pcEnd > 0) {
@@ -92,7 +92,7 @@ final class FrameParser {
         return BARE_PC.matcher(text.trim()).matches();
     }
 
-    static int parseInt(String digits) {
+    public static int parseInt(String digits) {
         try {
             return Integer.parseInt(digits.replace(",", ""));
         } catch (NumberFormatException e) {
@@ -100,7 +100,7 @@ final class FrameParser {
         }
     }
 
-    static long parseLong(String digits) {
+    public static long parseLong(String digits) {
         try {
             return Long.parseLong(digits.replace(",", ""));
         } catch (NumberFormatException e) {

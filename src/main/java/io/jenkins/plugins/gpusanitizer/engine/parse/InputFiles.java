@@ -17,10 +17,10 @@ import java.nio.file.Path;
 import java.util.regex.Pattern;
 
 /** Opens an input file for a parser, turning I/O failures into the one-line {@link InputException}. */
-final class InputFiles {
+public final class InputFiles {
     /** What a parser does with the open stream. */
     @FunctionalInterface
-    interface Reading<T> {
+    public interface Reading<T> {
         T read(InputStream in) throws IOException;
     }
 
@@ -29,11 +29,11 @@ final class InputFiles {
     private static final Pattern ANSI = Pattern.compile("\u001b\\[[0-9;]*[A-Za-z]");
 
     /** The line without terminal colour codes (a job that logs in colour, through a pseudo-terminal). */
-    static String withoutAnsi(String line) {
+    public static String withoutAnsi(String line) {
         return line.indexOf('\u001b') < 0 ? line : ANSI.matcher(line).replaceAll("");
     }
 
-    static <T> T read(Path file, Reading<T> reading) {
+    public static <T> T read(Path file, Reading<T> reading) {
         try (InputStream in = Files.newInputStream(file)) {
             return reading.read(in);
         } catch (NoSuchFileException e) {
@@ -48,7 +48,7 @@ final class InputFiles {
      * mark is dropped, and UTF-16 (with its BOM, as PowerShell's {@code >} writes, or without one when
      * the first characters are plain ASCII) is transcoded. Anything else is passed through unchanged.
      */
-    static InputStream utf8(InputStream raw) throws IOException {
+    public static InputStream utf8(InputStream raw) throws IOException {
         BufferedInputStream in = new BufferedInputStream(raw, 1 << 16);
         in.mark(64);
         byte[] head = in.readNBytes(64);
@@ -83,7 +83,7 @@ final class InputFiles {
     }
 
     /** A text reader of a log: {@link #utf8} decoded, malformed bytes replaced. */
-    static Reader reader(InputStream raw) throws IOException {
+    public static Reader reader(InputStream raw) throws IOException {
         return new InputStreamReader(
                 utf8(raw),
                 StandardCharsets.UTF_8

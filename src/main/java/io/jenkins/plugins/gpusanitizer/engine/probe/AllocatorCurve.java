@@ -1,6 +1,6 @@
 package io.jenkins.plugins.gpusanitizer.engine.probe;
 
-import io.jenkins.plugins.gpusanitizer.engine.parse.MemorySamples;
+import io.jenkins.plugins.gpusanitizer.engine.parse.memory.MemorySamples;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

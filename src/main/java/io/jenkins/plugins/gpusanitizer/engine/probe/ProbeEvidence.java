@@ -1,6 +1,7 @@
 package io.jenkins.plugins.gpusanitizer.engine.probe;
 
 import io.jenkins.plugins.gpusanitizer.engine.model.SourceLocation;
+import io.jenkins.plugins.gpusanitizer.engine.model.WorkPaths;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -37,6 +38,11 @@ public final class ProbeEvidence {
 
     /** @param verdict the regression run's memory curve, which the allocation sites must agree with */
     public static ProbeFindings of(List<ProbeLog> logs, MemoryVerdict verdict) {
+        return of(logs, verdict, WorkPaths.UNKNOWN);
+    }
+
+    /** @param paths names the job's files in the evidence's sentences by their path under the working directory */
+    public static ProbeFindings of(List<ProbeLog> logs, MemoryVerdict verdict, WorkPaths paths) {
         if (logs.isEmpty()) {
             return ProbeFindings.NONE;
         }
@@ -53,10 +59,10 @@ public final class ProbeEvidence {
                                 ? ""
                                 : f.site().file() + ":" + f.site().line());
                 if (seen.add(key)) {
-                    operators.add(new ProbeFindings.OperatorEvidence(log.phase(), f, operatorSummary(f)));
+                    operators.add(new ProbeFindings.OperatorEvidence(log.phase(), f, operatorSummary(f, paths)));
                 }
             }
-            ProbeFindings.AllocationGrowth a = allocations(log, verdict);
+            ProbeFindings.AllocationGrowth a = allocations(log, verdict, paths);
             if (a != null && (allocations == null || a.oom() != null && allocations.oom() == null)) {
                 allocations = a;
             }
@@ -133,10 +139,14 @@ public final class ProbeEvidence {
 
     /** {@code aten::embedding at train.py:23: index max 5000, weight has 5000 rows}. */
     static String operatorSummary(ProbeLog.OpFailure f) {
+        return operatorSummary(f, WorkPaths.UNKNOWN);
+    }
+
+    static String operatorSummary(ProbeLog.OpFailure f, WorkPaths paths) {
         StringBuilder sb = new StringBuilder(f.op() == null ? "an operator" : f.op());
         if (f.site() != null) {
             sb.append(" at ")
-                    .append(f.site().baseName())
+                    .append(paths.name(f.site().file()))
                     .append(':')
                     .append(f.site().line());
         }
@@ -186,7 +196,7 @@ public final class ProbeEvidence {
     }
 
     /** The process with the most live bytes at its end (the rank that fills its GPU), reduced. */
-    static ProbeFindings.AllocationGrowth allocations(ProbeLog log, MemoryVerdict verdict) {
+    static ProbeFindings.AllocationGrowth allocations(ProbeLog log, MemoryVerdict verdict, WorkPaths paths) {
         ProbeLog.Allocations best = null;
         ProbeLog.Sample bestEnd = null;
         for (ProbeLog.Allocations a : log.allocations().values()) {
@@ -247,7 +257,7 @@ public final class ProbeEvidence {
             summary = String.format(
                     Locale.ROOT,
                     "GPU memory grows because tensors %s pile up: %s live blocks, %s at %s against %s after warm-up (%.1f s)%s.",
-                    allocatedAt(grew.site()),
+                    allocatedAt(grew.site(), paths),
                     count(grew.blocksAtEnd()),
                     bytes(grew.bytesAtEnd()),
                     at,
@@ -266,8 +276,8 @@ public final class ProbeEvidence {
         } else {
             summary = "PyTorch's allocator held no live blocks at the end.";
         }
-        List<ProbeFindings.SiteSeries> series = series(a, sites);
-        ProbeFindings.OomSites oom = oom(log, a, end);
+        List<ProbeFindings.SiteSeries> series = series(a, sites, paths);
+        ProbeFindings.OomSites oom = oom(log, a, end, paths);
         return new ProbeFindings.AllocationGrowth(
                 log.phase(),
                 a.pid(),
@@ -362,7 +372,8 @@ public final class ProbeEvidence {
                 s.blocks());
     }
 
-    private static List<ProbeFindings.SiteSeries> series(ProbeLog.Allocations a, List<ProbeFindings.SiteGrowth> sites) {
+    private static List<ProbeFindings.SiteSeries> series(
+            ProbeLog.Allocations a, List<ProbeFindings.SiteGrowth> sites, WorkPaths paths) {
         List<ProbeLog.Sample> samples = a.samples();
         int step = Math.max(1, (samples.size() + MAX_POINTS - 1) / MAX_POINTS);
         List<ProbeFindings.SiteSeries> out = new ArrayList<>();
@@ -385,12 +396,13 @@ public final class ProbeEvidence {
                         .sum();
                 points.add(new double[] {s.t(), Math.round(b / 1048576.0 * 100) / 100.0});
             }
-            out.add(new ProbeFindings.SiteSeries(where(g.site()), points));
+            out.add(new ProbeFindings.SiteSeries(where(g.site(), paths), points));
         }
         return out;
     }
 
-    private static ProbeFindings.OomSites oom(ProbeLog log, ProbeLog.Allocations a, ProbeLog.Sample end) {
+    private static ProbeFindings.OomSites oom(
+            ProbeLog log, ProbeLog.Allocations a, ProbeLog.Sample end, WorkPaths paths) {
         ProbeLog.Oom o =
                 log.ooms().stream().filter(x -> x.pid() == a.pid()).findFirst().orElse(null);
         if (o == null) {
@@ -412,7 +424,7 @@ public final class ProbeEvidence {
         String snapshotFile = snap == null ? null : log.phase() + "/" + snap.file();
         StringBuilder sb = new StringBuilder("Out of memory");
         if (o.site() != null) {
-            sb.append(noPythonFrame(o.site()) ? " in " : " at ").append(where(o.site()));
+            sb.append(noPythonFrame(o.site()) ? " in " : " at ").append(where(o.site(), paths));
         }
         if (o.requested() >= 0) {
             sb.append(" allocating ").append(bytes(o.requested()));
@@ -424,7 +436,7 @@ public final class ProbeEvidence {
             ProbeFindings.SiteGrowth top = sites.get(0);
             boolean same = o.site() != null && o.site().sameLine(top.site());
             sb.append(same ? "; the same line holds the most: " : "; what filled the card: ")
-                    .append(where(top.site()))
+                    .append(where(top.site(), paths))
                     .append(", ")
                     .append(count(top.blocksAtEnd()))
                     .append(" live blocks, ")
@@ -432,7 +444,7 @@ public final class ProbeEvidence {
             if (sites.size() > 1) {
                 ProbeFindings.SiteGrowth second = sites.get(1);
                 sb.append(" (next: ")
-                        .append(where(second.site()))
+                        .append(where(second.site(), paths))
                         .append(", ")
                         .append(bytes(second.bytesAtEnd()))
                         .append(')');
@@ -461,13 +473,18 @@ public final class ProbeEvidence {
 
     /** {@code leak.py:10 (step)}; a site with no Python frame is said as such, never as a file {@code :0}. */
     static String where(SourceLocation l) {
+        return where(l, WorkPaths.UNKNOWN);
+    }
+
+    /** {@code data/cache.py:10 (step)}: a file of the job named by its path under the working directory. */
+    static String where(SourceLocation l, WorkPaths paths) {
         if (l == null) {
             return "?";
         }
         if (noPythonFrame(l)) {
             return "an allocation with no Python frame recorded (a C++/library allocation)";
         }
-        return l.baseName() + ":" + l.line()
+        return paths.name(l.file()) + ":" + l.line()
                 + (l.function() == null
                                 || l.function().equals("<module>")
                                 || l.function().equals("?")
@@ -477,9 +494,13 @@ public final class ProbeEvidence {
 
     /** {@code allocated at leak.py:10 (step)}, or {@code allocated with no Python frame recorded (...)}. */
     static String allocatedAt(SourceLocation l) {
+        return allocatedAt(l, WorkPaths.UNKNOWN);
+    }
+
+    static String allocatedAt(SourceLocation l, WorkPaths paths) {
         return l != null && noPythonFrame(l)
                 ? "allocated with no Python frame recorded (a C++/library allocation)"
-                : "allocated at " + where(l);
+                : "allocated at " + where(l, paths);
     }
 
     public static boolean noPythonFrame(SourceLocation l) {

@@ -1,5 +1,6 @@
 package io.jenkins.plugins.gpusanitizer.engine.report;
 
+import io.jenkins.plugins.gpusanitizer.engine.model.WorkPaths;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -27,9 +28,9 @@ public record CheckRun(String name, String conclusion, String title, String summ
     public static CheckRun of(Report r, String name) {
         String conclusion =
                 switch (r.verdict()) {
-                    case "PASS" -> "success";
-                    case "UNSTABLE" -> "neutral";
-                    default -> "failure";
+                    case PASS -> "success";
+                    case UNSTABLE -> "neutral";
+                    case FAIL, ERROR -> "failure";
                 };
         List<Report.DefectJson> open =
                 r.defects().stream().filter(d -> !d.suppressed()).toList();
@@ -159,65 +160,10 @@ public record CheckRun(String name, String conclusion, String title, String summ
     /**
      * {@code file} relative to {@code workspace}, with '/' separators, as the Checks API's annotation path
      * ("the relative path of the file to annotate", which GitHub matches against the repository); null
-     * when either is not an absolute path, the file is not below the workspace, or it lies in an installed
-     * package there ({@code site-packages}, {@code dist-packages}: a virtual environment in the workspace).
-     * A relative file is not trusted: native debug info gives source paths relative to where a library was
-     * built. Windows paths ({@code C:\ws\a.py}) compare without case. Symbolic links are not resolved.
+     * when it does not lie there ({@link WorkPaths#relative}: outside, in an installed package, relative).
      */
     static String relativize(String workspace, String file) {
-        if (workspace == null || file == null) {
-            return null;
-        }
-        String ws = normalize(workspace);
-        String f = normalize(file);
-        if (ws == null || f == null) {
-            return null;
-        }
-        String prefix = ws.endsWith("/") ? ws : ws + "/";
-        boolean windows = Character.isLetter(ws.charAt(0));
-        boolean inside = windows ? f.regionMatches(true, 0, prefix, 0, prefix.length()) : f.startsWith(prefix);
-        if (!inside || f.length() == prefix.length()) {
-            return null;
-        }
-        String relative = f.substring(prefix.length());
-        for (String segment : relative.split("/")) {
-            if (segment.equals("site-packages") || segment.equals("dist-packages")) {
-                return null;
-            }
-        }
-        return relative;
-    }
-
-    /**
-     * An absolute path with '/' separators, '.' and '..' resolved, no empty segment; null for a relative
-     * path, a pseudo-file such as Python's {@code <string>}, or one whose '..' climbs above its root.
-     */
-    static String normalize(String path) {
-        String p = path.replace('\\', '/');
-        String root;
-        if (p.startsWith("//")) {
-            root = "//";
-        } else if (p.startsWith("/")) {
-            root = "/";
-        } else if (p.length() >= 3 && Character.isLetter(p.charAt(0)) && p.charAt(1) == ':' && p.charAt(2) == '/') {
-            root = p.substring(0, 3);
-        } else {
-            return null;
-        }
-        java.util.ArrayDeque<String> segments = new java.util.ArrayDeque<>();
-        for (String segment : p.substring(root.length()).split("/")) {
-            if (segment.isEmpty() || segment.equals(".")) {
-                continue;
-            }
-            if (segment.equals("..")) {
-                if (segments.pollLast() == null) {
-                    return null;
-                }
-            } else {
-                segments.addLast(segment);
-            }
-        }
-        return root + String.join("/", segments);
+        return WorkPaths.of(workspace).relative(file);
     }
 
     /** Tool strings go into Markdown: neutralise what would render as markup or HTML. */

@@ -58,7 +58,7 @@ public final class HtmlReport {
     public String page(Report r, String cssName) {
         return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
                 + "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'self'; img-src data:\">"
-                + "<title>GPU Sanitizer: " + Html.esc(r.verdict())
+                + "<title>GPU Sanitizer: " + Html.esc(r.verdict().name())
                 + "</title>\n<link rel=\"stylesheet\" href=\"" + Html.esc(hrefOf(cssName)) + "\"></head>\n<body>\n"
                 + fragment(r)
                 + "\n</body></html>\n";
@@ -131,14 +131,15 @@ public final class HtmlReport {
         OutputFile.writeString(css, css());
     }
 
-    public String fragment(Report r) {
+    public String fragment(Report report) {
+        Report r = ShownPaths.of(report); // files named as the sentences name them; the JSON keeps full paths
         StringBuilder h = new StringBuilder(16 * 1024);
-        String v = r.verdict().toLowerCase(Locale.ROOT);
+        String v = r.verdict().name().toLowerCase(Locale.ROOT);
         h.append("<div class=\"gs-report\">\n");
         h.append("<div class=\"gs-verdict gs-")
                 .append(Html.esc(v))
                 .append("\"><span class=\"gs-verdict-word\">")
-                .append(Html.esc(r.verdict()))
+                .append(Html.esc(r.verdict().name()))
                 .append("</span>");
         if (r.errorsTotal() != null) {
             h.append(" <span class=\"gs-total\">").append(r.errorsTotal()).append(" sanitizer error(s) counted</span>");
@@ -683,7 +684,7 @@ public final class HtmlReport {
             h.append("</td><td>");
             for (Report.LocationJson c : s.stack()) {
                 h.append("<code>")
-                        .append(Html.esc(baseName(c.file())))
+                        .append(Html.esc(c.file()))
                         .append(':')
                         .append(c.line())
                         .append("</code> ");
@@ -712,10 +713,6 @@ public final class HtmlReport {
     private static String deviceLine(Report.LocationJson l) {
         SourceLocation s = new SourceLocation(l.file(), l.line(), l.function(), l.code());
         return RuntimeKernels.isCacheFile(s) ? RuntimeKernels.at(s) : l.file() + ":" + l.line();
-    }
-
-    private static String baseName(String f) {
-        return f == null ? "" : f.substring(f.lastIndexOf('/') + 1);
     }
 
     private static void probe(StringBuilder h, Report.ProbeJson p) {

@@ -3,6 +3,7 @@ package io.jenkins.plugins.gpusanitizer.engine.report;
 import io.jenkins.plugins.gpusanitizer.engine.findings.KernelNames;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Gate;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
+import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -85,23 +86,14 @@ public final class ReferenceComparison {
                 "against " + referenceName + ": " + newCount + " new, "
                         + (defects.stream().filter(d -> !d.suppressed()).count() - newCount) + " outstanding, "
                         + fixed.size() + " fixed"));
-        String verdict = verdictOf(reasons);
-        return new Report(
-                current.schemaVersion(),
-                current.generator(),
-                verdict,
-                reasons,
-                current.errorsTotal(),
-                current.diagnosis(),
-                defects,
-                current.sanitizerRuns(),
-                current.failures(),
-                current.memory(),
-                current.execution(),
-                current.inputs(),
-                referenceName,
-                fixed,
-                current.probe());
+        Verdict verdict = verdictOf(reasons);
+        return current.copy()
+                .verdict(verdict)
+                .reasons(reasons)
+                .defects(defects)
+                .reference(referenceName)
+                .fixed(fixed)
+                .build();
     }
 
     static String looseKey(Report.DefectJson d) {
@@ -169,13 +161,10 @@ public final class ReferenceComparison {
                 status);
     }
 
-    private static String verdictOf(List<Report.ReasonJson> reasons) {
+    private static Verdict verdictOf(List<Report.ReasonJson> reasons) {
         return Gate.verdictOf(reasons.stream()
-                        .map(r -> new Reason(
-                                Reason.Level.valueOf(r.level().toUpperCase(java.util.Locale.ROOT)),
-                                r.code(),
-                                r.message()))
-                        .toList())
-                .name();
+                .map(r -> new Reason(
+                        Reason.Level.valueOf(r.level().toUpperCase(java.util.Locale.ROOT)), r.code(), r.message()))
+                .toList());
     }
 }

@@ -2,6 +2,8 @@ package io.jenkins.plugins.gpusanitizer.engine.report;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -29,7 +31,7 @@ import java.util.List;
 public record Report(
         int schemaVersion,
         String generator,
-        String verdict,
+        Verdict verdict,
         List<ReasonJson> reasons,
         Long errorsTotal,
         DiagnosisJson diagnosis,
@@ -45,58 +47,159 @@ public record Report(
 
     public static final int SCHEMA_VERSION = 1;
 
-    /** A report without the in-process probe's section (analyze, or a run with the probe off). */
-    public Report(
-            int schemaVersion,
-            String generator,
-            String verdict,
-            List<ReasonJson> reasons,
-            Long errorsTotal,
-            DiagnosisJson diagnosis,
-            List<DefectJson> defects,
-            List<SanitizerRunJson> sanitizerRuns,
-            List<FailureJson> failures,
-            List<MemoryJson> memory,
-            ExecutionJson execution,
-            List<String> inputs,
-            String reference,
-            List<DefectJson> fixed) {
-        this(
-                schemaVersion,
-                generator,
-                verdict,
-                reasons,
-                errorsTotal,
-                diagnosis,
-                defects,
-                sanitizerRuns,
-                failures,
-                memory,
-                execution,
-                inputs,
-                reference,
-                fixed,
-                null);
+    /** A new report of this schema version: every list empty, every section absent until set. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /**
+     * A builder holding all of this report's sections, to change some and build another report: a
+     * section nobody names is carried over, never dropped (a hand-written copy once lost the probe's).
+     */
+    public Builder copy() {
+        return new Builder(this);
     }
 
     /** The report with how the run was made; phase statuses are judged against the sanitizer runs. */
     public Report withExecution(ExecutionJson e) {
-        return new Report(
-                schemaVersion,
-                generator,
-                verdict,
-                reasons,
-                errorsTotal,
-                diagnosis,
-                defects,
-                sanitizerRuns,
-                failures,
-                memory,
-                SanitizerPhaseStatus.judge(e, sanitizerRuns),
-                inputs,
-                reference,
-                fixed,
-                probe);
+        return copy().execution(SanitizerPhaseStatus.judge(e, sanitizerRuns)).build();
+    }
+
+    /** The report with one more reason after its own, its verdict unchanged (a warning found after the gate). */
+    public Report withReason(ReasonJson reason) {
+        List<ReasonJson> more = new ArrayList<>(reasons);
+        more.add(reason);
+        return copy().reasons(more).build();
+    }
+
+    /** Builds a {@link Report} section by section; {@link Report#copy()} starts from an existing one. */
+    public static final class Builder {
+        private int schemaVersion = SCHEMA_VERSION;
+        private String generator;
+        private Verdict verdict;
+        private List<ReasonJson> reasons = List.of();
+        private Long errorsTotal;
+        private DiagnosisJson diagnosis;
+        private List<DefectJson> defects = List.of();
+        private List<SanitizerRunJson> sanitizerRuns = List.of();
+        private List<FailureJson> failures = List.of();
+        private List<MemoryJson> memory = List.of();
+        private ExecutionJson execution;
+        private List<String> inputs = List.of();
+        private String reference;
+        private List<DefectJson> fixed = List.of();
+        private ProbeJson probe;
+
+        private Builder() {}
+
+        private Builder(Report r) {
+            schemaVersion = r.schemaVersion;
+            generator = r.generator;
+            verdict = r.verdict;
+            reasons = r.reasons;
+            errorsTotal = r.errorsTotal;
+            diagnosis = r.diagnosis;
+            defects = r.defects;
+            sanitizerRuns = r.sanitizerRuns;
+            failures = r.failures;
+            memory = r.memory;
+            execution = r.execution;
+            inputs = r.inputs;
+            reference = r.reference;
+            fixed = r.fixed;
+            probe = r.probe;
+        }
+
+        public Builder generator(String value) {
+            generator = value;
+            return this;
+        }
+
+        public Builder verdict(Verdict value) {
+            verdict = value;
+            return this;
+        }
+
+        public Builder reasons(List<ReasonJson> value) {
+            reasons = value;
+            return this;
+        }
+
+        public Builder errorsTotal(Long value) {
+            errorsTotal = value;
+            return this;
+        }
+
+        public Builder diagnosis(DiagnosisJson value) {
+            diagnosis = value;
+            return this;
+        }
+
+        public Builder defects(List<DefectJson> value) {
+            defects = value;
+            return this;
+        }
+
+        public Builder sanitizerRuns(List<SanitizerRunJson> value) {
+            sanitizerRuns = value;
+            return this;
+        }
+
+        public Builder failures(List<FailureJson> value) {
+            failures = value;
+            return this;
+        }
+
+        public Builder memory(List<MemoryJson> value) {
+            memory = value;
+            return this;
+        }
+
+        public Builder execution(ExecutionJson value) {
+            execution = value;
+            return this;
+        }
+
+        public Builder inputs(List<String> value) {
+            inputs = value;
+            return this;
+        }
+
+        /** The reference report compared with, by the name it was given. */
+        public Builder reference(String value) {
+            reference = value;
+            return this;
+        }
+
+        public Builder fixed(List<DefectJson> value) {
+            fixed = value;
+            return this;
+        }
+
+        /** The in-process probe's section; absent for analyze, or a run with the probe off. */
+        public Builder probe(ProbeJson value) {
+            probe = value;
+            return this;
+        }
+
+        public Report build() {
+            return new Report(
+                    schemaVersion,
+                    generator,
+                    verdict,
+                    reasons,
+                    errorsTotal,
+                    diagnosis,
+                    defects,
+                    sanitizerRuns,
+                    failures,
+                    memory,
+                    execution,
+                    inputs,
+                    reference,
+                    fixed,
+                    probe);
+        }
     }
 
     /** {@code defect}: the fingerprint of the defect the reason is about, when it is about one. */

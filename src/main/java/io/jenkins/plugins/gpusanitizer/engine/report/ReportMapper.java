@@ -9,8 +9,8 @@ import io.jenkins.plugins.gpusanitizer.engine.findings.RuntimeKernels;
 import io.jenkins.plugins.gpusanitizer.engine.findings.SanitizerRun;
 import io.jenkins.plugins.gpusanitizer.engine.model.Frame;
 import io.jenkins.plugins.gpusanitizer.engine.model.SourceLocation;
-import io.jenkins.plugins.gpusanitizer.engine.parse.CudaFailure;
 import io.jenkins.plugins.gpusanitizer.engine.parse.FrameOrigin;
+import io.jenkins.plugins.gpusanitizer.engine.parse.job.CudaFailure;
 import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeFindings;
 import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeLog;
 import java.util.ArrayList;
@@ -81,22 +81,19 @@ public final class ReportMapper {
         List<Report.ReasonJson> reasons = a.gate().reasons().stream()
                 .map(r -> new Report.ReasonJson(r.level().id(), r.code(), r.message(), r.defect()))
                 .toList();
-        return new Report(
-                Report.SCHEMA_VERSION,
-                GENERATOR,
-                a.gate().verdict().name(),
-                reasons,
-                a.errorsTotal(),
-                diagnosis,
-                defects,
-                runs,
-                failures,
-                memory,
-                null,
-                a.inputs(),
-                null,
-                List.of(),
-                probe.isEmpty() ? null : probe(probe, memory.isEmpty() ? sites : null));
+        return Report.builder()
+                .generator(GENERATOR)
+                .verdict(a.gate().verdict())
+                .reasons(reasons)
+                .errorsTotal(a.errorsTotal())
+                .diagnosis(diagnosis)
+                .defects(defects)
+                .sanitizerRuns(runs)
+                .failures(failures)
+                .memory(memory)
+                .inputs(a.inputs())
+                .probe(probe.isEmpty() ? null : probe(probe, memory.isEmpty() ? sites : null))
+                .build();
     }
 
     private static Report.ProbeJson probe(ProbeFindings p, Report.AllocationSitesJson unattached) {

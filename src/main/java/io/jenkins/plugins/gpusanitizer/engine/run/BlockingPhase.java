@@ -1,8 +1,11 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
-import io.jenkins.plugins.gpusanitizer.engine.parse.GeneratedCode;
+import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
-import io.jenkins.plugins.gpusanitizer.engine.parse.TracebackParser;
+import io.jenkins.plugins.gpusanitizer.engine.parse.job.GeneratedCode;
+import io.jenkins.plugins.gpusanitizer.engine.parse.job.TracebackParser;
+import io.jenkins.plugins.gpusanitizer.engine.run.environment.Environment;
+import io.jenkins.plugins.gpusanitizer.engine.run.environment.EnvironmentCheck;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -133,7 +136,7 @@ final class BlockingPhase {
      * and may be gone later: keep the files the blocking run's output names beside it.
      */
     private void copyGeneratedCode(Path phaseDir) {
-        Path stderr = phaseDir.resolve(RunDirectory.STDERR);
+        Path stderr = phaseDir.resolve(RunLayout.STDERR);
         if (!Files.isRegularFile(stderr)) {
             return;
         }

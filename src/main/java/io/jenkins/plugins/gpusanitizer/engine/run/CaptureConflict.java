@@ -1,5 +1,6 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
+import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -37,7 +38,7 @@ public final class CaptureConflict {
      * not enough: the rerun it triggers is judged less finely.
      */
     static boolean brokeTheJob(PhaseResult phase, Path phaseDir) {
-        return PhaseResult.FAILED.equals(phase.status()) && lastTracebackNamesIt(phaseDir.resolve(RunDirectory.STDERR));
+        return PhaseResult.FAILED.equals(phase.status()) && lastTracebackNamesIt(phaseDir.resolve(RunLayout.STDERR));
     }
 
     private static boolean lastTracebackNamesIt(Path stderr) {

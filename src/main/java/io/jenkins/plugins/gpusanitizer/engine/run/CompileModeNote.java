@@ -3,7 +3,9 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
+import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
+import io.jenkins.plugins.gpusanitizer.engine.model.WorkPaths;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -26,8 +28,8 @@ final class CompileModeNote {
 
     private CompileModeNote() {}
 
-    static PhaseResult add(PhaseResult result, Path phaseDir, Tool tool, RunReasons reasons) {
-        Set<String> changed = changed(phaseDir.resolve(RunDirectory.PROBE_JSONL));
+    static PhaseResult add(PhaseResult result, Path phaseDir, Tool tool, RunReasons reasons, WorkPaths paths) {
+        Set<String> changed = changed(phaseDir.resolve(RunLayout.PROBE_JSONL), paths);
         if (changed.isEmpty()) {
             return result;
         }
@@ -41,7 +43,7 @@ final class CompileModeNote {
     }
 
     /** The distinct requests the probe changed, with the line that made them. */
-    static Set<String> changed(Path probeJsonl) {
+    static Set<String> changed(Path probeJsonl, WorkPaths paths) {
         Set<String> changed = new LinkedHashSet<>();
         if (!Files.isRegularFile(probeJsonl)) {
             return changed;
@@ -58,7 +60,7 @@ final class CompileModeNote {
                 }
                 JsonNode at = record.path("at");
                 String where = at.hasNonNull("file")
-                        ? " at " + baseName(at.path("file").asText()) + ":"
+                        ? " at " + paths.name(at.path("file").asText()) + ":"
                                 + at.path("line").asInt()
                         : "";
                 changed.add(record.path("requested").asText("?") + where);
@@ -67,9 +69,5 @@ final class CompileModeNote {
             // a line cut by a crash: what was read stands
         }
         return changed;
-    }
-
-    private static String baseName(String file) {
-        return file.substring(file.lastIndexOf('/') + 1);
     }
 }

@@ -1,7 +1,8 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
-import io.jenkins.plugins.gpusanitizer.engine.parse.GpuPids;
+import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
+import io.jenkins.plugins.gpusanitizer.engine.parse.memory.GpuPids;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -13,9 +14,9 @@ import java.util.List;
 /**
  * nvidia-smi sampling GPU memory beside the regression run: the sidecar the phase's supervisor starts
  * with the job and stops after it (so it runs where the job runs). {@code memory-sampler.sh} keeps two
- * nvidia-smi processes looping (one query each): the card's total into {@link RunDirectory#MEMORY_CSV}
- * and each process's memory into {@link RunDirectory#MEMORY_APPS_CSV}, and writes which of the listed
- * pids are the phase's own into {@link RunDirectory#GPU_PIDS}.
+ * nvidia-smi processes looping (one query each): the card's total into {@link RunLayout#MEMORY_CSV}
+ * and each process's memory into {@link RunLayout#MEMORY_APPS_CSV}, and writes which of the listed
+ * pids are the phase's own into {@link RunLayout#GPU_PIDS}.
  */
 final class MemorySampler {
     static final String DIED = "sidecar.died";
@@ -63,7 +64,7 @@ final class MemorySampler {
 
     /** A note when the per-process sampler had died before the phase ended (gpu-pids.txt says so), else null. */
     static String appsDiedNote(Path phaseDir) {
-        Path pids = phaseDir.resolve(RunDirectory.GPU_PIDS);
+        Path pids = phaseDir.resolve(RunLayout.GPU_PIDS);
         String code;
         try {
             code = Files.isRegularFile(pids) ? GpuPids.read(pids).appsSamplerExit() : null;
@@ -74,6 +75,6 @@ final class MemorySampler {
             return null;
         }
         return "per-process memory sampler (nvidia-smi --query-compute-apps) exited early (code " + code + ", see "
-                + RunDirectory.MEMORY_APPS_ERR + "): the per-process curve is partial";
+                + RunLayout.MEMORY_APPS_ERR + "): the per-process curve is partial";
     }
 }

@@ -1,6 +1,7 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
-import io.jenkins.plugins.gpusanitizer.engine.parse.CudaUnavailable;
+import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
+import io.jenkins.plugins.gpusanitizer.engine.parse.job.CudaUnavailable;
 import java.nio.file.Path;
 
 /**
@@ -17,7 +18,7 @@ final class NoGpuEvidence {
 
     /** torch's warning in the phase folder's job output, or null. */
     static Found in(Path phaseDir) {
-        for (String file : new String[] {RunDirectory.STDERR, RunDirectory.STDOUT}) {
+        for (String file : new String[] {RunLayout.STDERR, RunLayout.STDOUT}) {
             String w = CudaUnavailable.firstIn(phaseDir.resolve(file));
             if (w != null) {
                 return new Found(w, file);

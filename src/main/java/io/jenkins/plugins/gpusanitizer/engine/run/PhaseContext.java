@@ -1,5 +1,8 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
+import io.jenkins.plugins.gpusanitizer.engine.run.environment.Environment;
+import io.jenkins.plugins.gpusanitizer.engine.run.environment.EnvironmentCheck;
+import io.jenkins.plugins.gpusanitizer.engine.run.environment.ToolLocator;
 import java.util.Map;
 
 /**

@@ -1,5 +1,11 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
+import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
+import io.jenkins.plugins.gpusanitizer.engine.run.lock.RunLease;
+import io.jenkins.plugins.gpusanitizer.engine.run.process.PhaseProcess;
+import io.jenkins.plugins.gpusanitizer.engine.run.process.PhaseScript;
+import io.jenkins.plugins.gpusanitizer.engine.run.process.PhaseSettings;
+import io.jenkins.plugins.gpusanitizer.engine.run.process.ProcessStarter;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -65,7 +71,7 @@ final class PhaseLauncher {
                 PhaseScript.writeSidecar(
                         phaseDir,
                         command.sidecar(),
-                        phaseDir.resolve(RunDirectory.MEMORY_CSV),
+                        phaseDir.resolve(RunLayout.MEMORY_CSV),
                         phaseDir.resolve(MEMORY_SAMPLER_ERR));
             }
         }
@@ -115,7 +121,7 @@ final class PhaseLauncher {
                     .forEach(file -> files.add(dir.root().relativize(file).toString()));
         }
         String note = outcome.note();
-        if (command.toolWrapsTarget() && !RunDirectory.nonEmpty(phaseDir.resolve(RunDirectory.SANITIZER_XML))) {
+        if (command.toolWrapsTarget() && !RunDirectory.nonEmpty(phaseDir.resolve(RunLayout.SANITIZER_XML))) {
             note = (note == null ? "" : note + "; ") + "no --save XML written: records come from the text log";
         }
         Map<String, String> shown = new LinkedHashMap<>(command.set());

@@ -1,6 +1,7 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
+import io.jenkins.plugins.gpusanitizer.engine.run.environment.Environment;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;

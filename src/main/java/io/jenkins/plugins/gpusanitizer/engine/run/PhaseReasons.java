@@ -3,8 +3,10 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 import io.jenkins.plugins.gpusanitizer.engine.analysis.Analysis;
 import io.jenkins.plugins.gpusanitizer.engine.findings.SanitizerRun;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
-import io.jenkins.plugins.gpusanitizer.engine.parse.CudaErrorClass;
-import io.jenkins.plugins.gpusanitizer.engine.parse.CudaFailure;
+import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
+import io.jenkins.plugins.gpusanitizer.engine.model.WorkPaths;
+import io.jenkins.plugins.gpusanitizer.engine.parse.job.CudaErrorClass;
+import io.jenkins.plugins.gpusanitizer.engine.parse.job.CudaFailure;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +23,8 @@ import java.util.Locale;
 public final class PhaseReasons {
     /** What the supervisor notes when processes of a phase outlived its main process (supervise.sh's linger). */
     static final String OUTLIVED = "outlived its main process";
+    /** What the supervisor notes when its sweep could not kill processes of a phase (another user's: sudo). */
+    static final String NOT_KILLED = "could not kill ";
 
     private PhaseReasons() {}
 
@@ -37,7 +41,7 @@ public final class PhaseReasons {
         if (!record.finished()) {
             reasons.add(Reason.error(
                     "unfinished",
-                    RunDirectory.RUN_JSON + " says the run did not finish (the runner died or is still running): "
+                    RunLayout.RUN_JSON + " says the run did not finish (the runner died or is still running): "
                             + "phases after the last one recorded did not run"));
         }
         List<Report.PhaseJson> phases = record.execution().phases() == null
@@ -45,11 +49,10 @@ public final class PhaseReasons {
                 : record.execution().phases();
         for (Report.PhaseJson p : phases) {
             if (p == null || p.name() == null || p.status() == null) {
-                reasons.add(
-                        Reason.error("phase-record", RunDirectory.RUN_JSON + " holds a phase without name or status"));
+                reasons.add(Reason.error("phase-record", RunLayout.RUN_JSON + " holds a phase without name or status"));
                 continue;
             }
-            phase(p, dir, analysis, reasons);
+            phase(p, dir, analysis, WorkPaths.of(record.execution().workDirectory()), reasons);
         }
         throughput(record.execution().throughput(), reasons);
         return reasons;
@@ -63,7 +66,7 @@ public final class PhaseReasons {
         return Phase.fromId(p.name()).orElse(null);
     }
 
-    private static void phase(Report.PhaseJson p, RunDirectory dir, Analysis a, List<Reason> reasons) {
+    private static void phase(Report.PhaseJson p, RunDirectory dir, Analysis a, WorkPaths paths, List<Reason> reasons) {
         String name = p.name();
         Phase phase = phaseOf(p);
         switch (p.status()) {
@@ -75,7 +78,8 @@ public final class PhaseReasons {
                                 + (phase == null || phase == Phase.SANITIZER
                                         ? ""
                                         : faultBeforeHang(
-                                                a.failures().get(phase == Phase.BLOCKING ? "blocking" : "async")))));
+                                                a.failures().get(phase == Phase.BLOCKING ? "blocking" : "async"),
+                                                paths))));
             case PhaseResult.ABORTED ->
                 reasons.add(Reason.error(
                         "aborted",
@@ -99,7 +103,7 @@ public final class PhaseReasons {
                 reasons.add(Reason.error("phase-status", name + " ended with an unknown status '" + p.status() + "'"));
         }
         if (phase == null) {
-            reasons.add(Reason.error("phase-record", RunDirectory.RUN_JSON + " names an unknown phase '" + name + "'"));
+            reasons.add(Reason.error("phase-record", RunLayout.RUN_JSON + " names an unknown phase '" + name + "'"));
             return;
         }
         if (p.note() != null && p.note().contains(OUTLIVED)) {
@@ -110,6 +114,7 @@ public final class PhaseReasons {
                             + p.note() + "): its work went on after the command returned (`nohup ... &`, a"
                             + " daemon), so what ran was not judged; run the job in the foreground"));
         }
+        notKilled(p, reasons);
         boolean failed = PhaseResult.FAILED.equals(p.status());
         noGpu(p, phase, dir, reasons);
         if (phase == Phase.SANITIZER) {
@@ -121,7 +126,7 @@ public final class PhaseReasons {
                                 + p.tool() + " was rerun with the caching allocator kept (" + name
                                 + "); the first run is kept as evidence"));
             }
-            boolean log = RunDirectory.nonEmpty(dir.dir(name).resolve(RunDirectory.SANITIZER_LOG));
+            boolean log = RunDirectory.nonEmpty(dir.dir(name).resolve(RunLayout.SANITIZER_LOG));
             if (!PhaseResult.NOT_STARTED.equals(p.status()) && !log) {
                 reasons.add(Reason.error(
                         "no-sanitizer-output",
@@ -154,6 +159,24 @@ public final class PhaseReasons {
                         "not-blocking",
                         "the blocking run printed PyTorch's asynchronous-report warning: "
                                 + "CUDA_LAUNCH_BLOCKING was not in effect (set before the first CUDA call?)"));
+            }
+        }
+    }
+
+    /**
+     * Processes of the phase the sweep could not kill run on after it (on a shared machine: what the job started
+     * under sudo, as another user); named by pid, uid and command line in the note.
+     */
+    private static void notKilled(Report.PhaseJson p, List<Reason> reasons) {
+        if (p.note() == null) {
+            return;
+        }
+        for (String part : p.note().split("; ")) {
+            if (part.startsWith(NOT_KILLED)) {
+                reasons.add(Reason.warning(
+                        "not-killed",
+                        p.name() + ": " + part + ": they run on after the phase, beyond this user's reach (another"
+                                + " user's, as under sudo), and may still use the GPU"));
             }
         }
     }
@@ -220,7 +243,7 @@ public final class PhaseReasons {
     }
 
     /** A job that caught a GPU error and then hung: say so, or the timeout reads as a plain hang. */
-    static String faultBeforeHang(CudaFailure f) {
+    static String faultBeforeHang(CudaFailure f, WorkPaths paths) {
         if (f == null || f.errorClass() == CudaErrorClass.NONE || f.errorClass() == CudaErrorClass.NON_CUDA) {
             return "";
         }
@@ -233,7 +256,7 @@ public final class PhaseReasons {
                     + f.errorClass().text() + ")";
         }
         return "; before that it failed with " + f.errorClass().text()
-                + (f.userFrame() == null ? "" : " at " + f.userFrame())
+                + (f.userFrame() == null ? "" : " at " + paths.at(f.userFrame()))
                 + ": the hang followed a GPU fault";
     }
 

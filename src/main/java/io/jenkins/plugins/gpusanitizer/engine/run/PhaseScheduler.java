@@ -1,6 +1,9 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
+import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
+import io.jenkins.plugins.gpusanitizer.engine.run.environment.Environment;
+import io.jenkins.plugins.gpusanitizer.engine.run.environment.EnvironmentCheck;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -363,7 +366,7 @@ final class PhaseScheduler {
         if (!PhaseResult.FAILED.equals(result.status())) {
             return false;
         }
-        Path stderr = context.dir().dir(Phase.BLOCKING.id()).resolve(RunDirectory.STDERR);
+        Path stderr = context.dir().dir(Phase.BLOCKING.id()).resolve(RunLayout.STDERR);
         try (var lines = Files.lines(stderr, StandardCharsets.ISO_8859_1)) {
             return lines.anyMatch(line -> line.contains("CUDA out of memory") || line.contains("OutOfMemoryError"));
         } catch (IOException | UncheckedIOException e) {

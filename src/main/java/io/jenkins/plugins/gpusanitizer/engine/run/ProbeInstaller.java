@@ -1,5 +1,6 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
+import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -57,7 +58,7 @@ final class ProbeInstaller {
                 inheritedPythonPath == null || inheritedPythonPath.isEmpty()
                         ? dir.toString()
                         : dir + java.io.File.pathSeparator + inheritedPythonPath);
-        env.put(OUT, phaseDir.resolve(RunDirectory.PROBE_JSONL).toString());
+        env.put(OUT, phaseDir.resolve(RunLayout.PROBE_JSONL).toString());
         env.put(MODE, phase.id());
         return env;
     }

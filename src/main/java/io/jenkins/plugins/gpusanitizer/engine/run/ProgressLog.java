@@ -1,5 +1,6 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
+import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
@@ -8,18 +9,18 @@ import java.nio.file.Path;
 import java.util.Locale;
 
 /** The runner's short lines for the console or the build log: prefixed, with the job's secrets masked. */
-final class ProgressLog {
+public final class ProgressLog {
     private static final byte[] RECORD_SEPARATOR = "\n========= \n".getBytes(StandardCharsets.US_ASCII);
 
     private final ProgressListener listener;
     private final Secrets secrets;
 
-    ProgressLog(ProgressListener listener, Secrets secrets) {
+    public ProgressLog(ProgressListener listener, Secrets secrets) {
         this.listener = listener;
         this.secrets = secrets;
     }
 
-    void say(String text) {
+    public void say(String text) {
         listener.line(secrets.mask("[gpu-sanitize] " + text));
     }
 
@@ -40,7 +41,7 @@ final class ProgressLog {
             line.append(')');
         }
         if (result.phase() == Phase.SANITIZER) {
-            Path log = dir.dir(result.directory()).resolve(RunDirectory.SANITIZER_LOG);
+            Path log = dir.dir(result.directory()).resolve(RunLayout.SANITIZER_LOG);
             line.append(", ").append(recordsSoFar(log)).append(" error record(s)");
         }
         if (result.note() != null) {

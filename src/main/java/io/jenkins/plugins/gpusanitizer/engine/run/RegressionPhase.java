@@ -1,6 +1,7 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
+import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -78,7 +79,7 @@ final class RegressionPhase {
                     spec.throughputRegex(),
                     spec.throughputBaseline(),
                     spec.throughputTolerance(),
-                    List.of(phaseDir.resolve(RunDirectory.STDOUT), phaseDir.resolve(RunDirectory.STDERR)));
+                    List.of(phaseDir.resolve(RunLayout.STDOUT), phaseDir.resolve(RunLayout.STDERR)));
         }
         return result;
     }

@@ -8,12 +8,14 @@ import io.jenkins.plugins.gpusanitizer.engine.analysis.SanitizerInput;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Gate;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
+import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
-import io.jenkins.plugins.gpusanitizer.engine.parse.CudaErrorClass;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
-import io.jenkins.plugins.gpusanitizer.engine.parse.TracebackParser;
+import io.jenkins.plugins.gpusanitizer.engine.parse.job.CudaErrorClass;
+import io.jenkins.plugins.gpusanitizer.engine.parse.job.TracebackParser;
 import io.jenkins.plugins.gpusanitizer.engine.report.OutputFile;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
+import io.jenkins.plugins.gpusanitizer.engine.run.environment.EnvironmentCheck;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,41 +27,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The run directory's layout (documented in README.md), shared by the runner that writes it and
- * {@code analyze --run-dir} that reads it:
- * <pre>
- * run.json  report.json  report.html
- * env/                      nvidia-smi.txt, nvidia-smi-query.csv, nvcc-version.txt, python-probe.txt, compute-sanitizer-version.txt
- * sanitizer-TOOL/           command.txt, stdout.log, stderr.log, sanitizer.log (--log-file), sanitizer.xml (--xml --save)
- * blocking/                 command.txt, stdout.log, stderr.log, probe.jsonl, generated/ (torch.compile's code the output names: files.tsv, copies)
- * blocking-cut/             the blocking run cut when the sanitizer runs ended clean, kept when it ran again in full
- * blocking-before-environment-check/  a blocking run started before the environment check answered and run again
- *                           with the answer's settings; a GPU crash in it is judged
- * regression/               command.txt, stdout.log, stderr.log, nvidia-smi.csv, nvidia-smi.err (the card's total),
- *                           nvidia-smi-apps.csv, nvidia-smi-apps.err (each process's memory), gpu-pids.txt (which
- *                           of those processes were the phase's), probe.jsonl,
- *                           probe-oom-snapshot-PID.pickle (the allocator snapshot of a process that died of an OOM)
- * probe/                    sitecustomize.py, gpu_sanitize_probe.py (the in-process probe, docs/probe.md)
- * </pre>
+ * A run directory (its layout and file names: {@link RunLayout}): the phases' folders for the runner that
+ * writes them, and reading a finished run back for the analysis (the runner's report and {@code analyze
+ * --run-dir} both come from {@link #analyze}).
  */
 public final class RunDirectory {
-    public static final String RUN_JSON = "run.json";
-    public static final String REPORT_JSON = "report.json";
-    public static final String REPORT_HTML = "report.html";
-    public static final String SANITIZER_LOG = "sanitizer.log";
-    public static final String SANITIZER_XML = "sanitizer.xml";
-    public static final String STDOUT = "stdout.log";
-    public static final String STDERR = "stderr.log";
-    public static final String MEMORY_CSV = "nvidia-smi.csv";
-    /** nvidia-smi --query-compute-apps=timestamp,pid,used_memory samples: each process's memory on the card. */
-    public static final String MEMORY_APPS_CSV = "nvidia-smi-apps.csv";
-
-    public static final String MEMORY_APPS_ERR = "nvidia-smi-apps.err";
-    /** The pids nvidia-smi listed, each marked as the phase's own or another's (memory-sampler.sh). */
-    public static final String GPU_PIDS = "gpu-pids.txt";
-
-    public static final String PROBE_JSONL = "probe.jsonl";
-
     private final Path root;
 
     public RunDirectory(Path root) {
@@ -100,7 +72,7 @@ public final class RunDirectory {
     }
 
     public RunRecord readRecord() {
-        Path f = root.resolve(RUN_JSON);
+        Path f = root.resolve(RunLayout.RUN_JSON);
         if (!Files.isRegularFile(f)) {
             throw new InputException(f, "no such file: not a gpu-sanitize run directory");
         }
@@ -113,7 +85,8 @@ public final class RunDirectory {
     }
 
     void writeRecord(RunRecord r) throws IOException {
-        OutputFile.write(root.resolve(RUN_JSON), out -> ReportJson.mapper().writeValue(out, r));
+        OutputFile.write(
+                root.resolve(RunLayout.RUN_JSON), out -> ReportJson.mapper().writeValue(out, r));
     }
 
     /**
@@ -138,7 +111,7 @@ public final class RunDirectory {
         for (Tool tool : Tool.values()) {
             Path d = dir(sanitizerDir(tool));
             Path cached = dir(cachedSanitizerDir(tool));
-            if (!nonEmpty(cached.resolve(SANITIZER_LOG))) {
+            if (!nonEmpty(cached.resolve(RunLayout.SANITIZER_LOG))) {
                 addRun(sanitizer, d, tool, null, true);
                 continue;
             }
@@ -150,19 +123,19 @@ public final class RunDirectory {
             addRun(sanitizer, cached, tool, Boolean.TRUE, firstHasXml);
         }
         Map<String, Path> logs = new LinkedHashMap<>();
-        if (Files.exists(dir(Phase.REGRESSION.id()).resolve(STDERR))) {
-            logs.put("async", dir(Phase.REGRESSION.id()).resolve(STDERR));
+        if (Files.exists(dir(Phase.REGRESSION.id()).resolve(RunLayout.STDERR))) {
+            logs.put("async", dir(Phase.REGRESSION.id()).resolve(RunLayout.STDERR));
         }
         // a blocking run cut short on purpose ends in the traceback of that stop (torchrun's SignalException), not the
         // job's
-        if (Files.exists(dir(Phase.BLOCKING.id()).resolve(STDERR)) && !blockingCut(record)) {
-            logs.put("blocking", dir(Phase.BLOCKING.id()).resolve(STDERR));
+        if (Files.exists(dir(Phase.BLOCKING.id()).resolve(RunLayout.STDERR)) && !blockingCut(record)) {
+            logs.put("blocking", dir(Phase.BLOCKING.id()).resolve(RunLayout.STDERR));
         }
         for (Path kept : crashedBeforeCheck(record)) {
-            logs.put(String.valueOf(kept.getFileName()), kept.resolve(STDERR));
+            logs.put(String.valueOf(kept.getFileName()), kept.resolve(RunLayout.STDERR));
         }
         Path regression = dir(Phase.REGRESSION.id());
-        Path csv = regression.resolve(MEMORY_CSV);
+        Path csv = regression.resolve(RunLayout.MEMORY_CSV);
         Path memory = hasSamples(csv) ? csv : null;
         boolean expandable = record != null && record.expandableSegments();
         return new AnalysisInput(
@@ -175,9 +148,12 @@ public final class RunDirectory {
                 lenient,
                 probeLogs(record),
                 new ProcessMemoryInput(
-                        regression.resolve(MEMORY_APPS_CSV),
-                        regression.resolve(GPU_PIDS),
-                        regressionRanBeside(record)));
+                        regression.resolve(RunLayout.MEMORY_APPS_CSV),
+                        regression.resolve(RunLayout.GPU_PIDS),
+                        regressionRanBeside(record)),
+                record == null || record.execution() == null
+                        ? null
+                        : record.execution().workDirectory());
     }
 
     /** Whether the record says the regression run shared its card with another phase (false when it does not say). */
@@ -218,7 +194,7 @@ public final class RunDirectory {
         try (var listing = Files.list(root)) {
             for (Path d : listing.sorted().toList()) {
                 String name = String.valueOf(d.getFileName()); // an entry of a listing: never the root
-                Path stderr = d.resolve(STDERR);
+                Path stderr = d.resolve(RunLayout.STDERR);
                 if (name.startsWith(prefix) && Files.isRegularFile(stderr) && crashed(stderr)) {
                     crashed.add(d);
                 }
@@ -240,11 +216,11 @@ public final class RunDirectory {
     /** A sanitizer run's text log and XML, those that are not empty; true when its XML was added. */
     private static boolean addRun(
             List<SanitizerInput> sanitizer, Path d, Tool tool, Boolean cachingAllocator, boolean withXml) {
-        if (nonEmpty(d.resolve(SANITIZER_LOG))) {
-            sanitizer.add(new SanitizerInput(d.resolve(SANITIZER_LOG), false, tool, cachingAllocator));
+        if (nonEmpty(d.resolve(RunLayout.SANITIZER_LOG))) {
+            sanitizer.add(new SanitizerInput(d.resolve(RunLayout.SANITIZER_LOG), false, tool, cachingAllocator));
         }
-        if (withXml && nonEmpty(d.resolve(SANITIZER_XML))) {
-            sanitizer.add(new SanitizerInput(d.resolve(SANITIZER_XML), true, tool, cachingAllocator));
+        if (withXml && nonEmpty(d.resolve(RunLayout.SANITIZER_XML))) {
+            sanitizer.add(new SanitizerInput(d.resolve(RunLayout.SANITIZER_XML), true, tool, cachingAllocator));
             return true;
         }
         return false;
@@ -254,7 +230,7 @@ public final class RunDirectory {
     private Map<String, Path> probeLogs(RunRecord record) {
         Map<String, Path> out = new LinkedHashMap<>();
         for (Phase p : List.of(Phase.BLOCKING, Phase.REGRESSION)) {
-            Path f = dir(p.id()).resolve(PROBE_JSONL);
+            Path f = dir(p.id()).resolve(RunLayout.PROBE_JSONL);
             boolean on = record != null
                     && record.execution() != null
                     && record.execution().phases() != null
@@ -273,7 +249,7 @@ public final class RunDirectory {
      * Moves a phase's folder out of the way as {@code NAME-SUFFIX} (a second one of that name gets {@code -2}, ...):
      * a run that does not count, or that runs again, keeps its files as evidence.
      */
-    static Path setAside(Path phaseDir, String suffix) throws IOException {
+    public static Path setAside(Path phaseDir, String suffix) throws IOException {
         Path kept = phaseDir.resolveSibling(phaseDir.getFileName() + "-" + suffix);
         for (int n = 2; Files.exists(kept); n++) {
             kept = phaseDir.resolveSibling(phaseDir.getFileName() + "-" + suffix + "-" + n);

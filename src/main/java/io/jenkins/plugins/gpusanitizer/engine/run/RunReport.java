@@ -2,6 +2,7 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import io.jenkins.plugins.gpusanitizer.engine.analysis.Analysis;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
+import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.report.HtmlReport;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReferenceComparison;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
@@ -9,8 +10,6 @@ import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportMapper;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 
 /**
  * The run's report: the same analysis as {@code analyze --run-dir} with what only the runner saw
@@ -41,8 +40,8 @@ final class RunReport {
         // SARIF, warnings-ng, the console summary) quote the job's output, which may quote a secret
         report = secrets.mask(report, Report.class);
         try {
-            ReportJson.write(report, dir.root().resolve(RunDirectory.REPORT_JSON));
-            new HtmlReport().writePage(report, dir.root().resolve(RunDirectory.REPORT_HTML));
+            ReportJson.write(report, dir.root().resolve(RunLayout.REPORT_JSON));
+            new HtmlReport().writePage(report, dir.root().resolve(RunLayout.REPORT_HTML));
         } catch (IOException e) {
             progress.say("cannot write the report into " + dir.root() + ": " + e.getMessage());
         }
@@ -56,26 +55,10 @@ final class RunReport {
         } catch (RuntimeException e) {
             // still a report: the comparison is an extra, the verdict stands without it
             progress.say("reference report unusable, not compared: " + e.getMessage());
-            List<Report.ReasonJson> reasons = new ArrayList<>(report.reasons());
-            reasons.add(new Report.ReasonJson(
+            return report.withReason(new Report.ReasonJson(
                     "warning",
                     "reference",
                     "reference report " + spec.compareWith() + " unusable, not compared: " + e.getMessage()));
-            return new Report(
-                    report.schemaVersion(),
-                    report.generator(),
-                    report.verdict(),
-                    reasons,
-                    report.errorsTotal(),
-                    report.diagnosis(),
-                    report.defects(),
-                    report.sanitizerRuns(),
-                    report.failures(),
-                    report.memory(),
-                    report.execution(),
-                    report.inputs(),
-                    report.reference(),
-                    report.fixed());
         }
     }
 }

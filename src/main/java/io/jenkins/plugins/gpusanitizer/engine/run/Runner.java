@@ -2,9 +2,21 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
+import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
+import io.jenkins.plugins.gpusanitizer.engine.run.environment.Environment;
+import io.jenkins.plugins.gpusanitizer.engine.run.environment.EnvironmentCheck;
+import io.jenkins.plugins.gpusanitizer.engine.run.environment.EnvironmentProbe;
+import io.jenkins.plugins.gpusanitizer.engine.run.environment.ShortCommands;
+import io.jenkins.plugins.gpusanitizer.engine.run.environment.ToolLocator;
+import io.jenkins.plugins.gpusanitizer.engine.run.lock.GpuLock;
+import io.jenkins.plugins.gpusanitizer.engine.run.lock.RunLease;
+import io.jenkins.plugins.gpusanitizer.engine.run.process.LocalProcessStarter;
+import io.jenkins.plugins.gpusanitizer.engine.run.process.PhaseProcess;
+import io.jenkins.plugins.gpusanitizer.engine.run.process.PhaseScript;
+import io.jenkins.plugins.gpusanitizer.engine.run.process.ProcessStarter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -107,15 +119,15 @@ public final class Runner {
     public Report resume() {
         validate();
         progress.say(gpuChoice);
-        if (!Files.isRegularFile(dir.root().resolve(RunDirectory.RUN_JSON))) {
+        if (!Files.isRegularFile(dir.root().resolve(RunLayout.RUN_JSON))) {
             if (isEmpty(dir.root())) {
                 progress.say("the run had not started before the restart: it starts now");
                 return run();
             }
-            throw new RunException("nothing to resume in " + dir.root() + ": it has no " + RunDirectory.RUN_JSON);
+            throw new RunException("nothing to resume in " + dir.root() + ": it has no " + RunLayout.RUN_JSON);
         }
         RunRecord before = dir.readRecord();
-        Path reportJson = dir.root().resolve(RunDirectory.REPORT_JSON);
+        Path reportJson = dir.root().resolve(RunLayout.REPORT_JSON);
         if (before != null && before.finished() && Files.isRegularFile(reportJson)) {
             progress.say("the run had finished before the restart: its report is read back");
             return ReportJson.read(reportJson);
@@ -181,7 +193,7 @@ public final class Runner {
         try {
             journal.write(true);
         } catch (IOException e) {
-            reasons.add(Reason.error("runner", "cannot write " + RunDirectory.RUN_JSON + ": " + e.getMessage()));
+            reasons.add(Reason.error("runner", "cannot write " + RunLayout.RUN_JSON + ": " + e.getMessage()));
         }
         Report report = new RunReport(spec, dir, progress, secrets).write(journal.record(true), reasons, policy);
         if (aborted) {

@@ -4,11 +4,14 @@ import io.jenkins.plugins.gpusanitizer.engine.analysis.Analyzer;
 import io.jenkins.plugins.gpusanitizer.engine.findings.DefectGrouper;
 import io.jenkins.plugins.gpusanitizer.engine.findings.RuntimeKernels;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
+import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
+import io.jenkins.plugins.gpusanitizer.engine.model.WorkPaths;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
 import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerOutput;
-import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerTextParser;
+import io.jenkins.plugins.gpusanitizer.engine.parse.text.SanitizerTextParser;
 import io.jenkins.plugins.gpusanitizer.engine.report.SanitizerPhaseStatus;
+import io.jenkins.plugins.gpusanitizer.engine.run.environment.EnvironmentCheck;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -65,7 +68,7 @@ final class SanitizerPhase {
         RunSpec spec = context.spec();
         String name = keepCaching ? RunDirectory.cachedSanitizerDir(tool) : RunDirectory.sanitizerDir(tool);
         Path phaseDir = Files.createDirectories(context.dir().dir(name));
-        Path log = phaseDir.resolve(RunDirectory.SANITIZER_LOG);
+        Path log = phaseDir.resolve(RunLayout.SANITIZER_LOG);
         Map<String, String> set = new LinkedHashMap<>();
         set.put("CUDA_VISIBLE_DEVICES", gpu);
         List<String> removed = new ArrayList<>(List.of("CUDA_LAUNCH_BLOCKING"));
@@ -75,12 +78,17 @@ final class SanitizerPhase {
             removed.add("PYTORCH_NO_CUDA_MEMORY_CACHING");
         }
         // CuPy/NVRTC kernels' device lines name CuPy's cache file: a fresh cache beside the log makes CuPy
-        // compile each kernel here and keep its source under that name (RuntimeKernels reads it)
+        // compile each kernel here and keep its source under that name (RuntimeKernels reads it); NVRTC kernels
+        // carry no line table unless compiled with one (seen on the H200: a RawKernel's record had no device line),
+        // so CuPy compiles them with --generate-line-info (and --device-debug: CuPy sets both) for this run only
         if (context.baseEnv().get("CUPY_CACHE_DIR") == null) {
             set.put(
                     "CUPY_CACHE_DIR",
                     phaseDir.resolve(RuntimeKernels.CUPY_CACHE_DIR).toString());
             set.put("CUPY_CACHE_SAVE_CUDA_SOURCE", "1");
+            if (context.baseEnv().get("CUPY_CUDA_COMPILE_WITH_DEBUG") == null) {
+                set.put("CUPY_CUDA_COMPILE_WITH_DEBUG", "1");
+            }
         }
         // expandable_segments makes memcheck report false out-of-bounds writes (pytorch #196209)
         for (String variable : List.of("PYTORCH_CUDA_ALLOC_CONF", "PYTORCH_ALLOC_CONF")) {
@@ -124,7 +132,8 @@ final class SanitizerPhase {
                                         + " error record(s) so far"),
                         stopEarly,
                         List.of()));
-        return CompileModeNote.add(result, phaseDir, tool, context.reasons());
+        return CompileModeNote.add(
+                result, phaseDir, tool, context.reasons(), WorkPaths.of(RunJournal.workDirectory(spec.workDir())));
     }
 
     private List<String> argv(Path phaseDir, Path log) {
@@ -135,7 +144,7 @@ final class SanitizerPhase {
                 tool.id(),
                 "--xml",
                 "--save",
-                phaseDir.resolve(RunDirectory.SANITIZER_XML).toString(),
+                phaseDir.resolve(RunLayout.SANITIZER_XML).toString(),
                 "--log-file",
                 log.toString(),
                 "--print-limit",
@@ -201,7 +210,7 @@ final class SanitizerPhase {
         }
         for (PhaseResult broken : results.subList(0, results.size() - 1)) {
             // the run whose capture broke is judged too: what it found before is not clean
-            Checked before = check(context.dir().dir(broken.directory()).resolve(RunDirectory.SANITIZER_LOG));
+            Checked before = check(context.dir().dir(broken.directory()).resolve(RunLayout.SANITIZER_LOG));
             if (before == null || before.open() > 0) {
                 return false;
             }
@@ -209,7 +218,7 @@ final class SanitizerPhase {
         PhaseResult last = results.get(results.size() - 1); // a rerun with the cache kept checked past the capture
         boolean exited = PhaseResult.PASSED.equals(last.status())
                 || PhaseResult.FAILED.equals(last.status()) && last.exitCode() != null && last.exitCode() == ERROR_EXIT;
-        Path log = context.dir().dir(last.directory()).resolve(RunDirectory.SANITIZER_LOG);
+        Path log = context.dir().dir(last.directory()).resolve(RunLayout.SANITIZER_LOG);
         if (!exited
                 || !RunDirectory.nonEmpty(log)
                 || NoGpuEvidence.in(context.dir().dir(last.directory())) != null) {

@@ -6,8 +6,9 @@ import static org.assertj.core.api.Assertions.within;
 
 import io.jenkins.plugins.gpusanitizer.engine.Corpus;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
-import io.jenkins.plugins.gpusanitizer.engine.parse.MemoryCsvParser;
-import io.jenkins.plugins.gpusanitizer.engine.parse.MemorySamples;
+import io.jenkins.plugins.gpusanitizer.engine.parse.memory.MemoryCsvParser;
+import io.jenkins.plugins.gpusanitizer.engine.parse.memory.MemorySamples;
+import io.jenkins.plugins.gpusanitizer.testing.Records;
 import java.nio.file.Path;
 import java.util.function.DoubleUnaryOperator;
 import org.junit.jupiter.api.Test;
@@ -17,7 +18,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 class MemoryCurveAnalyzerTest {
     static final double H200_MIB = 143771;
-    static final Path RECORD = Path.of(System.getProperty("gs.projectRoot", "."), "docs", "h200-2026-12-02");
+    static final Path RECORD = Records.unpacked("h200-2026-12-02");
 
     private final MemoryCurveAnalyzer analyzer = new MemoryCurveAnalyzer();
 
@@ -153,7 +154,7 @@ class MemoryCurveAnalyzerTest {
         assertThat(any.shape()).as(any.describe()).isEqualTo(MemoryCurve.Shape.STABLE);
     }
 
-    /** The regression runs recorded on the H200 (docs/h200-2026-12-02): the jobs crash or end within ~5 s. */
+    /** The regression runs recorded on the H200 (records/h200-2026-12-02.zip): the jobs crash or end within ~5 s. */
     @ParameterizedTest
     @ValueSource(strings = {"clean", "far", "index", "near", "triton"})
     void shortRegressionRunsOnTheH200AreNotJudged(String run) {

@@ -8,6 +8,7 @@ import io.jenkins.plugins.gpusanitizer.engine.analysis.Analyzer;
 import io.jenkins.plugins.gpusanitizer.engine.analysis.SanitizerInput;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
+import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.model.SourceLocation;
 import io.jenkins.plugins.gpusanitizer.engine.report.HtmlReport;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
@@ -71,7 +72,7 @@ class RuntimeKernelsTest {
     @Test
     void theSavedSourceLineIsShownWithItsText() throws IOException {
         Report r = analyze(true);
-        assertThat(r.verdict()).isEqualTo("FAIL");
+        assertThat(r.verdict()).isEqualTo(Verdict.FAIL);
         assertThat(r.defects().get(0).deviceLocation().code()).isEqualTo("y[i] = x[i + 1] < 0 ? 0 : x[i + 1];");
         assertThat(failReason(r))
                 .contains("at line 8 of the CuPy/NVRTC kernel's source: `y[i] = x[i + 1] < 0 ? 0 : x[i + 1];` "
@@ -84,7 +85,7 @@ class RuntimeKernelsTest {
     @Test
     void withoutTheSourceTheCacheFileIsNotPresentedAsASourceLine() throws IOException {
         Report r = analyze(false);
-        assertThat(r.verdict()).isEqualTo("FAIL");
+        assertThat(r.verdict()).isEqualTo(Verdict.FAIL);
         assertThat(failReason(r))
                 .contains("in a CuPy/NVRTC kernel compiled at run time (cache file " + CACHE_FILE
                         + ", line 8; its source was not saved)")

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jenkins.plugins.gpusanitizer.engine.analysis.Analyzer;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
-import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerTextParser;
+import io.jenkins.plugins.gpusanitizer.engine.parse.text.SanitizerTextParser;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -31,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
  *
  * @param <T> what the parser returns for one file
  */
-abstract class AbstractParserTest<T> {
+public abstract class AbstractParserTest<T> {
     /** A line far beyond every parser's line bound (BoundedLineReader.DEFAULT_MAX_LINE is 64 KiB). */
     private static final int HUGE_LINE = 10 * 1024 * 1024;
     /** The end of the recorded file cut at every byte: the last record's tail and the summary or closing tag. */

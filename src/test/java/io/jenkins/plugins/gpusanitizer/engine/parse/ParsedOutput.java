@@ -4,8 +4,8 @@ import io.jenkins.plugins.gpusanitizer.engine.model.SanitizerRecord;
 import java.util.List;
 
 /** What a compute-sanitizer parser gives for one file: its output and the records it sent to the sink. */
-record ParsedOutput(SanitizerOutput output, List<SanitizerRecord> records) {
-    SanitizerRecord get(int i) {
+public record ParsedOutput(SanitizerOutput output, List<SanitizerRecord> records) {
+    public SanitizerRecord get(int i) {
         return records.get(i);
     }
 }

@@ -2,6 +2,10 @@ package io.jenkins.plugins.gpusanitizer.engine.parse;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import io.jenkins.plugins.gpusanitizer.engine.model.SanitizerRecord;
+import io.jenkins.plugins.gpusanitizer.engine.parse.job.CudaFailure;
+import io.jenkins.plugins.gpusanitizer.engine.parse.job.TracebackParser;
+import io.jenkins.plugins.gpusanitizer.engine.parse.text.SanitizerTextParser;
+import io.jenkins.plugins.gpusanitizer.engine.parse.xml.SanitizerXmlParser;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.file.Path;

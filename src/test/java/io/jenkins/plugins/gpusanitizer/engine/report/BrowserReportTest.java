@@ -8,6 +8,7 @@ import io.jenkins.plugins.gpusanitizer.engine.analysis.Analyzer;
 import io.jenkins.plugins.gpusanitizer.engine.analysis.SanitizerInput;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunDirectory;
+import io.jenkins.plugins.gpusanitizer.testing.Records;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -28,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  * committed ones). With -Dgs.requireBrowser=true (CI) a missing Chromium fails instead of skipping.
  */
 class BrowserReportTest {
-    static final Path RECORD = Path.of(System.getProperty("gs.projectRoot", "."), "docs", "h200-2026-12-02");
+    static final Path RECORD = Records.unpacked("h200-2026-12-02");
     static Path chromium;
 
     @TempDir

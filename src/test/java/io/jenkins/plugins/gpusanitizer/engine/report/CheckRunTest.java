@@ -3,6 +3,7 @@ package io.jenkins.plugins.gpusanitizer.engine.report;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jenkins.plugins.gpusanitizer.engine.Corpus;
+import io.jenkins.plugins.gpusanitizer.testing.Records;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,7 +13,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The check over reports of recorded H200 runs (docs/h200-2026-12-0[23]). Those runs were made in
+ * The check over reports of recorded H200 runs (records/h200-2026-12-0[23].zip). Those runs were made in
  * /work/main (their phases ran {@code python3 examples/triton_job.py} there, and the frames name
  * /work/main/examples/triton_job.py), before run.json kept the working directory: the tests give it back.
  */
@@ -23,18 +24,8 @@ class CheckRunTest {
     /** The report as a run made in {@code workspace} records it now. */
     static Report madeIn(Report r, String workspace) {
         Report.ExecutionJson e = r.execution();
-        return new Report(
-                r.schemaVersion(),
-                r.generator(),
-                r.verdict(),
-                r.reasons(),
-                r.errorsTotal(),
-                r.diagnosis(),
-                r.defects(),
-                r.sanitizerRuns(),
-                r.failures(),
-                r.memory(),
-                new Report.ExecutionJson(
+        return r.copy()
+                .execution(new Report.ExecutionJson(
                         e.environment(),
                         e.phases(),
                         e.runDirectory(),
@@ -42,31 +33,13 @@ class CheckRunTest {
                         e.referenceSource(),
                         e.regressionTargetSeconds(),
                         e.throughput(),
-                        workspace),
-                r.inputs(),
-                r.reference(),
-                r.fixed(),
-                r.probe());
+                        workspace))
+                .build();
     }
 
     /** The report with its defects replaced. */
     static Report withDefects(Report r, List<Report.DefectJson> defects) {
-        return new Report(
-                r.schemaVersion(),
-                r.generator(),
-                r.verdict(),
-                r.reasons(),
-                r.errorsTotal(),
-                r.diagnosis(),
-                defects,
-                r.sanitizerRuns(),
-                r.failures(),
-                r.memory(),
-                r.execution(),
-                r.inputs(),
-                r.reference(),
-                r.fixed(),
-                r.probe());
+        return r.copy().defects(defects).build();
     }
 
     @Test
@@ -117,7 +90,7 @@ class CheckRunTest {
     @Test
     void aFaultInGeneratedCodeOutsideTheWorkspaceIsNamedInTheSummaryNotAnnotated() throws IOException {
         Report compiled =
-                madeIn(ReportJson.read(ROOT.resolve("docs/h200-2026-12-03/compile-oob/report.json")), WORKSPACE);
+                madeIn(ReportJson.read(Records.unpacked("h200-2026-12-03/compile-oob/report.json")), WORKSPACE);
         Report.DefectJson assertion = compiled.defects().stream()
                 .filter(d -> !d.suppressed())
                 .findFirst()
@@ -179,7 +152,7 @@ class CheckRunTest {
     void everyRecordedRunsAnnotationsNameFilesOfThisRepository() throws IOException {
         List<Path> reports = new ArrayList<>();
         for (String capture : List.of("h200-2026-12-02", "h200-2026-12-03")) {
-            try (Stream<Path> runs = Files.list(ROOT.resolve("docs").resolve(capture))) {
+            try (Stream<Path> runs = Files.list(Records.unpacked(capture))) {
                 runs.map(run -> run.resolve("report.json"))
                         .filter(Files::isRegularFile)
                         .sorted()

@@ -2,13 +2,15 @@ package io.jenkins.plugins.gpusanitizer.engine.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
+import io.jenkins.plugins.gpusanitizer.testing.Records;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** New, outstanding and fixed defects between real H200 reports (docs/h200-2026-12-02). */
+/** New, outstanding and fixed defects between real H200 reports (records/h200-2026-12-02.zip). */
 class ReferenceComparisonTest {
-    static final Path RECORD = Path.of(System.getProperty("gs.projectRoot", "."), "docs", "h200-2026-12-02");
+    static final Path RECORD = Records.unpacked("h200-2026-12-02");
 
     private static Report report(String c) {
         return io.jenkins.plugins.gpusanitizer.engine.Corpus.analyzeRun(c);
@@ -20,7 +22,7 @@ class ReferenceComparisonTest {
         Report all = ReferenceComparison.apply(far, far, "build #41", false);
         assertThat(all.defects()).allMatch(d -> ReferenceComparison.OUTSTANDING.equals(d.status()));
         assertThat(all.fixed()).isEmpty();
-        assertThat(all.verdict()).isEqualTo("FAIL");
+        assertThat(all.verdict()).isEqualTo(Verdict.FAIL);
         Report newOnly = ReferenceComparison.apply(far, far, "build #41", true);
         // the defect no longer decides; the crashes of the job (not defects) still do
         assertThat(newOnly.reasons()).anyMatch(r -> r.code().equals("outstanding"));
@@ -37,7 +39,7 @@ class ReferenceComparisonTest {
         assertThat(c.fixed())
                 .singleElement()
                 .satisfies(d -> assertThat(d.kernel()).isEqualTo("fused_scale"));
-        assertThat(c.verdict()).isEqualTo("FAIL");
+        assertThat(c.verdict()).isEqualTo(Verdict.FAIL);
         assertThat(c.reference()).isEqualTo("main #7");
         assertThat(c.reasons()).anyMatch(r -> r.message().equals("against main #7: 1 new, 0 outstanding, 1 fixed"));
     }
@@ -70,21 +72,12 @@ class ReferenceComparisonTest {
                 d.detail(),
                 d.hostStack(),
                 null);
-        Report now = new Report(
-                far.schemaVersion(),
-                far.generator(),
-                far.verdict(),
-                far.reasons(),
-                far.errorsTotal(),
-                far.diagnosis(),
-                List.of(moved),
-                far.sanitizerRuns(),
-                far.failures(),
-                far.memory(),
-                far.execution(),
-                far.inputs(),
-                null,
-                List.of());
+        Report now = far.copy()
+                .defects(List.of(moved))
+                .reference(null)
+                .fixed(List.of())
+                .probe(null)
+                .build();
         Report c = ReferenceComparison.apply(now, far, "ref", false);
         assertThat(c.defects().get(0).status()).isEqualTo(ReferenceComparison.OUTSTANDING);
         assertThat(c.fixed()).isEmpty();

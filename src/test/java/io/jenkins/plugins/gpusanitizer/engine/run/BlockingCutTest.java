@@ -2,7 +2,9 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import io.jenkins.plugins.gpusanitizer.testing.Records;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -61,7 +63,7 @@ class BlockingCutTest {
         double seconds = (System.nanoTime() - begin) / 1e9;
 
         assertThat(seconds).as("the 60 s blocking run did not hold the gate").isLessThan(30);
-        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo("PASS");
+        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.PASS);
         Report.PhaseJson blocking = phase(r, "blocking");
         assertThat(blocking.status()).isEqualTo(PhaseResult.STOPPED_EARLY);
         assertThat(blocking.note()).startsWith(BlockingPhase.CUT);
@@ -88,7 +90,7 @@ class BlockingCutTest {
         Report.PhaseJson blocking = phase(r, "blocking");
         assertThat(blocking.status()).isEqualTo(PhaseResult.FAILED);
         assertThat(blocking.note()).contains("run again in full").contains("blocking-cut");
-        assertThat(r.verdict()).isEqualTo("FAIL");
+        assertThat(r.verdict()).isEqualTo(Verdict.FAIL);
         assertThat(r.diagnosis().faultAt().line())
                 .as("the blocking run's line, not the normal run's innocent loss.item()")
                 .isEqualTo(32);
@@ -110,8 +112,7 @@ class BlockingCutTest {
     @Test
     void aSanitizerRunWhoseOnlyErrorsAreSuppressedNoiseIsClean() {
         // the H200's clean torchrun/NCCL job: 8 memcheck records of NCCL probing its kernels, all suppressed
-        Path ddpClean = Path.of(System.getProperty("gs.projectRoot", "."))
-                .resolve("docs/h200-2026-12-04-verify/ddp-clean/sanitizer-memcheck/sanitizer.log");
+        Path ddpClean = Records.unpacked("h200-2026-12-04-verify/ddp-clean/sanitizer-memcheck/sanitizer.log");
         FakeGpu gpu = new FakeGpu(dir)
                 .clean()
                 .putFile(ddpClean, "memcheck.log")
@@ -119,7 +120,7 @@ class BlockingCutTest {
                 .put("blocking.sleep", "60");
         Report r = new Runner(spec(), gpu.env(), console::add).run();
 
-        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo("PASS");
+        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.PASS);
         assertThat(r.reasons()).anyMatch(x -> x.code().equals("suppressed"));
         assertThat(phase(r, "blocking").status()).isEqualTo(PhaseResult.STOPPED_EARLY);
     }
@@ -145,7 +146,7 @@ class BlockingCutTest {
         assertThat(phase(r, "regression").status()).isEqualTo(PhaseResult.STOPPED_AT_TARGET);
         assertThat(phase(r, "blocking").status()).isEqualTo(PhaseResult.FAILED);
         assertThat(r.reasons()).noneMatch(x -> x.code().equals("blocking-cut"));
-        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo("FAIL");
+        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.FAIL);
         assertThat(r.diagnosis().faultAt().line()).isEqualTo(32);
     }
 
@@ -155,7 +156,7 @@ class BlockingCutTest {
         Report r = new Runner(spec().overlapBlocking(false), gpu.env(), console::add).run();
 
         assertThat(phase(r, "blocking").status()).isEqualTo(PhaseResult.PASSED);
-        assertThat(r.verdict()).isEqualTo("PASS");
+        assertThat(r.verdict()).isEqualTo(Verdict.PASS);
     }
 
     @Test

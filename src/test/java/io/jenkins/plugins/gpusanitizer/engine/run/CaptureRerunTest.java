@@ -3,6 +3,7 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jenkins.plugins.gpusanitizer.engine.Corpus;
+import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -48,7 +49,7 @@ class CaptureRerunTest {
         assertThat(RunnerTest.phase(r, "sanitizer-memcheck-cached").status())
                 .as("the job is still checked past the capture")
                 .isEqualTo("passed");
-        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo("FAIL");
+        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.FAIL);
         assertThat(r.defects()).filteredOn(d -> !d.suppressed()).singleElement().satisfies(d -> {
             assertThat(d.kernel()).isEqualTo("scale_shift");
             assertThat(d.hostLocation().line()).isEqualTo(32);
@@ -75,7 +76,7 @@ class CaptureRerunTest {
         assertThat(r.execution().phases())
                 .extracting(Report.PhaseJson::name)
                 .containsExactly("sanitizer-memcheck", "blocking", "regression");
-        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo("PASS");
+        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.PASS);
         assertThat(r.reasons()).noneMatch(x -> x.code().equals("caching-allocator"));
     }
 }

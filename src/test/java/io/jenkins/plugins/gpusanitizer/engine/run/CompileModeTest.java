@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.jenkins.plugins.gpusanitizer.engine.analysis.Analysis;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
+import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.testing.Records;
 import java.nio.file.Path;
@@ -45,7 +46,7 @@ class CompileModeTest {
                         console::add)
                 .run();
 
-        assertThat(r.verdict()).isEqualTo("PASS");
+        assertThat(r.verdict()).isEqualTo(Verdict.PASS);
         assertThat(r.reasons()).anySatisfy(reason -> {
             assertThat(reason.code()).isEqualTo("compile-mode");
             assertThat(reason.message())
@@ -103,7 +104,7 @@ class CompileModeTest {
                         line -> {})
                 .run();
         assertThat(r.reasons()).noneMatch(reason -> reason.code().equals("sanitizer-only-death"));
-        assertThat(r.verdict()).isNotEqualTo("PASS");
+        assertThat(r.verdict()).isNotEqualTo(Verdict.PASS);
     }
 
     @Test

@@ -2,7 +2,10 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import io.jenkins.plugins.gpusanitizer.engine.run.process.LocalProcessStarter;
+import io.jenkins.plugins.gpusanitizer.engine.run.process.PhaseScript;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -64,7 +67,7 @@ class DecoratedStarterTest {
         Report report =
                 new Runner(spec, env, console::add, new LocalProcessStarter(List.of(wrapper.toString())), false).run();
 
-        assertThat(report.verdict()).as(String.join("\n", console)).isEqualTo("FAIL");
+        assertThat(report.verdict()).as(String.join("\n", console)).isEqualTo(Verdict.FAIL);
         assertThat(report.defects())
                 .filteredOn(d -> !d.suppressed())
                 .singleElement()
@@ -123,7 +126,7 @@ class DecoratedStarterTest {
                         spec, gpu.env(), console::add, new LocalProcessStarter(List.of(wrapper.toString())), false)
                 .run();
 
-        assertThat(report.verdict()).isEqualTo("ERROR");
+        assertThat(report.verdict()).isEqualTo(Verdict.ERROR);
         assertThat(report.execution().phases()).isEmpty();
         assertThat(report.reasons())
                 .anyMatch(reason -> reason.code().equals("environment")

@@ -2,6 +2,7 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.testing.Processes;
 import java.io.IOException;
@@ -52,7 +53,7 @@ class EnvironmentCheckBesideTest {
                 .isLessThan(stamp(gpu, "torch-probe.end"));
         assertThat(gpu.logged("env-blocking.txt")).doesNotContain("PYTORCH_USE_CUDA_DSA");
         assertThat(dir.resolve("run/blocking-before-environment-check")).doesNotExist();
-        assertThat(report.verdict()).isEqualTo("FAIL");
+        assertThat(report.verdict()).isEqualTo(Verdict.FAIL);
         assertThat(report.diagnosis().faultAt().line()).isEqualTo(32);
         assertThat(report.execution().environment().torchVersion()).isEqualTo("2.11.0+cu130");
         assertThat(report.execution().environment().compatibility()).isEqualTo("ok");
@@ -75,7 +76,7 @@ class EnvironmentCheckBesideTest {
         Report report = run(gpu, FakeGpu.farOobSpec(dir.resolve("run")));
         double seconds = (System.nanoTime() - begin) / 1e9;
 
-        assertThat(report.verdict()).isEqualTo("ERROR");
+        assertThat(report.verdict()).isEqualTo(Verdict.ERROR);
         assertThat(report.reasons())
                 .anyMatch(r -> r.code().equals("environment") && r.message().contains("is_available() is False"));
         assertThat(report.execution().phases()).as("no phase result counts").isEmpty();
@@ -116,7 +117,7 @@ class EnvironmentCheckBesideTest {
                 .isGreaterThan(stamp(gpu, "torch-probe.end"));
         assertThat(gpu.logged("env-blocking.txt")).contains("PYTORCH_USE_CUDA_DSA=1");
         assertThat(console).anyMatch(l -> l.contains("this torch has device-side assertions"));
-        assertThat(report.verdict()).isEqualTo("FAIL");
+        assertThat(report.verdict()).isEqualTo(Verdict.FAIL);
         assertThat(report.diagnosis().faultAt().line()).isEqualTo(32);
         assertThat(report.execution().phases())
                 .extracting(Report.PhaseJson::name)
@@ -148,7 +149,7 @@ class EnvironmentCheckBesideTest {
         // the run again did not fail: it passed, or was cut once the clean sanitizer run beside it ended first
         // (which comes first depends on the machine's load)
         assertThat(RunnerTest.phase(report, "blocking").status()).isIn("passed", "stopped-early");
-        assertThat(report.verdict()).as(report.reasons().toString()).isEqualTo("FAIL");
+        assertThat(report.verdict()).as(report.reasons().toString()).isEqualTo(Verdict.FAIL);
         assertThat(report.reasons())
                 .anyMatch(r -> r.code().equals("crash") && r.message().contains("blocking-before-environment-check"));
     }
@@ -170,7 +171,7 @@ class EnvironmentCheckBesideTest {
         assertThat(dir.resolve("run/blocking-before-environment-check/stderr.log"))
                 .content()
                 .contains("SignalException");
-        assertThat(report.verdict()).as(report.reasons().toString()).isEqualTo("PASS");
+        assertThat(report.verdict()).as(report.reasons().toString()).isEqualTo(Verdict.PASS);
     }
 
     @Test
@@ -179,7 +180,7 @@ class EnvironmentCheckBesideTest {
         Report report = run(gpu, FakeGpu.farOobSpec(dir.resolve("run")).overlapBlocking(false));
 
         assertThat(started(gpu, "memcheck-app")).isGreaterThanOrEqualTo(stamp(gpu, "torch-probe.end") - 0.01);
-        assertThat(report.verdict()).isEqualTo("FAIL");
+        assertThat(report.verdict()).isEqualTo(Verdict.FAIL);
         assertThat(report.diagnosis().faultAt().line()).isEqualTo(32);
     }
 
@@ -191,7 +192,7 @@ class EnvironmentCheckBesideTest {
                 FakeGpu.farOobSpec(dir.resolve("run"))
                         .python(dir.resolve("no-such-python").toString()));
 
-        assertThat(report.verdict()).isEqualTo("ERROR");
+        assertThat(report.verdict()).isEqualTo(Verdict.ERROR);
         assertThat(report.reasons())
                 .anyMatch(r -> r.code().equals("environment") && r.message().contains("--python"));
         assertThat(report.execution().phases()).isEmpty();

@@ -135,7 +135,7 @@ public final class FakeGpu {
     /**
      * A correct job that captures its training step in a CUDA graph (examples/cudagraph_job.py): clean with
      * the caching allocator; under PYTORCH_NO_CUDA_MEMORY_CACHING=1 the capture breaks and the job dies, as
-     * recorded on the H200 (docs/h200-2026-12-03/cudagraph).
+     * recorded on the H200 (records/h200-2026-12-03.zip, cudagraph).
      */
     public FakeGpu cudaGraphCapture() {
         try {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jenkins.plugins.gpusanitizer.engine.analysis.Analysis;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
+import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.testing.Records;
@@ -74,7 +75,7 @@ class FindingsInPyTorchTest {
         assertThat(r.reasons())
                 .noneMatch(x -> x.level().equals("error"))
                 .anyMatch(x -> x.code().equals("stopped-target") && x.message().contains("couldn't find exit code"));
-        assertThat(r.verdict()).isEqualTo("UNSTABLE");
+        assertThat(r.verdict()).isEqualTo(Verdict.UNSTABLE);
         assertThat(r.diagnosis().faultAt()).isNull();
         assertThat(r.diagnosis().summary()).contains("inside PyTorch's own kernel elementwise_kernel");
     }

@@ -2,9 +2,11 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.testing.Processes;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -40,7 +42,7 @@ class LeftoverProcessTest {
         FakeGpu gpu = leftovers("1000");
         Report r = run(gpu);
 
-        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo("ERROR");
+        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.ERROR);
         assertThat(r.reasons())
                 .filteredOn(x -> x.code().equals("outlived-main"))
                 .extracting(Report.ReasonJson::message)
@@ -56,11 +58,37 @@ class LeftoverProcessTest {
         }
     }
 
+    /**
+     * Issue #26, 8: a grandchild the job started with {@code env -i} (no cookie) that goes on after the job's end was
+     * seen by nobody (the linger and the sweep looked for the cookie) and ran on after a PASS. The session finds it.
+     */
+    @Test
+    void aGrandchildWithoutTheCookieThatOutlivesTheJobIsSeenNamedAndKilled() {
+        FakeGpu gpu = new FakeGpu(dir).clean().put("async.sleep", "0");
+        List<String> modes = List.of("memcheck-app", "blocking", "async");
+        modes.forEach(mode -> gpu.put(mode + ".grandchild", "group"));
+        Report r = run(gpu);
+
+        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.ERROR);
+        List<String> outlived = r.reasons().stream()
+                .filter(x -> x.code().equals("outlived-main"))
+                .map(Report.ReasonJson::message)
+                .toList();
+        assertThat(outlived).hasSize(3);
+        for (String mode : modes) {
+            long pid = Long.parseLong(gpu.logged("grandchild-" + mode + ".txt").trim());
+            assertThat(outlived).as(mode).anyMatch(m -> m.contains(pid + " (sleep 300)"));
+            assertThat(Processes.awaitGone(pid, Duration.ofSeconds(10)))
+                    .as("the grandchild " + pid + " of " + mode + " was killed")
+                    .isTrue();
+        }
+    }
+
     @Test
     void workersThatEndShortlyAfterANormalEndAreNoFinding() {
         Report r = run(leftovers("0.5"));
 
-        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo("PASS");
+        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.PASS);
         assertThat(r.reasons()).noneMatch(x -> x.code().equals("outlived-main"));
         assertThat(r.execution().phases())
                 .allSatisfy(p -> assertThat(p.note() == null ? "" : p.note()).doesNotContain("leftover"));

@@ -2,7 +2,9 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jenkins.plugins.gpusanitizer.engine.parse.GpuPids;
+import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
+import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
+import io.jenkins.plugins.gpusanitizer.engine.parse.memory.GpuPids;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.testing.FileWait;
 import io.jenkins.plugins.gpusanitizer.testing.Processes;
@@ -45,7 +47,7 @@ class MemorySamplerTest {
             try {
                 String job = FileWait.content(dir.resolve("gpu/log/gated-async.txt"), Duration.ofMinutes(2));
                 written.set(FileWait.containing(
-                        dir.resolve("run/regression").resolve(RunDirectory.GPU_PIDS),
+                        dir.resolve("run/regression").resolve(RunLayout.GPU_PIDS),
                         line.replace("PID", job),
                         Duration.ofMinutes(1)));
             } catch (IOException e) {
@@ -86,20 +88,19 @@ class MemorySamplerTest {
                 .containsOnlyOnce("nvidia-smi --query-gpu=timestamp,index,memory.used,memory.total,utilization.gpu"
                         + " --format=csv,nounits -lms 100 -i 0");
         Path regression = dir.resolve("run").resolve("regression");
-        assertThat(Files.readAllLines(regression.resolve(RunDirectory.MEMORY_CSV))
-                        .get(0))
+        assertThat(Files.readAllLines(regression.resolve(RunLayout.MEMORY_CSV)).get(0))
                 .as("the card's total is kept as before")
                 .isEqualTo("timestamp, index, memory.used [MiB], memory.total [MiB], utilization.gpu [%]");
-        List<String> apps = Files.readAllLines(regression.resolve(RunDirectory.MEMORY_APPS_CSV));
+        List<String> apps = Files.readAllLines(regression.resolve(RunLayout.MEMORY_APPS_CSV));
         assertThat(apps.get(0)).isEqualTo("timestamp, pid, used_gpu_memory [MiB]");
 
         long job = Long.parseLong(gpu.logged("pid-async.txt").trim());
-        GpuPids pids = GpuPids.read(regression.resolve(RunDirectory.GPU_PIDS));
+        GpuPids pids = GpuPids.read(regression.resolve(RunLayout.GPU_PIDS));
         assertThat(pids.ours())
                 .as("the regression run's job, in the phase's session")
                 .containsExactly(job);
         assertThat(pids.others()).as("the other process nvidia-smi listed").hasSize(1);
-        assertThat(Files.readString(regression.resolve(RunDirectory.GPU_PIDS), StandardCharsets.UTF_8))
+        assertThat(Files.readString(regression.resolve(RunLayout.GPU_PIDS), StandardCharsets.UTF_8))
                 .contains(job + " ours session\n");
         long other = pids.others().iterator().next();
         assertThat(Processes.running(other))
@@ -134,6 +135,7 @@ class MemorySamplerTest {
                 .as("the sampler noted the per-process nvidia-smi's end")
                 .isTrue();
 
+        assertThat(r.verdict()).isEqualTo(Verdict.PASS);
         assertThat(r.reasons())
                 .anySatisfy(reason -> assertThat(reason.message())
                         .contains("per-process memory sampler (nvidia-smi --query-compute-apps) exited early (code 4"));

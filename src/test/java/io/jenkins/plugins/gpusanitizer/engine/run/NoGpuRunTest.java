@@ -2,6 +2,7 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import java.io.IOException;
 import java.io.InputStream;
@@ -41,7 +42,7 @@ class NoGpuRunTest {
 
         Report r = new Runner(FakeGpu.farOobSpec(dir.resolve("run")), gpu.env(), console::add).run();
 
-        assertThat(r.verdict()).isEqualTo("ERROR");
+        assertThat(r.verdict()).isEqualTo(Verdict.ERROR);
         assertThat(r.reasons())
                 .filteredOn(x -> x.code().equals("no-gpu"))
                 .singleElement()
@@ -58,7 +59,7 @@ class NoGpuRunTest {
     void theSameCleanJobWithTheGpuPasses() {
         FakeGpu gpu = new FakeGpu(dir).clean();
         Report r = new Runner(FakeGpu.farOobSpec(dir.resolve("run")), gpu.env(), console::add).run();
-        assertThat(r.verdict()).isEqualTo("PASS");
+        assertThat(r.verdict()).isEqualTo(Verdict.PASS);
         assertThat(r.reasons()).noneMatch(x -> x.code().equals("no-gpu"));
     }
 }

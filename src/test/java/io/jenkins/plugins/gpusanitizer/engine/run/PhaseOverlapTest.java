@@ -2,6 +2,7 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -34,7 +35,7 @@ class PhaseOverlapTest {
                         console::add)
                 .run();
         double seconds = (System.nanoTime() - begin) / 1e9;
-        assertThat(report.verdict()).isEqualTo("FAIL");
+        assertThat(report.verdict()).isEqualTo(Verdict.FAIL);
         assertThat(report.diagnosis().faultAt().line()).isEqualTo(32);
         assertThat(report.execution().phases())
                 .extracting(Report.PhaseJson::name)

@@ -6,13 +6,17 @@ import io.jenkins.plugins.gpusanitizer.engine.analysis.Analysis;
 import io.jenkins.plugins.gpusanitizer.engine.analysis.Analyzer;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
+import io.jenkins.plugins.gpusanitizer.testing.FileWait;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -148,6 +152,38 @@ class ProbeRunnerTest {
                 .doesNotContain("GPU_SANITIZE_PROBE")
                 .doesNotContain("PYTHONPATH");
         assertThat(dir.resolve("run-off/probe")).doesNotExist();
+    }
+
+    /**
+     * The reference report is read before the phases and again after them: one that became unusable in
+     * between (another build rewrote it) is a warning, and the report keeps everything else it had.
+     */
+    @Test
+    void aReferenceReportUnusableAfterThePhasesKeepsTheProbeSection() throws Exception {
+        FakeGpu gpu = embeddingJob("gpu").put("blocking.gate", "");
+        Path reference = Files.writeString(
+                dir.resolve("reference.json"),
+                "{\"schemaVersion\": 1, \"verdict\": \"PASS\", \"reasons\": [], \"defects\": []}");
+        RunSpec spec = spec("run").phases(List.of(Phase.BLOCKING)).compareWith(reference.toString());
+        CompletableFuture<Report> run =
+                CompletableFuture.supplyAsync(() -> new Runner(spec, gpu.env(), console::add).run());
+        assertThat(FileWait.all(Duration.ofSeconds(60), gpu.log.resolve("gated-blocking.txt")))
+                .as("the blocking phase started")
+                .isTrue();
+        Files.writeString(reference, "{ not a report");
+        gpu.put("blocking.open", "");
+        Report r = run.get(120, TimeUnit.SECONDS);
+
+        assertThat(r.reasons())
+                .anyMatch(x -> x.code().equals("reference") && x.message().contains("unusable, not compared"));
+        assertThat(r.reference()).isNull();
+        assertThat(r.probe()).isNotNull();
+        assertThat(r.probe().phases())
+                .extracting(p -> p.phase() + " " + p.status())
+                .contains("blocking recorded");
+        Report back = ReportJson.read(dir.resolve("run").resolve("report.json"));
+        assertThat(back.probe()).isEqualTo(r.probe());
+        assertThat(back.diagnosis().operatorEvidence()).isNotEmpty();
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.testing.Processes;
 import java.io.IOException;
@@ -87,7 +88,7 @@ class RunnerFaultTest {
         assertThat(r.reasons())
                 .anyMatch(x -> x.code().equals("incomplete") && x.message().contains("did not finish"));
         // the records printed before the kill are real: FAIL, and the incomplete run is named beside it
-        assertThat(r.verdict()).isEqualTo("FAIL");
+        assertThat(r.verdict()).isEqualTo(Verdict.FAIL);
         assertThat(r.sanitizerRuns().get(0).recordsFrom()).isEqualTo("text");
         assertGone(target, tool);
         assertThat(dir.resolve("run/report.json")).isNotEmptyFile();
@@ -95,7 +96,8 @@ class RunnerFaultTest {
 
     @Test
     void aRunDirectoryDeletedUnderTheRunEndsItWithNothingLeftAndSaysWhy() throws Exception {
-        // a workspace cleanup while the gate runs (as on the H200, docs/h200-2026-12-04-verify/signals-lost-directory)
+        // a workspace cleanup while the gate runs (as on the H200: records/h200-2026-12-04-verify.zip,
+        // signals-lost-directory)
         FakeGpu gpu = new FakeGpu(dir).clean().put("async.hang", "");
         AtomicReference<Report> report = new AtomicReference<>();
         Thread t = new Thread(() ->
@@ -103,19 +105,35 @@ class RunnerFaultTest {
         t.start();
         long job = waitForPid(gpu, "pid-async.txt");
         long[] children = children(gpu, "async");
-        try (var files = Files.walk(dir.resolve("run"))) {
-            for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.deleteIfExists(f);
-            }
-        }
+        deleteTree(dir.resolve("run"));
         t.join(60_000);
         assertThat(t.isAlive()).isFalse();
         Report r = report.get();
-        assertThat(r.verdict()).isEqualTo("ERROR");
+        assertThat(r.verdict()).isEqualTo(Verdict.ERROR);
         assertThat(r.reasons())
                 .anyMatch(x -> x.code().equals("runner") && x.message().contains("was deleted while the run went on"));
         assertGone(job);
         assertGone(children);
+    }
+
+    /**
+     * {@code rm -rf} of a directory the run is still writing into: a file written during a pass (the memory
+     * sampler's, the supervisor's) makes that pass's folder "not empty", and the next pass takes it.
+     */
+    private static void deleteTree(Path root) throws IOException {
+        for (int pass = 0; pass < 50 && Files.exists(root); pass++) {
+            try (var files = Files.walk(root)) {
+                for (Path f : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    try {
+                        Files.deleteIfExists(f);
+                    } catch (java.nio.file.DirectoryNotEmptyException e) {
+                        // written to meanwhile: the next pass
+                    }
+                }
+            } catch (java.io.UncheckedIOException | java.nio.file.NoSuchFileException e) {
+                // a folder went while it was walked: the next pass
+            }
+        }
     }
 
     @ParameterizedTest
@@ -136,7 +154,7 @@ class RunnerFaultTest {
         t.interrupt(); // what Jenkins' stop does to the step's thread
         t.join(60_000);
         Report r = report.get();
-        assertThat(r.verdict()).isEqualTo("ERROR");
+        assertThat(r.verdict()).isEqualTo(Verdict.ERROR);
         assertThat(r.reasons()).anyMatch(x -> x.code().equals("aborted"));
         // the phase that was running is aborted; on one GPU the blocking run runs beside the sanitizer
         // run, so both are recorded when either is aborted; nothing after them starts
@@ -181,7 +199,7 @@ class RunnerFaultTest {
         Report.PhaseJson p = r.execution().phases().get(0);
         assertThat(p.status()).isEqualTo("failed");
         assertThat(p.signal()).isEqualTo(25);
-        assertThat(r.verdict()).isEqualTo("ERROR");
+        assertThat(r.verdict()).isEqualTo(Verdict.ERROR);
         assertThat(r.reasons())
                 .anyMatch(x ->
                         x.code().equals("exit-without-error") && x.message().contains("signal 25"));
@@ -204,7 +222,7 @@ class RunnerFaultTest {
                 + Files.readString(dir.resolve("run/blocking/command.txt"), StandardCharsets.UTF_8)
                 + String.join("\n", console);
         assertThat(json).doesNotContain("hf_s3cr3tValue42", "wandb-k3y-9999").contains("--token ****");
-        assertThat(r.verdict()).isEqualTo("FAIL");
+        assertThat(r.verdict()).isEqualTo(Verdict.FAIL);
         // the job did get its secrets
         assertThat(gpu.logged("env-async.txt")).contains("WANDB_API_KEY=wandb-k3y-9999");
     }

@@ -2,7 +2,9 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import io.jenkins.plugins.gpusanitizer.engine.run.lock.GpuLock;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -58,7 +60,7 @@ class RunnerGpuLockTest {
         try (GpuLock other = hold(gpu, "0")) {
             report = new Runner(spec("run").gpuLockTimeoutSeconds(1), gpu.env(), console::add).run();
         }
-        assertThat(report.verdict()).isEqualTo("ERROR");
+        assertThat(report.verdict()).isEqualTo(Verdict.ERROR);
         assertThat(report.reasons())
                 .anyMatch(
                         r -> r.code().equals("gpu-lock-timeout") && r.message().contains("jenkins-other-9"));
@@ -80,7 +82,7 @@ class RunnerGpuLockTest {
                 })
                 .run();
         other.close();
-        assertThat(report.verdict()).isEqualTo("FAIL");
+        assertThat(report.verdict()).isEqualTo(Verdict.FAIL);
         assertThat(report.diagnosis().faultAt().line()).isEqualTo(32);
         assertThat(console).anyMatch(l -> l.matches(".*GPU 0 taken after \\d+ s of waiting"));
         assertThat(free(gpu, "0")).as("released after the run").isTrue();
@@ -104,7 +106,7 @@ class RunnerGpuLockTest {
                 })
                 .run();
         assertThat(held[0]).as("held while the phase starts").isTrue();
-        assertThat(report.verdict()).isEqualTo("ERROR");
+        assertThat(report.verdict()).isEqualTo(Verdict.ERROR);
         assertThat(report.reasons())
                 .anyMatch(r -> r.code().equals("runner") && r.message().contains("the build log is gone"));
         assertThat(free(gpu, "0")).as("released after the failure").isTrue();
@@ -124,7 +126,7 @@ class RunnerGpuLockTest {
             run.interrupt();
             run.join(30_000);
             assertThat(run.isAlive()).isFalse();
-            assertThat(report[0].verdict()).isEqualTo("ERROR");
+            assertThat(report[0].verdict()).isEqualTo(Verdict.ERROR);
             assertThat(report[0].reasons())
                     .anyMatch(r -> r.code().equals("aborted") && r.message().contains("waiting for GPU"));
             assertThat(report[0].execution().phases()).as("no phase ran").isEmpty();
@@ -153,7 +155,7 @@ class RunnerGpuLockTest {
         try (GpuLock other = hold(gpu, "0")) {
             Report report =
                     new Runner(spec("run").gpuLock(false).gpuLockTimeoutSeconds(1), gpu.env(), console::add).run();
-            assertThat(report.verdict()).isEqualTo("FAIL");
+            assertThat(report.verdict()).isEqualTo(Verdict.FAIL);
         }
         assertThat(console).noneMatch(l -> l.contains("is in use by"));
     }
@@ -165,12 +167,12 @@ class RunnerGpuLockTest {
         Map<String, String> env = new HashMap<>(gpu.env());
         env.put("GPU_SANITIZE_LOCK_DIR", notAFolder.toString());
         Report report = new Runner(spec("run"), env, console::add).run();
-        assertThat(report.verdict()).isEqualTo("ERROR");
+        assertThat(report.verdict()).isEqualTo(Verdict.ERROR);
         assertThat(report.reasons())
                 .anyMatch(r -> r.code().equals("gpu-lock") && r.message().contains(notAFolder.toString()));
         assertThat(report.execution().phases()).as("no phase ran").isEmpty();
         Report off = new Runner(spec("off").gpuLock(false), env, console::add).run();
-        assertThat(off.verdict()).isEqualTo("FAIL");
+        assertThat(off.verdict()).isEqualTo(Verdict.FAIL);
     }
 
     /**
@@ -185,7 +187,7 @@ class RunnerGpuLockTest {
                 holdAs(gpu, GpuLock.Card.asGiven(List.of(uuid("0"))).get(0))) {
             report = new Runner(spec("run").gpuLockTimeoutSeconds(1), gpu.env(), console::add).run();
         }
-        assertThat(report.verdict()).isEqualTo("ERROR");
+        assertThat(report.verdict()).isEqualTo(Verdict.ERROR);
         assertThat(report.reasons()).anyMatch(r -> r.code().equals("gpu-lock-timeout"));
         assertThat(report.execution().phases())
                 .as("no phase ran beside the other run")

@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
+import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import io.jenkins.plugins.gpusanitizer.engine.run.lock.RunLease;
+import io.jenkins.plugins.gpusanitizer.engine.run.process.LocalProcessStarter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -67,7 +70,7 @@ class RunnerResumeTest {
         assertThat(gpu.logged("calls.txt").lines().count())
                 .as("as many job starts as a run straight through")
                 .isEqualTo(straightGpu.logged("calls.txt").lines().count());
-        assertThat(resumed.verdict()).isEqualTo(straight.verdict()).isEqualTo("FAIL");
+        assertThat(resumed.verdict()).isEqualTo(straight.verdict()).isEqualTo(Verdict.FAIL);
         assertThat(resumed.execution().phases())
                 .extracting(Report.PhaseJson::name, Report.PhaseJson::status, Report.PhaseJson::exitCode)
                 .containsExactlyElementsOf(straight.execution().phases().stream()
@@ -102,7 +105,7 @@ class RunnerResumeTest {
     void aRunThatHadNotStartedStartsNow() {
         FakeGpu gpu = new FakeGpu(dir).farOob();
         Report report = detached(spec(dir.resolve("not-yet")), gpu, console).resume();
-        assertThat(report.verdict()).isEqualTo("FAIL");
+        assertThat(report.verdict()).isEqualTo(Verdict.FAIL);
         assertThat(console).anyMatch(line -> line.contains("had not started before the restart"));
     }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.jenkins.plugins.gpusanitizer.engine.Corpus;
+import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
@@ -60,7 +61,7 @@ class RunnerTest {
         env.put("CUDA_LAUNCH_BLOCKING", "1"); // inherited by accident: must not reach the regression run
         env.put("PYTORCH_CUDA_ALLOC_CONF", "expandable_segments:True"); // must not reach the sanitizer run
         Report r = run(env, spec());
-        assertThat(r.verdict()).isEqualTo("FAIL");
+        assertThat(r.verdict()).isEqualTo(Verdict.FAIL);
         assertThat(r.errorsTotal()).isEqualTo(1603L);
         assertThat(r.defects()).filteredOn(d -> !d.suppressed()).singleElement().satisfies(d -> {
             assertThat(d.kernel()).isEqualTo("scale_shift");
@@ -80,7 +81,8 @@ class RunnerTest {
                 .containsEntry("PYTORCH_NO_CUDA_MEMORY_CACHING", "1")
                 .containsEntry("CUDA_VISIBLE_DEVICES", "0")
                 .containsEntry("PYTORCH_CUDA_ALLOC_CONF", "(removed)")
-                .containsEntry("CUPY_CACHE_SAVE_CUDA_SOURCE", "1"); // issue #25, 4: a CuPy kernel's own source
+                .containsEntry("CUPY_CACHE_SAVE_CUDA_SOURCE", "1") // issue #25, 4: a CuPy kernel's own source
+                .containsEntry("CUPY_CUDA_COMPILE_WITH_DEBUG", "1"); // and its line table
         assertThat(san.environment().get("CUPY_CACHE_DIR"))
                 .as("a fresh cache beside the log: CuPy saves a source only for a kernel it compiles")
                 .endsWith("sanitizer-memcheck/"
@@ -123,7 +125,7 @@ class RunnerTest {
                 "regression/nvidia-smi.csv")) {
             assertThat(run.resolve(f)).as(f).isNotEmptyFile();
         }
-        assertThat(ReportJson.read(run.resolve("report.json")).verdict()).isEqualTo("FAIL");
+        assertThat(ReportJson.read(run.resolve("report.json")).verdict()).isEqualTo(Verdict.FAIL);
         assertThat(console)
                 .anyMatch(l -> l.startsWith("[gpu-sanitize] sanitizer-memcheck failed after")
                         && l.contains("100 error record(s)"));
@@ -134,7 +136,7 @@ class RunnerTest {
     void cleanJobPasses() {
         FakeGpu gpu = new FakeGpu(dir).clean();
         Report r = run(gpu, spec().command(List.of("python3", "train.py")));
-        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo("PASS");
+        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.PASS);
         assertThat(r.defects()).isEmpty();
         assertThat(phase(r, "regression").status()).isEqualTo("passed");
         assertThat(r.execution().referenceFailureSeconds()).isNull();
@@ -153,7 +155,7 @@ class RunnerTest {
                 .copy("near-oob/async.stdout", "async.stdout")
                 .copy("near-oob/async.stdout", "blocking.stdout");
         Report r = run(gpu, spec());
-        assertThat(r.verdict()).isEqualTo("FAIL");
+        assertThat(r.verdict()).isEqualTo(Verdict.FAIL);
         assertThat(r.diagnosis().reportedAt()).isNull();
         assertThat(r.diagnosis().faultAt().line()).isEqualTo(32);
         assertThat(r.diagnosis().faultEvidence()).isEqualTo("sanitizer");
@@ -169,7 +171,7 @@ class RunnerTest {
         assertThat(p.status()).isEqualTo("timed-out");
         assertThat(p.timedOut()).isTrue();
         assertThat(p.note()).contains("killed after the timeout of 2.0 s");
-        assertThat(r.verdict()).isEqualTo("ERROR");
+        assertThat(r.verdict()).isEqualTo(Verdict.ERROR);
         assertThat(r.reasons()).anyMatch(x -> x.code().equals("timeout"));
         assertNoSurvivors(gpu, "pid-blocking.txt", "children-blocking.txt");
     }
@@ -184,7 +186,7 @@ class RunnerTest {
         assertThat(dir.resolve("run/sanitizer-memcheck/sanitizer.xml")).isNotEmptyFile();
         assertThat(r.sanitizerRuns().get(0).recordsFrom()).isEqualTo("xml");
         assertThat(r.sanitizerRuns().get(0).errorsTotal()).isEqualTo(1603L);
-        assertThat(r.verdict()).isEqualTo("FAIL");
+        assertThat(r.verdict()).isEqualTo(Verdict.FAIL);
         assertThat(r.reasons()).anyMatch(x -> x.code().equals("timeout"));
         assertNoSurvivors(gpu, "pid-memcheck-app.txt", "children-memcheck-app.txt");
     }
@@ -197,7 +199,7 @@ class RunnerTest {
                 .copy("tool-errors/missing-script-app.stderr", "memcheck-app.stderr")
                 .put("memcheck-app.exit", "2");
         Report r = run(gpu, spec().phases(List.of(Phase.SANITIZER)));
-        assertThat(r.verdict()).isEqualTo("ERROR");
+        assertThat(r.verdict()).isEqualTo(Verdict.ERROR);
         assertThat(phase(r, "sanitizer-memcheck").exitCode()).isEqualTo(255);
         assertThat(r.reasons())
                 .anyMatch(x ->
@@ -208,7 +210,7 @@ class RunnerTest {
     void noGpuIsAOneLineErrorAndStillAReport() {
         FakeGpu gpu = new FakeGpu(dir).put("no-gpu", "");
         Report r = run(gpu, spec());
-        assertThat(r.verdict()).isEqualTo("ERROR");
+        assertThat(r.verdict()).isEqualTo(Verdict.ERROR);
         assertThat(r.reasons().get(0).message())
                 .startsWith("no GPU: " + gpu.tools.resolve("nvidia-smi") + " failed (exit 9): NVIDIA-SMI has failed")
                 .doesNotContain("\n");
@@ -221,7 +223,7 @@ class RunnerTest {
     void missingComputeSanitizerNamesWhereItLooked() {
         FakeGpu gpu = new FakeGpu(dir).clean().remove("compute-sanitizer");
         Report r = run(gpu, spec());
-        assertThat(r.verdict()).isEqualTo("ERROR");
+        assertThat(r.verdict()).isEqualTo(Verdict.ERROR);
         assertThat(r.reasons().get(0).message())
                 .startsWith("compute-sanitizer not found: looked in PATH (" + gpu.tools)
                 .contains("/usr/local/cuda/bin")
@@ -232,7 +234,7 @@ class RunnerTest {
                         gpu.env(),
                         console::add)
                 .run();
-        assertThat(r2.verdict()).isEqualTo("PASS");
+        assertThat(r2.verdict()).isEqualTo(Verdict.PASS);
     }
 
     @Test
@@ -244,7 +246,7 @@ class RunnerTest {
         assertThat(p.stoppedAtTarget()).isTrue();
         assertThat(p.wallSeconds()).isBetween(2.0, 6.0);
         assertThat(r.execution().regressionTargetSeconds()).isEqualTo(2.0);
-        assertThat(r.verdict()).isEqualTo("PASS");
+        assertThat(r.verdict()).isEqualTo(Verdict.PASS);
     }
 
     @Test
@@ -272,14 +274,14 @@ class RunnerTest {
                         .throughputRegex("it/s ([0-9.]+)")
                         .throughputBaseline(237.0));
         assertThat(ok.execution().throughput().measured()).isBetween(200.0, 240.0);
-        assertThat(ok.verdict()).isEqualTo("PASS");
+        assertThat(ok.verdict()).isEqualTo(Verdict.PASS);
         Report slow = run(
                 gpu,
                 spec().outDir(dir.resolve("run2").toString())
                         .phases(List.of(Phase.REGRESSION))
                         .throughputRegex("it/s ([0-9.]+)")
                         .throughputBaseline(2370.0));
-        assertThat(slow.verdict()).isEqualTo("UNSTABLE");
+        assertThat(slow.verdict()).isEqualTo(Verdict.UNSTABLE);
         assertThat(slow.reasons()).anyMatch(x -> x.code().equals("throughput"));
     }
 
@@ -297,7 +299,7 @@ class RunnerTest {
         assertThat(p.wallSeconds()).isLessThan(20);
         assertThat(p.note()).contains("stopped early: 1 distinct defect(s) seen (--stop-after-defects 1)");
         assertThat(r.reasons()).anyMatch(x -> x.code().equals("stopped-early"));
-        assertThat(r.verdict()).isEqualTo("FAIL");
+        assertThat(r.verdict()).isEqualTo(Verdict.FAIL);
         assertThat(r.defects())
                 .filteredOn(d -> !d.suppressed())
                 .singleElement()
@@ -355,7 +357,7 @@ class RunnerTest {
         assertThat(parallel.execution().phases())
                 .extracting(Report.PhaseJson::gpu)
                 .containsExactlyInAnyOrder("0", "1", "2");
-        assertThat(parallel.verdict()).isEqualTo(sequential.verdict()).isEqualTo("FAIL");
+        assertThat(parallel.verdict()).isEqualTo(sequential.verdict()).isEqualTo(Verdict.FAIL);
     }
 
     @Test
@@ -395,7 +397,7 @@ class RunnerTest {
     void aCudaGraphCaptureBrokenByTheUncachedAllocatorIsCheckedAgainWithTheCacheKept() throws IOException {
         FakeGpu gpu = new FakeGpu(dir).cudaGraphCapture();
         Report r = run(gpu, spec());
-        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo("PASS");
+        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.PASS);
         assertThat(r.reasons())
                 .extracting(Report.ReasonJson::code)
                 .contains("capture-conflict", "caching-allocator")

@@ -3,7 +3,8 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jenkins.plugins.gpusanitizer.engine.Corpus;
-import io.jenkins.plugins.gpusanitizer.engine.parse.GeneratedCode;
+import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
+import io.jenkins.plugins.gpusanitizer.engine.parse.job.GeneratedCode;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -70,7 +71,7 @@ class RunnerTracebackTest {
                 .put("blocking.hang", "");
         Report r = new Runner(spec().timeoutSeconds(Phase.BLOCKING, 2), gpu.env(), console::add).run();
         // before: ERROR with "timed out ... its output is partial" only
-        assertThat(r.verdict()).isEqualTo("FAIL");
+        assertThat(r.verdict()).isEqualTo(Verdict.FAIL);
         assertThat(r.reasons())
                 .filteredOn(x -> x.code().equals("timeout"))
                 .singleElement()

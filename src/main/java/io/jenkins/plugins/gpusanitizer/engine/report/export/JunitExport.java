@@ -1,5 +1,6 @@
 package io.jenkins.plugins.gpusanitizer.engine.report.export;
 
+import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.report.OutputFile;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import java.io.IOException;
@@ -121,20 +122,20 @@ public final class JunitExport {
     }
 
     private static void gate(XMLStreamWriter w, Report r) throws XMLStreamException {
-        boolean error = "ERROR".equals(r.verdict());
-        boolean failure = "FAIL".equals(r.verdict()) || "UNSTABLE".equals(r.verdict());
+        boolean error = r.verdict() == Verdict.ERROR;
+        boolean failure = r.verdict() == Verdict.FAIL || r.verdict() == Verdict.UNSTABLE;
         suite(w, "gpu-sanitize.gate", 1, failure ? 1 : 0, error ? 1 : 0, 0);
         w.writeStartElement("testcase");
         w.writeAttribute("classname", "gpu-sanitize.gate");
         w.writeAttribute("name", "verdict");
         if (error || failure) {
             w.writeStartElement(error ? "error" : "failure");
-            w.writeAttribute("type", r.verdict());
+            w.writeAttribute("type", r.verdict().name());
             String first = r.reasons().stream()
                     .filter(x -> !x.level().equals("info"))
                     .map(Report.ReasonJson::message)
                     .findFirst()
-                    .orElse(r.verdict());
+                    .orElse(r.verdict().name());
             w.writeAttribute("message", clean(first));
             StringBuilder all = new StringBuilder();
             r.reasons()

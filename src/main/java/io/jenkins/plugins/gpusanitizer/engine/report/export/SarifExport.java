@@ -3,6 +3,7 @@ package io.jenkins.plugins.gpusanitizer.engine.report.export;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.report.OutputFile;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
@@ -87,7 +88,7 @@ public final class SarifExport {
             }
         }
         ObjectNode inv = run.putArray("invocations").addObject();
-        inv.put("executionSuccessful", !"ERROR".equals(r.verdict()));
+        inv.put("executionSuccessful", r.verdict() != Verdict.ERROR);
         ArrayNode notes = inv.putArray("toolExecutionNotifications");
         for (Report.ReasonJson reason : r.reasons()) {
             if (reason.level().equals("error") || reason.level().equals("warning")) {
@@ -96,7 +97,7 @@ public final class SarifExport {
                 n.putObject("message").put("text", reason.message());
             }
         }
-        run.putObject("properties").put("verdict", r.verdict());
+        run.putObject("properties").put("verdict", r.verdict().name());
         return root;
     }
 

@@ -9,6 +9,7 @@ import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
+import io.jenkins.plugins.gpusanitizer.testing.Records;
 import java.io.InputStream;
 import java.nio.file.Path;
 import java.util.List;
@@ -20,9 +21,9 @@ import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
-/** JUnit XML, SARIF and warnings-ng exports of real H200 reports (docs/h200-2026-12-02). */
+/** JUnit XML, SARIF and warnings-ng exports of real H200 reports (records/h200-2026-12-02.zip). */
 class ExportsTest {
-    static final Path RECORD = Path.of(System.getProperty("gs.projectRoot", "."), "docs", "h200-2026-12-02");
+    static final Path RECORD = Records.unpacked("h200-2026-12-02");
     static Schema sarifSchema;
 
     @TempDir

@@ -1,2 +1,0 @@
-# written by gpu-sanitize: runs beside the phase
-exec '/usr/local/nvidia/bin/nvidia-smi' '--query-gpu=timestamp,index,memory.used,memory.total,utilization.gpu' '--format=csv,nounits' '-lms' '250' '-i' '0' > '/tmp/gm/h200-gpu-minutes-env/ddp-scatter-beside/regression/nvidia-smi.csv' 2> '/tmp/gm/h200-gpu-minutes-env/ddp-scatter-beside/regression/nvidia-smi.err'

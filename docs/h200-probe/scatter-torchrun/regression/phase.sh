@@ -1,9 +1,0 @@
-# written by gpu-sanitize: this phase's command (supervise.sh runs it)
-unset CUDA_LAUNCH_BLOCKING
-unset PYTORCH_NO_CUDA_MEMORY_CACHING
-unset PYTORCH_USE_CUDA_DSA
-unset TORCH_USE_CUDA_DSA
-unset PYTORCH_CUDA_DSA_STACKTRACING
-export CUDA_VISIBLE_DEVICES='0'
-if ! command -v 'python3' > /dev/null 2>&1; then echo 'cannot start python3: not found or not executable' > '/tmp/probe-runs/scatter-torchrun/regression/start.error'; exit 127; fi
-exec 'python3' '-m' 'torch.distributed.run' '--standalone' '--nproc_per_node=2' 'examples/probe/scatter_ddp.py'

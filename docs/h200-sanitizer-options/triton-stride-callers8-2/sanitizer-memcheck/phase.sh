@@ -1,6 +1,0 @@
-# written by gpu-sanitize: this phase's command (supervise.sh runs it)
-unset CUDA_LAUNCH_BLOCKING
-export CUDA_VISIBLE_DEVICES='0'
-export PYTORCH_NO_CUDA_MEMORY_CACHING='1'
-if [ ! -x '/usr/local/cuda/bin/compute-sanitizer' ] || [ -d '/usr/local/cuda/bin/compute-sanitizer' ]; then echo 'cannot start /usr/local/cuda/bin/compute-sanitizer: not found or not executable' > '/tmp/so/h200-sanitizer-options/triton-stride-callers8-2/sanitizer-memcheck/start.error'; exit 127; fi
-exec '/usr/local/cuda/bin/compute-sanitizer' '--tool' 'memcheck' '--xml' '--save' '/tmp/so/h200-sanitizer-options/triton-stride-callers8-2/sanitizer-memcheck/sanitizer.xml' '--log-file' '/tmp/so/h200-sanitizer-options/triton-stride-callers8-2/sanitizer-memcheck/sanitizer.log' '--print-limit' '200' '--error-exitcode' '86' '--padding' '4096' '--num-callers-host=8' 'python3' 'examples/triton_stride.py' '--bug' 'stride' '--steps' '8'

@@ -1,3 +1,0 @@
-# written by gpu-sanitize: this phase's command (supervise.sh runs it)
-if [ ! -x '/usr/local/nvidia/bin/nvidia-smi' ] || [ -d '/usr/local/nvidia/bin/nvidia-smi' ]; then echo 'cannot start /usr/local/nvidia/bin/nvidia-smi: not found or not executable' > '/tmp/sig/h200-signals-2/KILL-regression/env/commands/1-nvidia-smi/start.error'; exit 127; fi
-exec '/usr/local/nvidia/bin/nvidia-smi'

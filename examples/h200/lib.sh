@@ -1,0 +1,66 @@
+# What a capture keeps, shared by the capture scripts of examples/h200 (source it; bash).
+#
+#   prune_record DIR        deletes the runner's bookkeeping from every run directory under DIR
+#   zip_record DIR ZIP      DIR's files into ZIP, in a fixed order (SOURCE_DATE_EPOCH, if set, dates every entry)
+#   finish_record DIR [NAME]  prune_record DIR, then, with $OUT a directory, zip_record DIR $OUT/NAME.zip
+#                           (NAME: DIR's own name by default)
+#
+# A pruned, zipped capture is ready to drop into src/test/resources/records/ (its README.md says how).
+
+# The runner's own files, needed while a phase runs and by nothing afterwards: the supervisor's pid,
+# heartbeat and start marks, the phase script (command.txt holds the same command and environment), the
+# sidecar, the run's lease, and the copies of the supervisor and the probe that every run directory gets
+# (the same files are in the jar). report.html and report.css are report.json drawn for a browser:
+# `gpu-sanitize analyze --run-dir DIR --html FILE` draws them again.
+BOOKKEEPING_FILES=(heartbeat started target.pid supervisor.pid phase.sh sidecar.sh runner.lease
+  supervise.sh sitecustomize.py gpu_sanitize_probe.py report.html report.css)
+
+prune_record() {
+  local dir=${1:?usage: prune_record DIR}
+  local names=() n
+  for n in "${BOOKKEEPING_FILES[@]}"; do names+=(-o -name "$n"); done
+  find "$dir" -type f \( "${names[@]:1}" \) -delete
+  # an empty supervisor.log says nothing; one that is not holds the shell's word on how the target ended
+  find "$dir" -type f -name supervisor.log -empty -delete
+  # supervisor.conf only where the phase's exit.status names its owner as gone: the conf's OWNER_PID is that pid
+  local conf
+  while IFS= read -r -d '' conf; do
+    grep -qs 'its owner (.*) is gone' "$(dirname "$conf")/exit.status" || rm -f "$conf"
+  done < <(find "$dir" -type f -name supervisor.conf -print0)
+  find "$dir" -depth -type d -name __pycache__ -exec rm -rf {} +
+  find "$dir" -depth -type d \( -name bin -o -name probe \) -empty -delete
+}
+
+zip_record() {
+  local dir=${1:?usage: zip_record DIR ZIP} zip=${2:?usage: zip_record DIR ZIP}
+  python3 - "$dir" "$zip" <<'PY'
+import os, sys, time, zipfile
+root, target = sys.argv[1], sys.argv[2]
+epoch = os.environ.get("SOURCE_DATE_EPOCH")
+with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+    for base, dirs, files in os.walk(root):
+        dirs.sort()
+        rel = os.path.relpath(base, root)
+        # a folder is an entry of its own only when empty: the files' paths make the others
+        for name in ([""] if rel != "." and not dirs and not files else []) + sorted(files):
+            path = os.path.join(base, name) if name else base
+            arc = os.path.normpath(os.path.join(rel, name)) + ("" if name else "/")
+            info = zipfile.ZipInfo.from_file(path, arc)
+            if epoch:
+                info.date_time = time.gmtime(int(epoch))[:6]
+            if name:
+                with open(path, "rb") as f:
+                    z.writestr(info, f.read(), zipfile.ZIP_DEFLATED, 9)
+            else:
+                z.writestr(info, b"")
+PY
+}
+
+finish_record() {
+  local dir=${1:?usage: finish_record DIR [NAME]}
+  local name=${2:-$(basename "$dir")}
+  prune_record "$dir"
+  if [ -n "${OUT:-}" ] && [ -d "${OUT:-}" ]; then
+    zip_record "$dir" "$OUT/$name.zip"
+  fi
+}

@@ -1,0 +1,41 @@
+package io.jenkins.plugins.gpusanitizer.engine.model;
+
+/**
+ * The run directory's file names (documented in docs/cli.md), shared by the runner that writes them and
+ * everything that reads a run back (the analyzer, {@code analyze --run-dir}, the build folder). Here, below
+ * both, so that a reader needs no part of the runner:
+ * <pre>
+ * run.json  report.json  report.html
+ * env/                      nvidia-smi.txt, nvidia-smi-query.csv, nvcc-version.txt, python-probe.txt, compute-sanitizer-version.txt
+ * sanitizer-TOOL/           command.txt, stdout.log, stderr.log, sanitizer.log (--log-file), sanitizer.xml (--xml --save)
+ * blocking/                 command.txt, stdout.log, stderr.log, probe.jsonl, generated/ (torch.compile's code the output names: files.tsv, copies)
+ * blocking-cut/             the blocking run cut when the sanitizer runs ended clean, kept when it ran again in full
+ * blocking-before-environment-check/  a blocking run started before the environment check answered and run again
+ *                           with the answer's settings; a GPU crash in it is judged
+ * regression/               command.txt, stdout.log, stderr.log, nvidia-smi.csv, nvidia-smi.err (the card's total),
+ *                           nvidia-smi-apps.csv, nvidia-smi-apps.err (each process's memory), gpu-pids.txt (which
+ *                           of those processes were the phase's), probe.jsonl,
+ *                           probe-oom-snapshot-PID.pickle (the allocator snapshot of a process that died of an OOM)
+ * probe/                    sitecustomize.py, gpu_sanitize_probe.py (the in-process probe, docs/probe.md)
+ * </pre>
+ */
+public final class RunLayout {
+    public static final String RUN_JSON = "run.json";
+    public static final String REPORT_JSON = "report.json";
+    public static final String REPORT_HTML = "report.html";
+    public static final String SANITIZER_LOG = "sanitizer.log";
+    public static final String SANITIZER_XML = "sanitizer.xml";
+    public static final String STDOUT = "stdout.log";
+    public static final String STDERR = "stderr.log";
+    public static final String MEMORY_CSV = "nvidia-smi.csv";
+    /** nvidia-smi --query-compute-apps=timestamp,pid,used_memory samples: each process's memory on the card. */
+    public static final String MEMORY_APPS_CSV = "nvidia-smi-apps.csv";
+
+    public static final String MEMORY_APPS_ERR = "nvidia-smi-apps.err";
+    /** The pids nvidia-smi listed, each marked as the phase's own or another's (memory-sampler.sh). */
+    public static final String GPU_PIDS = "gpu-pids.txt";
+
+    public static final String PROBE_JSONL = "probe.jsonl";
+
+    private RunLayout() {}
+}

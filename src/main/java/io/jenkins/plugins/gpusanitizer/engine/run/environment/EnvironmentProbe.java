@@ -1,0 +1,336 @@
+package io.jenkins.plugins.gpusanitizer.engine.run.environment;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
+import io.jenkins.plugins.gpusanitizer.engine.run.Phase;
+import io.jenkins.plugins.gpusanitizer.engine.run.RunException;
+import io.jenkins.plugins.gpusanitizer.engine.run.RunSpec;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Probes driver, GPUs, nvcc, the job's Python and torch, and compute-sanitizer, keeping every raw
+ * answer under env/ in the run directory, and judges compatibility: torch built for a newer CUDA
+ * than the driver supports is an error; an nvcc whose major differs from torch's CUDA is a warning
+ * (it matters when the job builds extensions).
+ */
+public final class EnvironmentProbe {
+    static final String PROBE_MARK = "GPU_SANITIZE_PROBE ";
+    /** Prints one JSON line; never touches a GPU context beyond counting devices. */
+    static final String PYTHON_PROBE = String.join(
+            "\n",
+            "import json, sys",
+            "out = {'python': sys.version.split()[0], 'executable': sys.executable}",
+            "try:",
+            "    import torch",
+            "    out['torch'] = torch.__version__",
+            "    out['cuda'] = torch.version.cuda",
+            "    out['cudnn'] = str(torch.backends.cudnn.version()) if torch.backends.cudnn.is_available() else None",
+            "    out['cuda_available'] = torch.cuda.is_available()",
+            "    cfg = torch.__config__.show()",
+            "    out['dsa'] = 'TORCH_USE_CUDA_DSA' in cfg",
+            "except Exception as e:",
+            "    out['error'] = repr(e)",
+            "print('" + PROBE_MARK + "' + json.dumps(out))");
+
+    private static final Pattern CUDA_VERSION = Pattern.compile("CUDA Version:\\s*([\\d.]+)");
+    private static final Pattern DRIVER_VERSION = Pattern.compile("Driver Version:\\s*([\\d.]+)");
+    private static final Pattern NVCC_RELEASE = Pattern.compile("release (\\d+\\.\\d+), V([\\d.]+)");
+    private static final Pattern SANITIZER_VERSION = Pattern.compile("Version ([\\d.]+)");
+
+    private final ToolLocator tools;
+    private final Map<String, String> env;
+    private final Path envDir;
+    private final ShortCommands commands;
+
+    public EnvironmentProbe(ToolLocator tools, Map<String, String> env, Path envDir, ShortCommands commands) {
+        this.tools = tools;
+        this.env = env;
+        this.envDir = envDir;
+        this.commands = commands;
+    }
+
+    /** @throws RunException (one line) for a missing nvidia-smi, no GPU, or a missing tool the plan needs */
+    public Environment probe(RunSpec spec, boolean needSanitizer) {
+        return withPython(spec, devices(spec, needSanitizer));
+    }
+
+    /**
+     * What the quick commands answer (driver, GPUs, nvcc, compute-sanitizer; 0.1-0.2 s each on the H200): enough to
+     * start the sanitizer run, whose command needs only the tool's path.
+     */
+    public record Devices(
+            String driver,
+            String driverCuda,
+            List<Environment.Gpu> gpus,
+            String nvccVersion,
+            String sanitizerPath,
+            String sanitizerVersion,
+            List<String> messages) {
+        public Devices {
+            gpus = List.copyOf(gpus);
+            messages = List.copyOf(messages);
+        }
+
+        /** The environment as far as known before the job's Python answered: compatibility {@code pending}. */
+        Environment partial() {
+            return new Environment(
+                    driver,
+                    driverCuda,
+                    gpus,
+                    nvccVersion,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    null,
+                    sanitizerPath,
+                    sanitizerVersion,
+                    "pending",
+                    messages);
+        }
+    }
+
+    /** @throws RunException (one line) for a missing nvidia-smi, no GPU, or a missing tool the plan needs */
+    public Devices devices(RunSpec spec, boolean needSanitizer) {
+        List<String> messages = new ArrayList<>();
+        Path smi = tools.require("nvidia-smi", path(spec.nvidiaSmi()), "--nvidia-smi");
+        CommandOutput header = commands.run(List.of(smi.toString()), env, envDir.resolve("nvidia-smi.txt"), 60);
+        if (header.exitCode() != 0) {
+            throw new RunException(
+                    "no GPU: " + smi + " failed (exit " + header.exitCode() + "): " + header.firstLine());
+        }
+        String driverCuda = group(CUDA_VERSION, header.output());
+        String driver = group(DRIVER_VERSION, header.output());
+        CommandOutput query = commands.run(
+                List.of(
+                        smi.toString(),
+                        "--query-gpu=index,name,uuid,driver_version,memory.total",
+                        "--format=csv,noheader,nounits"),
+                env,
+                envDir.resolve("nvidia-smi-query.csv"),
+                60);
+        List<Environment.Gpu> gpus = new ArrayList<>();
+        for (String line : query.output().split("\n")) {
+            String[] f = line.split(",\\s*");
+            if (f.length >= 5 && f[0].trim().matches("\\d+")) {
+                gpus.add(new Environment.Gpu(f[0].trim(), f[1].trim(), f[2].trim(), parseDouble(f[4])));
+                if (driver == null) {
+                    driver = f[3].trim();
+                }
+            }
+        }
+        if (gpus.isEmpty()) {
+            throw new RunException("no GPU: " + smi + " lists none (" + query.firstLine() + ")");
+        }
+        for (String want : spec.gpus()) {
+            if (gpus.stream().noneMatch(g -> g.index().equals(want) || g.uuid().equals(want))) {
+                throw new RunException("GPU " + want + " not found: " + smi + " lists "
+                        + String.join(
+                                ", ", gpus.stream().map(Environment.Gpu::index).toList()));
+            }
+        }
+        String nvccVersion = null;
+        var nvcc = tools.find("nvcc", path(spec.nvcc()));
+        if (nvcc.isPresent()) {
+            CommandOutput n = commands.run(
+                    List.of(nvcc.get().toString(), "--version"), env, envDir.resolve("nvcc-version.txt"), 60);
+            Matcher m = NVCC_RELEASE.matcher(n.output());
+            nvccVersion = m.find() ? m.group(2) : null;
+        } else {
+            messages.add("nvcc not found (needed only when the job builds CUDA extensions)");
+        }
+        String sanitizerPath = null;
+        String sanitizerVersion = null;
+        if (needSanitizer) {
+            Path cs = tools.require("compute-sanitizer", path(spec.computeSanitizer()), "--compute-sanitizer");
+            sanitizerPath = cs.toString();
+            CommandOutput v = commands.run(
+                    List.of(cs.toString(), "--version"), env, envDir.resolve("compute-sanitizer-version.txt"), 60);
+            Matcher m = SANITIZER_VERSION.matcher(v.output());
+            sanitizerVersion = m.find() ? m.group(1) : null;
+            if (sanitizerVersion == null) {
+                throw new RunException("compute-sanitizer at " + cs + " did not report a version (exit " + v.exitCode()
+                        + "): " + v.firstLine());
+            }
+        }
+        return new Devices(driver, driverCuda, gpus, nvccVersion, sanitizerPath, sanitizerVersion, messages);
+    }
+
+    /**
+     * The job's Python importing torch and asking CUDA (seconds: most of the check), judged with what the quick
+     * commands found.
+     *
+     * @throws RunException (one line) for a missing --python
+     */
+    Environment withPython(RunSpec spec, Devices devices) {
+        List<String> messages = new ArrayList<>(devices.messages());
+        String compat = "ok";
+        String driver = devices.driver();
+        String driverCuda = devices.driverCuda();
+        String nvccVersion = devices.nvccVersion();
+        Path python = pythonFor(spec);
+        JsonNode torch = null;
+        CommandOutput py = commands.run(
+                List.of(python.toString(), "-c", PYTHON_PROBE),
+                withGpu(spec.gpus().get(0)),
+                envDir.resolve("python-probe.txt"),
+                120);
+        int mark = py.output().indexOf(PROBE_MARK);
+        if (mark >= 0) {
+            try {
+                String json = py.output().substring(mark + PROBE_MARK.length()).split("\n", 2)[0];
+                torch = new ObjectMapper().readTree(json);
+            } catch (IOException e) {
+                messages.add("python probe output unreadable: " + e.getMessage().split("\n", 2)[0]);
+            }
+        } else {
+            messages.add(python + " could not be probed (exit " + py.exitCode() + "): " + py.firstLine());
+        }
+        String torchVersion = text(torch, "torch");
+        String torchCuda = text(torch, "cuda");
+        Boolean available = torch != null && torch.has("cuda_available")
+                ? torch.get("cuda_available").asBoolean()
+                : null;
+        Boolean dsa = torch != null && torch.has("dsa") ? torch.get("dsa").asBoolean() : null;
+        if (torch != null && torch.has("error")) {
+            messages.add("torch could not be imported by " + python + ": "
+                    + torch.get("error").asText());
+        }
+        if (torchCuda != null && driverCuda != null) {
+            int cmp = compareVersions(torchCuda, driverCuda);
+            if (major(torchCuda) > major(driverCuda)) {
+                compat = "error";
+                messages.add("torch " + torchVersion + " is built for CUDA " + torchCuda + " but the driver " + driver
+                        + " supports up to CUDA " + driverCuda
+                        + ": upgrade the driver (CUDA 13.x needs >= 580, 12.x >= 525) "
+                        + "or install a torch wheel built for CUDA " + major(driverCuda) + ".x");
+            } else if (cmp > 0) {
+                compat = "warning";
+                messages.add(
+                        "torch's CUDA " + torchCuda + " is newer than the driver's " + driverCuda
+                                + ": runs under minor-version compatibility with a limited feature set (no PTX JIT of newer PTX)");
+            }
+        }
+        if (Boolean.FALSE.equals(available)) {
+            compat = "error";
+            messages.add("torch.cuda.is_available() is False for " + python + " on GPU "
+                    + spec.gpus().get(0));
+        }
+        if (nvccVersion != null && torchCuda != null && major(nvccVersion) != major(torchCuda)) {
+            if (!"error".equals(compat)) {
+                compat = "warning";
+            }
+            messages.add("nvcc " + nvccVersion + " and torch's CUDA " + torchCuda
+                    + " differ in major version: CUDA extensions "
+                    + "built with this nvcc will not load into this torch");
+        }
+        messages.add(
+                Boolean.TRUE.equals(dsa)
+                        ? "torch is built with device-side assertions: PYTORCH_USE_CUDA_DSA=1 is set for the blocking run"
+                        : "torch is not built with device-side assertions (TORCH_USE_CUDA_DSA is a build-time flag; setting it at run time does nothing): not set");
+        return new Environment(
+                driver,
+                driverCuda,
+                devices.gpus(),
+                nvccVersion,
+                python.toString(),
+                text(torch, "python"),
+                torchVersion,
+                torchCuda,
+                text(torch, "cudnn"),
+                available,
+                dsa,
+                devices.sanitizerPath(),
+                devices.sanitizerVersion(),
+                compat,
+                messages);
+    }
+
+    /** The job's own Python when its command starts with one, else --python, else python3 on PATH. */
+    Path pythonFor(RunSpec spec) {
+        if (spec.python() != null) {
+            return tools.require("python", Path.of(spec.python()), "--python");
+        }
+        List<String> argv =
+                spec.shellCommand() ? List.of(spec.command().get(0).trim().split("\\s+")) : spec.command();
+        String first = argv.isEmpty() ? "" : argv.get(0);
+        Path firstName = Path.of(first).getFileName();
+        String base = firstName == null ? "" : firstName.toString();
+        if (base.matches("python[\\d.]*")) {
+            return first.contains("/")
+                    ? tools.require(base, Path.of(first), "--python")
+                    : tools.require(base, null, "--python");
+        }
+        return tools.find("python3", null).orElseGet(() -> tools.require("python", null, "--python"));
+    }
+
+    private Map<String, String> withGpu(String gpu) {
+        Map<String, String> e = new java.util.HashMap<>(env);
+        e.put("CUDA_VISIBLE_DEVICES", gpu);
+        return e;
+    }
+
+    static int compareVersions(String a, String b) {
+        String[] x = a.split("\\.");
+        String[] y = b.split("\\.");
+        for (int i = 0; i < Math.max(x.length, y.length); i++) {
+            int xi = i < x.length ? parseInt(x[i]) : 0;
+            int yi = i < y.length ? parseInt(y[i]) : 0;
+            if (xi != yi) {
+                return Integer.compare(xi, yi);
+            }
+        }
+        return 0;
+    }
+
+    static int major(String v) {
+        return parseInt(v.split("\\.")[0]);
+    }
+
+    private static int parseInt(String s) {
+        try {
+            return Integer.parseInt(s.replaceAll("\\D", ""));
+        } catch (NumberFormatException e) {
+            return 0;
+        }
+    }
+
+    private static Double parseDouble(String s) {
+        try {
+            return Double.parseDouble(s.trim().split("\\s+")[0]);
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    private static String group(Pattern p, String s) {
+        Matcher m = p.matcher(s);
+        return m.find() ? m.group(1) : null;
+    }
+
+    private static String text(JsonNode n, String field) {
+        return n != null && n.hasNonNull(field) ? n.get(field).asText() : null;
+    }
+
+    private static Path path(String s) {
+        return s == null ? null : Path.of(s);
+    }
+
+    /** For the report: which tools the plan needs. */
+    public static boolean needsSanitizer(RunSpec spec) {
+        return spec.phases().contains(Phase.SANITIZER) && !spec.tools().isEmpty();
+    }
+
+    static List<String> toolIds(List<Tool> tools) {
+        return tools.stream().map(Tool::id).toList();
+    }
+}
