@@ -61,4 +61,25 @@ public final class FileWait {
             }
         }
     }
+
+    /** Returns once the existing file holds {@code text} (a process appends to it), or false after {@code limit}. */
+    public static boolean containing(Path file, String text, Duration limit) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        try (WatchService watch = FileSystems.getDefault().newWatchService()) {
+            file.getParent()
+                    .register(watch, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_MODIFY);
+            while (!(Files.isRegularFile(file) && Files.readString(file).contains(text))) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                var key = watch.poll(left, TimeUnit.NANOSECONDS);
+                if (key != null) {
+                    key.pollEvents();
+                    key.reset();
+                }
+            }
+            return true;
+        }
+    }
 }

@@ -1,6 +1,8 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
+import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
+import io.jenkins.plugins.gpusanitizer.engine.parse.memory.GpuPids;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -18,9 +20,6 @@ import java.util.List;
  */
 final class MemorySampler {
     static final String DIED = "sidecar.died";
-    /** The per-process sampler's exit status, when it ended before the phase did. */
-    static final String APPS_DIED = "nvidia-smi-apps.died";
-
     static final String SCRIPT = "memory-sampler.sh";
 
     private MemorySampler() {}
@@ -63,13 +62,18 @@ final class MemorySampler {
         return "memory sampler exited early (code " + code + "): the curve is partial";
     }
 
-    /** A note when the per-process sampler had died before the phase ended, else null. */
-    static String appsDiedNote(Path phaseDir) throws IOException {
-        Path died = phaseDir.resolve(APPS_DIED);
-        if (!Files.isRegularFile(died)) {
+    /** A note when the per-process sampler had died before the phase ended (gpu-pids.txt says so), else null. */
+    static String appsDiedNote(Path phaseDir) {
+        Path pids = phaseDir.resolve(RunLayout.GPU_PIDS);
+        String code;
+        try {
+            code = Files.isRegularFile(pids) ? GpuPids.read(pids).appsSamplerExit() : null;
+        } catch (InputException e) {
+            return null; // unreadable: the analysis says so when it reads it
+        }
+        if (code == null) {
             return null;
         }
-        String code = Files.readString(died, StandardCharsets.UTF_8).trim();
         return "per-process memory sampler (nvidia-smi --query-compute-apps) exited early (code " + code + ", see "
                 + RunLayout.MEMORY_APPS_ERR + "): the per-process curve is partial";
     }

@@ -12,8 +12,10 @@
 #   PID ours cookie    carries the phase's cookie (a worker that left the session)
 #   PID other          neither: another phase beside it, another job on the card
 #   PID gone           ended before it could be checked
+#   apps-sampler-exit N  the per-process nvidia-smi ended before the phase, with status N
 # The driver lists the host's pids whatever the pid namespace, so the namespace goes first: in a container's
-# own namespace no listed pid can be told as the job's.
+# own namespace no listed pid can be told as the job's. Every file is opened once, at the start: a run directory
+# deleted under the run (a workspace cleanup) is never written into again.
 #
 # usage: sh memory-sampler.sh PHASE_DIR NVIDIA_SMI GPU INTERVAL_MS
 # exit: 0 when stopped; the card-total sampler's status when it ended before the phase did.
@@ -22,27 +24,23 @@ dir=$1
 smi=$2
 gpu=$3
 ms=$4
-COOKIE=
-. "$dir/supervisor.conf"
-
-apps_csv="$dir/nvidia-smi-apps.csv"
-pids="$dir/gpu-pids.txt"
-TICK=0.5
-sleep 0.01 2>/dev/null || TICK=1
-
+# the files, first: 3 reads what the per-process sampler writes (5, errors 6), 4 is gpu-pids.txt
+exec 4> "$dir/gpu-pids.txt" 5> "$dir/nvidia-smi-apps.csv" 6> "$dir/nvidia-smi-apps.err" 3< "$dir/nvidia-smi-apps.csv"
 stopping=
 trap 'stopping=1' TERM INT HUP
-
-: > "$apps_csv"
-"$smi" --query-compute-apps=timestamp,pid,used_memory --format=csv,nounits -lms "$ms" -i "$gpu" \
-  > "$apps_csv" 2> "$dir/nvidia-smi-apps.err" < /dev/null &
+"$smi" --query-compute-apps=timestamp,pid,used_memory --format=csv,nounits -lms "$ms" -i "$gpu" >&5 2>&6 < /dev/null 3<&- 4>&- &
 apps=$!
 "$smi" --query-gpu=timestamp,index,memory.used,memory.total,utilization.gpu --format=csv,nounits -lms "$ms" -i "$gpu" \
-  < /dev/null &
+  < /dev/null 3<&- 4>&- 5>&- 6>&- &
 total=$!
+exec 5>&- 6>&-
 
+COOKIE=
+. "$dir/supervisor.conf"
+TICK=0.5
+sleep 0.01 2>/dev/null || TICK=1
 namespace=$(readlink /proc/self/ns/pid 2>/dev/null)
-echo "pid-namespace ${namespace:-unknown}" > "$pids"
+echo "pid-namespace ${namespace:-unknown}" >&4
 
 alive() { # a live process, not a zombie
   _stat=
@@ -91,17 +89,16 @@ check_row() { # one row of nvidia-smi-apps.csv: a pid not seen before is checked
   phase_session
   session_of "$_pid"
   if [ -z "$SID" ]; then
-    echo "$_pid gone" >> "$pids"
+    echo "$_pid gone" >&4
   elif [ "$SID" = "$phase_sid" ]; then
-    echo "$_pid ours session" >> "$pids"
+    echo "$_pid ours session" >&4
   elif has_cookie "$_pid"; then
-    echo "$_pid ours cookie" >> "$pids"
+    echo "$_pid ours cookie" >&4
   else
-    echo "$_pid other" >> "$pids"
+    echo "$_pid other" >&4
   fi
 }
 
-exec 3< "$apps_csv"
 partial=
 read_rows() { # the rows nvidia-smi added since the last call; a line it is still writing waits for its end
   while :; do
@@ -117,15 +114,19 @@ read_rows() { # the rows nvidia-smi added since the last call; a line it is stil
 }
 
 apps_noted=
-while [ -z "$stopping" ] && alive "$total" && alive "$PPID"; do
-  read_rows
+apps_ended() { # notes the per-process sampler's status once it ended on its own
   if [ -z "$apps_noted" ] && ! alive "$apps"; then
     wait "$apps"
-    echo "$?" > "$dir/nvidia-smi-apps.died"
+    echo "apps-sampler-exit $?" >&4
     apps_noted=1
   fi
+}
+while [ -z "$stopping" ] && alive "$total" && alive "$PPID"; do
+  read_rows
+  apps_ended
   sleep $TICK
 done
+apps_ended
 kill -s TERM "$apps" 2>/dev/null
 if [ -z "$stopping" ] && ! alive "$total"; then
   # the card-total sampler ended on its own, before the phase: its status tells supervise.sh

@@ -6,13 +6,17 @@ import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.parse.memory.GpuPids;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import io.jenkins.plugins.gpusanitizer.testing.FileWait;
 import io.jenkins.plugins.gpusanitizer.testing.Processes;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -34,11 +38,48 @@ class MemorySamplerTest {
         return new Runner(spec, gpu.env(), console::add).run();
     }
 
+    /**
+     * Opens the regression run's gate (the job waits, alive, until then) once gpu-pids.txt holds {@code line} ({@code
+     * PID} stands for the job's pid): whatever the machine's load, the sampler has seen what the test asserts.
+     */
+    private Thread openOnceWritten(String line, AtomicBoolean written) {
+        Thread opener = new Thread(() -> {
+            try {
+                String job = FileWait.content(dir.resolve("gpu/log/gated-async.txt"), Duration.ofMinutes(2));
+                written.set(FileWait.containing(
+                        dir.resolve("run/regression").resolve(RunLayout.GPU_PIDS),
+                        line.replace("PID", job),
+                        Duration.ofMinutes(1)));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                try {
+                    Files.writeString(dir.resolve("gpu/case/async.open"), "");
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }
+        });
+        opener.start();
+        return opener;
+    }
+
     @Test
-    void theJobsOwnProcessesAreToldFromAnotherOnTheCard() throws IOException {
-        FakeGpu gpu =
-                new FakeGpu(dir.resolve("gpu")).clean().put("apps-job", "853").put("apps-other", "40000");
+    void theJobsOwnProcessesAreToldFromAnotherOnTheCard() throws Exception {
+        FakeGpu gpu = new FakeGpu(dir.resolve("gpu"))
+                .clean()
+                .put("apps-job", "853")
+                .put("apps-other", "40000")
+                .put("async.gate", "");
+        AtomicBoolean checked = new AtomicBoolean();
+        Thread opener = openOnceWritten("PID ours", checked);
         Report r = run(gpu);
+        opener.join();
+        assertThat(checked)
+                .as("the sampler checked the job's pid while it lived")
+                .isTrue();
 
         assertThat(gpu.logged("calls.txt"))
                 .as("one looping nvidia-smi per query, never one per sample")
@@ -83,9 +124,16 @@ class MemorySamplerTest {
     }
 
     @Test
-    void aPerProcessSamplerThatDiesIsNotedAndTheCardTotalIsJudgedAlone() {
-        FakeGpu gpu = new FakeGpu(dir.resolve("gpu")).clean().put("apps-dies", "");
+    void aPerProcessSamplerThatDiesIsNotedAndTheCardTotalIsJudgedAlone() throws Exception {
+        FakeGpu gpu =
+                new FakeGpu(dir.resolve("gpu")).clean().put("apps-dies", "").put("async.gate", "");
+        AtomicBoolean noted = new AtomicBoolean();
+        Thread opener = openOnceWritten("apps-sampler-exit 4", noted);
         Report r = run(gpu);
+        opener.join();
+        assertThat(noted)
+                .as("the sampler noted the per-process nvidia-smi's end")
+                .isTrue();
 
         assertThat(r.verdict()).isEqualTo(Verdict.PASS);
         assertThat(r.reasons())
@@ -93,7 +141,6 @@ class MemorySamplerTest {
                         .contains("per-process memory sampler (nvidia-smi --query-compute-apps) exited early (code 4"));
         Report.MemoryJson memory = r.memory().get(0);
         assertThat(memory.basis()).isEqualTo("card-total");
-        assertThat(memory.peakMiB()).isEqualTo(853);
         assertThat(memory.basisNote())
                 .isEqualTo("card total: memory.used of GPU 0, every process on the card (the regression run had the"
                         + " card to itself); nvidia-smi listed no process on the card");

@@ -13,7 +13,8 @@ import java.util.Set;
  * {@code gpu-pids.txt}, written by the memory sampler beside the regression run: the pid namespace it ran in,
  * then each pid nvidia-smi listed on the card, checked once, when first listed, while it was alive: the phase's
  * own ({@code ours session}: in the phase's session; {@code ours cookie}: a process that left it but carries the
- * phase's cookie), another's ({@code other}), or {@code gone} before it could be checked.
+ * phase's cookie), another's ({@code other}), or {@code gone} before it could be checked; and the per-process
+ * nvidia-smi's exit status when it ended before the phase ({@code apps-sampler-exit N}).
  *
  * <pre>
  * pid-namespace pid:[4026531836]
@@ -26,8 +27,10 @@ import java.util.Set;
  * @param others       the other processes it listed
  * @param gone         those that ended before they could be checked
  * @param badLines     lines that say none of that
+ * @param appsSamplerExit the per-process sampler's exit status when it ended before the phase, else null
  */
-public record GpuPids(String pidNamespace, Set<Long> ours, Set<Long> others, Set<Long> gone, int badLines) {
+public record GpuPids(
+        String pidNamespace, Set<Long> ours, Set<Long> others, Set<Long> gone, int badLines, String appsSamplerExit) {
     /**
      * The kernel's first pid namespace, the host's ({@code PROC_PID_INIT_INO}, 0xEFFFFFFC, in the Linux kernel's
      * include/linux/proc_ns.h): the driver lists pids as the host sees them, so only there are they the job's.
@@ -64,6 +67,7 @@ public record GpuPids(String pidNamespace, Set<Long> ours, Set<Long> others, Set
         Set<Long> others = new LinkedHashSet<>();
         Set<Long> gone = new LinkedHashSet<>();
         int bad = 0;
+        String appsExit = null;
         String line;
         while ((line = lines.readLine()) != null) {
             String[] f = line.trim().split("\\s+");
@@ -72,6 +76,10 @@ public record GpuPids(String pidNamespace, Set<Long> ours, Set<Long> others, Set
             }
             if (f[0].equals("pid-namespace") && f.length == 2) {
                 namespace = f[1];
+                continue;
+            }
+            if (f[0].equals("apps-sampler-exit") && f.length == 2) {
+                appsExit = f[1];
                 continue;
             }
             long pid;
@@ -94,6 +102,6 @@ public record GpuPids(String pidNamespace, Set<Long> ours, Set<Long> others, Set
                 into.add(pid);
             }
         }
-        return new GpuPids(namespace, ours, others, gone, bad);
+        return new GpuPids(namespace, ours, others, gone, bad, appsExit);
     }
 }

@@ -23,6 +23,7 @@ class GpuPidsTest {
         assertThat(pids.others()).containsExactly(51234L);
         assertThat(pids.gone()).isEmpty();
         assertThat(pids.badLines()).isZero();
+        assertThat(pids.appsSamplerExit()).isNull();
     }
 
     @Test
@@ -36,12 +37,15 @@ class GpuPidsTest {
     @Test
     void aCookieMatchIsOursAndNonsenseIsCounted() {
         GpuPids pids = GpuPids.read(Corpus.write(
-                dir, "gpu-pids.txt", "pid-namespace unknown\n7 ours cookie\n8 mine\nx ours\n-3 other\n\n"));
+                dir,
+                "gpu-pids.txt",
+                "pid-namespace unknown\n7 ours cookie\n8 mine\nx ours\n-3 other\n\napps-sampler-exit 4\n"));
         assertThat(pids.pidNamespace()).isEqualTo("unknown");
         assertThat(pids.hostPidNamespace()).isFalse();
         assertThat(pids.ownPidNamespace()).as("unknown is not a container").isFalse();
         assertThat(pids.ours()).containsExactly(7L);
         assertThat(pids.badLines()).isEqualTo(3);
+        assertThat(pids.appsSamplerExit()).isEqualTo("4");
     }
 
     @Test
