@@ -286,30 +286,14 @@ final class RunCommand implements Callable<Integer> {
         }
     }
 
+    /** The options as a run's spec; a bad option is a ParameterException naming it, in the order they are checked. */
     RunSpec toSpec(CommandLine cl) {
         RunSpec s = new RunSpec().command(command);
         if (sanitizerCommand != null) {
             s.sanitizerCommand(List.of(sanitizerCommand));
         }
-        List<Tool> ts = new ArrayList<>();
-        for (String t : tools) {
-            ts.add(Tool.fromId(t)
-                    .orElseThrow(() -> new CommandLine.ParameterException(
-                            cl, "--tool: unknown tool '" + t + "' (memcheck, racecheck, initcheck, synccheck)")));
-        }
-        List<Phase> ps = new ArrayList<>();
-        for (String p : phases) {
-            Phase phase = phase(cl, "--phases", p);
-            if (!ps.contains(phase)) {
-                ps.add(phase);
-            }
-        }
-        for (String p : skip) {
-            ps.remove(phase(cl, "--skip", p));
-        }
-        if (ps.isEmpty()) {
-            throw new CommandLine.ParameterException(cl, "no phase left to run");
-        }
+        List<Tool> checked = toolsOf(cl);
+        List<Phase> toRun = phasesToRun(cl);
         timeouts.forEach((k, v) -> {
             if (v <= 0) {
                 throw new CommandLine.ParameterException(cl, "--timeout " + k + ": must be positive");
@@ -320,8 +304,8 @@ final class RunCommand implements Callable<Integer> {
         if (gpus != null) {
             s.gpus(gpus, "--gpu");
         }
-        s.tools(ts)
-                .phases(ps)
+        s.tools(checked)
+                .phases(toRun)
                 .printLimit(printLimit)
                 .padding(padding)
                 .keepCachingAllocator(keepCachingAllocator)
@@ -363,6 +347,45 @@ final class RunCommand implements Callable<Integer> {
         if (output.reference != null) {
             s.compareWith(output.reference.toString());
         }
+        gatePolicy(cl, s);
+        try {
+            s.validate();
+        } catch (RunException e) {
+            throw new CommandLine.ParameterException(cl, e.getMessage());
+        }
+        return s;
+    }
+
+    private List<Tool> toolsOf(CommandLine cl) {
+        List<Tool> ts = new ArrayList<>();
+        for (String t : tools) {
+            ts.add(Tool.fromId(t)
+                    .orElseThrow(() -> new CommandLine.ParameterException(
+                            cl, "--tool: unknown tool '" + t + "' (memcheck, racecheck, initcheck, synccheck)")));
+        }
+        return ts;
+    }
+
+    /** {@code --phases} less {@code --skip}, in the order given, each once. */
+    private List<Phase> phasesToRun(CommandLine cl) {
+        List<Phase> ps = new ArrayList<>();
+        for (String p : phases) {
+            Phase phase = phase(cl, "--phases", p);
+            if (!ps.contains(phase)) {
+                ps.add(phase);
+            }
+        }
+        for (String p : skip) {
+            ps.remove(phase(cl, "--skip", p));
+        }
+        if (ps.isEmpty()) {
+            throw new CommandLine.ParameterException(cl, "no phase left to run");
+        }
+        return ps;
+    }
+
+    /** The gate's options, each validated with its own message. */
+    private void gatePolicy(CommandLine cl, RunSpec s) {
         policy.toPolicy(cl); // validates every policy option with its own message
         policy.toolActions(cl).forEach(ta -> s.toolAction(ta.getKey(), ta.getValue()));
         if (policy.oomAction != null) {
@@ -374,12 +397,6 @@ final class RunCommand implements Callable<Integer> {
         s.growthToleranceMiBPerMin(policy.growthTolerance)
                 .memoryFillHorizonHours(policy.fillHorizonHours(cl))
                 .memoryMinJudgedSeconds(policy.memoryMinJudged);
-        try {
-            s.validate();
-        } catch (RunException e) {
-            throw new CommandLine.ParameterException(cl, e.getMessage());
-        }
-        return s;
     }
 
     private static Phase phase(CommandLine cl, String option, String p) {

@@ -29,19 +29,20 @@ public final class Summaries {
         Report.DiagnosisJson diagnosis = report.diagnosis();
         WorkPaths paths = WorkPaths.of(
                 report.execution() == null ? null : report.execution().workDirectory());
-        return new AgentSummary(
-                report.verdict(),
-                open,
-                report.defects().size() - open,
-                report.errorsTotal(),
-                first,
-                diagnosis == null ? null : diagnosis.summary(),
-                where(diagnosis == null ? null : diagnosis.reportedAt(), paths),
-                where(diagnosis == null ? null : diagnosis.faultAt(), paths),
-                runDirectory,
-                byTool(report),
-                aborted,
-                new ArrayList<>(Evidence.lines(report)));
+        return AgentSummary.builder()
+                .verdict(report.verdict())
+                .defects(open)
+                .suppressed(report.defects().size() - open)
+                .errorsTotal(report.errorsTotal())
+                .firstReason(first)
+                .diagnosis(diagnosis == null ? null : diagnosis.summary())
+                .reportedAt(where(diagnosis == null ? null : diagnosis.reportedAt(), paths))
+                .faultAt(where(diagnosis == null ? null : diagnosis.faultAt(), paths))
+                .runDirectory(runDirectory)
+                .defectsByTool(byTool(report))
+                .aborted(aborted)
+                .evidence(new ArrayList<>(Evidence.lines(report)))
+                .build();
     }
 
     /**
@@ -49,19 +50,13 @@ public final class Summaries {
      * (they reach build.xml and the build page).
      */
     public static AgentSummary masked(AgentSummary summary, UnaryOperator<String> mask) {
-        return new AgentSummary(
-                summary.verdict(),
-                summary.defects(),
-                summary.suppressed(),
-                summary.errorsTotal(),
-                mask.apply(summary.firstReason()),
-                mask.apply(summary.diagnosis()),
-                mask.apply(summary.reportedAt()),
-                mask.apply(summary.faultAt()),
-                summary.runDirectory(),
-                summary.defectsByTool(),
-                summary.aborted(),
-                new ArrayList<>(summary.evidence().stream().map(mask).toList()));
+        return summary.copy()
+                .firstReason(mask.apply(summary.firstReason()))
+                .diagnosis(mask.apply(summary.diagnosis()))
+                .reportedAt(mask.apply(summary.reportedAt()))
+                .faultAt(mask.apply(summary.faultAt()))
+                .evidence(new ArrayList<>(summary.evidence().stream().map(mask).toList()))
+                .build();
     }
 
     /** Open defects per tool, for the job page's trend. */

@@ -17,7 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -84,7 +83,11 @@ class BuildFolderTest {
             GpuSanitizeBuildAction action = new GpuSanitizeBuildAction(
                     id,
                     "GPU Sanitizer",
-                    new AgentSummary(Verdict.FAIL, 1, 0, null, null, null, null, null, "/r", Map.of()));
+                    AgentSummary.builder()
+                            .verdict(Verdict.FAIL)
+                            .defects(1)
+                            .runDirectory("/r")
+                            .build());
             action.onAttached(build);
             actions.add(action);
         }

@@ -88,7 +88,12 @@ class GpuSanitizeBuildActionTest {
                         "GPU memory grows because tensors allocated at logits_leak.py:23 (forward) pile up: "
                                 + "1,180 live blocks, 23.0 MiB at the end against 3.5 MiB after warm-up (4.3 s).");
         // a build recorded before the probe existed (no evidence field in build.xml)
-        AgentSummary old = new AgentSummary(Verdict.PASS, 0, 0, null, null, null, null, null, "/tmp/run", null, null);
+        AgentSummary old = AgentSummary.builder()
+                .verdict(Verdict.PASS)
+                .runDirectory("/tmp/run")
+                .defectsByTool(null)
+                .evidence(null)
+                .build();
         assertThat(new GpuSanitizeBuildAction("x", "X", old).getEvidence()).isEmpty();
     }
 

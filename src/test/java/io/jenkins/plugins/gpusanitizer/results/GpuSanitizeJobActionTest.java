@@ -10,7 +10,6 @@ import hudson.model.Result;
 import hudson.model.Run;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,7 +22,11 @@ class GpuSanitizeJobActionTest {
         return new GpuSanitizeBuildAction(
                 id,
                 "GPU Sanitizer " + id,
-                new AgentSummary(verdict, defects, 0, null, null, null, null, null, "/r", Map.of(), false));
+                AgentSummary.builder()
+                        .verdict(verdict)
+                        .defects(defects)
+                        .runDirectory("/r")
+                        .build());
     }
 
     private static Run<?, ?> build(int number, Result result, Run<?, ?> previous, GpuSanitizeBuildAction... actions) {

@@ -168,35 +168,17 @@ class PersistedClassesTest {
     void aSummaryWithoutPerToolCountsOrEvidenceStillPersists() throws IOException {
         Report far = ReportJson.read(Records.unpacked("h200-2026-12-02/far/report.json"));
         AgentSummary s = Summaries.of(far, "/tmp/h200-runs/far");
-        AgentSummary bare = new AgentSummary(
-                s.verdict(),
-                s.defects(),
-                s.suppressed(),
-                s.errorsTotal(),
-                s.firstReason(),
-                s.diagnosis(),
-                s.reportedAt(),
-                s.faultAt(),
-                s.runDirectory(),
-                null);
+        AgentSummary bare = s.copy().defectsByTool(null).evidence(null).build();
         GpuSanitizeBuildAction action = new GpuSanitizeBuildAction("gpu-sanitizer", "GPU Sanitizer", bare);
         assertThat(action.getDefectsByTool()).isEmpty();
         assertThat(action.getEvidence()).isEmpty();
         assertThat(rejected(action)).isEmpty();
         // a summary whose per-tool counts came as the JDK's immutable map (e.g. from a caller's Map.of)
-        AgentSummary immutable = new AgentSummary(
-                s.verdict(),
-                s.defects(),
-                s.suppressed(),
-                s.errorsTotal(),
-                s.firstReason(),
-                s.diagnosis(),
-                s.reportedAt(),
-                s.faultAt(),
-                s.runDirectory(),
-                Map.of("memcheck", 1),
-                false,
-                List.of("failing operator: x"));
+        AgentSummary immutable = s.copy()
+                .defectsByTool(Map.of("memcheck", 1))
+                .aborted(false)
+                .evidence(List.of("failing operator: x"))
+                .build();
         assertThat(rejected(immutable)).isEmpty();
         assertThat(rejected(new GpuSanitizeBuildAction("gpu-sanitizer", "GPU Sanitizer", immutable)))
                 .isEmpty();

@@ -8,18 +8,17 @@ import org.junit.jupiter.api.Test;
 
 class VerdictResultTest {
     private static AgentSummary summary(Verdict verdict, String reason) {
-        return new AgentSummary(
-                verdict,
-                verdict == Verdict.FAIL ? 1 : 0,
-                0,
-                1603L,
-                reason,
-                "s",
-                "train_lstm.py:99",
-                "train_lstm.py:32 (buggy_scale)",
-                "/r",
-                java.util.Map.of("memcheck", 1),
-                false);
+        return AgentSummary.builder()
+                .verdict(verdict)
+                .defects(verdict == Verdict.FAIL ? 1 : 0)
+                .errorsTotal(1603L)
+                .firstReason(reason)
+                .diagnosis("s")
+                .reportedAt("train_lstm.py:99")
+                .faultAt("train_lstm.py:32 (buggy_scale)")
+                .runDirectory("/r")
+                .defectsByTool(java.util.Map.of("memcheck", 1))
+                .build();
     }
 
     @Test

@@ -176,19 +176,16 @@ class GpuSanitizeExecutionTest {
     }
 
     static AgentSummary summary(Verdict verdict, boolean aborted) {
-        return new AgentSummary(
-                verdict,
-                2,
-                1,
-                17L,
-                "2 defects",
-                null,
-                null,
-                "train.py:43",
-                WORKSPACE + "@tmp/gpu-sanitize/7-gpu-sanitizer",
-                Map.of(),
-                aborted,
-                List.of());
+        return AgentSummary.builder()
+                .verdict(verdict)
+                .defects(2)
+                .suppressed(1)
+                .errorsTotal(17L)
+                .firstReason("2 defects")
+                .faultAt("train.py:43")
+                .runDirectory(WORKSPACE + "@tmp/gpu-sanitize/7-gpu-sanitizer")
+                .aborted(aborted)
+                .build();
     }
 
     /**

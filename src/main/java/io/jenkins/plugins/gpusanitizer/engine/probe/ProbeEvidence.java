@@ -197,48 +197,23 @@ public final class ProbeEvidence {
 
     /** The process with the most live bytes at its end (the rank that fills its GPU), reduced. */
     static ProbeFindings.AllocationGrowth allocations(ProbeLog log, MemoryVerdict verdict, WorkPaths paths) {
-        ProbeLog.Allocations best = null;
-        ProbeLog.Sample bestEnd = null;
-        for (ProbeLog.Allocations a : log.allocations().values()) {
-            ProbeLog.Sample end = end(a, log);
-            if (end != null && (bestEnd == null || end.allocated() > bestEnd.allocated())) {
-                best = a;
-                bestEnd = end;
+        ProbeLog.Allocations a = null;
+        ProbeLog.Sample last = null;
+        for (ProbeLog.Allocations p : log.allocations().values()) {
+            ProbeLog.Sample end = end(p, log);
+            if (end != null && (last == null || end.allocated() > last.allocated())) {
+                a = p;
+                last = end;
             }
         }
-        if (best == null) {
+        if (a == null) {
             return null;
         }
-        final ProbeLog.Allocations a = best;
-        boolean oomEnd = "oom".equals(bestEnd.at());
+        boolean oomEnd = "oom".equals(last.at());
         double[] window = judgedWindow(a, process(log, a.pid()), verdict);
-        final ProbeLog.Sample end = window == null || oomEnd ? bestEnd : lastIn(a, window[1]);
-        ProbeLog.Sample warm;
-        if (window != null) {
-            // compare inside the part of the curve its verdict is about, not start against exit
-            warm = a.samples().stream()
-                    .filter(s -> s.t() >= window[0] && s.t() < end.t() && s != end)
-                    .findFirst()
-                    .orElse(null);
-        } else {
-            double warmupAt = Math.min(MAX_WARMUP_SECONDS, end.t() / 4);
-            warm = a.samples().stream()
-                    .filter(s -> s.t() >= warmupAt && s.t() < end.t() && s != end)
-                    .findFirst()
-                    .orElse(null);
-        }
-        Map<Integer, ProbeLog.SiteBytes> atWarm = new LinkedHashMap<>();
-        if (warm != null) {
-            warm.sites().forEach(s -> atWarm.put(s.id(), s));
-        }
-        List<ProbeFindings.SiteGrowth> sites = new ArrayList<>();
-        for (ProbeLog.SiteBytes s : end.sites()) {
-            if (sites.size() >= TOP_SITES) {
-                break;
-            }
-            ProbeLog.SiteBytes w = atWarm.get(s.id());
-            sites.add(growth(a, s, w));
-        }
+        ProbeLog.Sample end = window == null || oomEnd ? last : lastIn(a, window[1]);
+        ProbeLog.Sample warm = warmSample(a, window, end);
+        List<ProbeFindings.SiteGrowth> sites = siteGrowths(a, warm, end);
         ProbeFindings.SiteGrowth grew = sites.stream()
                 .max(Comparator.comparingLong(ProbeFindings.SiteGrowth::growthBytes))
                 .orElse(null);
@@ -250,34 +225,6 @@ public final class ProbeEvidence {
                 && grew.growthBytes() > 0;
         // a site is blamed only for growth the curve shows, or for the out-of-memory
         boolean growing = allocatorGrew && (verdict.growing() || oomEnd);
-        String who = a.rank() == null ? "" : " (rank " + a.rank() + ")";
-        String at = oomEnd ? "the out-of-memory" : "the end";
-        String summary;
-        if (growing) {
-            summary = String.format(
-                    Locale.ROOT,
-                    "GPU memory grows because tensors %s pile up: %s live blocks, %s at %s against %s after warm-up (%.1f s)%s.",
-                    allocatedAt(grew.site(), paths),
-                    count(grew.blocksAtEnd()),
-                    bytes(grew.bytesAtEnd()),
-                    at,
-                    bytes(grew.bytesAtWarmup()),
-                    warm.t(),
-                    who);
-        } else if (!sites.isEmpty()) {
-            summary = String.format(
-                    Locale.ROOT,
-                    "PyTorch's allocator held %s live at %s (%.1f s)%s; %s: no allocation site is blamed.",
-                    bytes(end.allocated()),
-                    at,
-                    end.t(),
-                    who,
-                    whyNoSite(verdict, oomEnd, warm));
-        } else {
-            summary = "PyTorch's allocator held no live blocks at the end.";
-        }
-        List<ProbeFindings.SiteSeries> series = series(a, sites, paths);
-        ProbeFindings.OomSites oom = oom(log, a, end, paths);
         return new ProbeFindings.AllocationGrowth(
                 log.phase(),
                 a.pid(),
@@ -290,10 +237,76 @@ public final class ProbeEvidence {
                 end.reserved(),
                 a.samples().size(),
                 sites,
-                series,
+                series(a, sites, paths),
                 growing,
-                summary,
-                oom);
+                growthSummary(a, verdict, oomEnd, growing ? grew : null, sites, warm, end, paths),
+                oom(log, a, end, paths));
+    }
+
+    /**
+     * The sample growth is measured from: the first inside the part of the curve its verdict is about (not start
+     * against exit), else the first after warm-up; null when none lies before {@code end}.
+     */
+    private static ProbeLog.Sample warmSample(ProbeLog.Allocations a, double[] window, ProbeLog.Sample end) {
+        double from = window != null ? window[0] : Math.min(MAX_WARMUP_SECONDS, end.t() / 4);
+        return a.samples().stream()
+                .filter(s -> s.t() >= from && s.t() < end.t() && s != end)
+                .findFirst()
+                .orElse(null);
+    }
+
+    /** The largest sites at {@code end}, each with what it held at {@code warm}. */
+    private static List<ProbeFindings.SiteGrowth> siteGrowths(
+            ProbeLog.Allocations a, ProbeLog.Sample warm, ProbeLog.Sample end) {
+        Map<Integer, ProbeLog.SiteBytes> atWarm = new LinkedHashMap<>();
+        if (warm != null) {
+            warm.sites().forEach(s -> atWarm.put(s.id(), s));
+        }
+        List<ProbeFindings.SiteGrowth> sites = new ArrayList<>();
+        for (ProbeLog.SiteBytes s : end.sites()) {
+            if (sites.size() >= TOP_SITES) {
+                break;
+            }
+            sites.add(growth(a, s, atWarm.get(s.id())));
+        }
+        return sites;
+    }
+
+    /** @param grew the site blamed for the growth, or null when none is */
+    private static String growthSummary(
+            ProbeLog.Allocations a,
+            MemoryVerdict verdict,
+            boolean oomEnd,
+            ProbeFindings.SiteGrowth grew,
+            List<ProbeFindings.SiteGrowth> sites,
+            ProbeLog.Sample warm,
+            ProbeLog.Sample end,
+            WorkPaths paths) {
+        String who = a.rank() == null ? "" : " (rank " + a.rank() + ")";
+        String at = oomEnd ? "the out-of-memory" : "the end";
+        if (grew != null) {
+            return String.format(
+                    Locale.ROOT,
+                    "GPU memory grows because tensors %s pile up: %s live blocks, %s at %s against %s after warm-up (%.1f s)%s.",
+                    allocatedAt(grew.site(), paths),
+                    count(grew.blocksAtEnd()),
+                    bytes(grew.bytesAtEnd()),
+                    at,
+                    bytes(grew.bytesAtWarmup()),
+                    warm.t(),
+                    who);
+        }
+        if (!sites.isEmpty()) {
+            return String.format(
+                    Locale.ROOT,
+                    "PyTorch's allocator held %s live at %s (%.1f s)%s; %s: no allocation site is blamed.",
+                    bytes(end.allocated()),
+                    at,
+                    end.t(),
+                    who,
+                    whyNoSite(verdict, oomEnd, warm));
+        }
+        return "PyTorch's allocator held no live blocks at the end.";
     }
 
     /** Why no site is blamed, where the allocator did not grow with the curve or the curve did not grow. */

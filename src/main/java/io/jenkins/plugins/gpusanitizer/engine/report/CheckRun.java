@@ -40,37 +40,61 @@ public record CheckRun(String name, String conclusion, String title, String summ
                         .filter(d -> ReferenceComparison.NEW.equals(d.status()))
                         .toList();
         String workspace = r.execution() == null ? null : r.execution().workDirectory();
+        Annotated annotated = annotated(annotate, workspace);
+        String title = r.verdict() + ": " + open.size() + " defect(s)"
+                + (r.reference() == null
+                        ? ""
+                        : ", " + annotate.size() + " new, " + r.fixed().size() + " fixed");
+        return new CheckRun(name, conclusion, title, summary(r, annotated, workspace), annotated.annotations());
+    }
+
+    /**
+     * The annotations (at most {@link #MAX_ANNOTATIONS}), the defects that have none but a location (named in
+     * the summary instead), and how many have none.
+     */
+    private record Annotated(List<Annotation> annotations, List<String> outside, int unannotated) {}
+
+    private static Annotated annotated(List<Report.DefectJson> defects, String workspace) {
         List<Annotation> annotations = new ArrayList<>();
         List<String> outside = new ArrayList<>();
         int unannotated = 0;
-        for (Report.DefectJson d : annotate) {
+        for (Report.DefectJson d : defects) {
             Placed at = annotations.size() == MAX_ANNOTATIONS ? null : place(d, workspace);
-            if (at == null) {
-                unannotated++;
-                if (annotations.size() < MAX_ANNOTATIONS && isAt(d.hostLocation())) {
-                    outside.add(title(d) + " at " + d.hostLocation().file() + ":"
-                            + d.hostLocation().line());
-                }
+            if (at != null) {
+                annotations.add(annotation(d, at, workspace));
                 continue;
             }
-            String where = at.location() == d.hostLocation()
-                    ? ""
-                    : "The fault is at " + d.hostLocation().file() + ":"
-                            + d.hostLocation().line()
-                            + ", outside the workspace; this is the nearest frame of the job's own code. ";
-            annotations.add(new Annotation(
-                    at.path(),
-                    at.location().line(),
-                    "error".equals(d.severity()) ? "failure" : "warning",
-                    title(d),
-                    where
-                            + d.message() + " (" + d.records() + " records)"
-                            + (d.deviceLocation() == null
-                                    ? ""
-                                    : "; device line "
-                                            + shown(d.deviceLocation().file(), workspace) + ":"
-                                            + d.deviceLocation().line())));
+            unannotated++;
+            if (annotations.size() < MAX_ANNOTATIONS && isAt(d.hostLocation())) {
+                outside.add(title(d) + " at " + d.hostLocation().file() + ":"
+                        + d.hostLocation().line());
+            }
         }
+        return new Annotated(annotations, outside, unannotated);
+    }
+
+    private static Annotation annotation(Report.DefectJson d, Placed at, String workspace) {
+        String where = at.location() == d.hostLocation()
+                ? ""
+                : "The fault is at " + d.hostLocation().file() + ":"
+                        + d.hostLocation().line()
+                        + ", outside the workspace; this is the nearest frame of the job's own code. ";
+        return new Annotation(
+                at.path(),
+                at.location().line(),
+                "error".equals(d.severity()) ? "failure" : "warning",
+                title(d),
+                where
+                        + d.message() + " (" + d.records() + " records)"
+                        + (d.deviceLocation() == null
+                                ? ""
+                                : "; device line "
+                                        + shown(d.deviceLocation().file(), workspace) + ":"
+                                        + d.deviceLocation().line()));
+    }
+
+    /** The check's text: the verdict, the diagnosis, the deciding reasons, the defects not annotated. */
+    private static String summary(Report r, Annotated a, String workspace) {
         StringBuilder s = new StringBuilder();
         s.append("**").append(r.verdict()).append("**");
         if (r.errorsTotal() != null) {
@@ -89,29 +113,24 @@ public record CheckRun(String name, String conclusion, String title, String summ
                         .append('\n');
             }
         }
-        if (!outside.isEmpty()) {
+        if (!a.outside().isEmpty()) {
             s.append("\n")
                     .append(
                             workspace == null
                                     ? "Not annotated (the run does not say its working directory):\n"
                                     : "Not annotated, no frame in the workspace:\n");
-            outside.stream()
+            a.outside().stream()
                     .limit(MAX_OUTSIDE_LINES)
                     .forEach(line -> s.append("- ").append(md(line)).append('\n'));
         }
-        if (unannotated > Math.min(outside.size(), MAX_OUTSIDE_LINES)) {
+        if (a.unannotated() > Math.min(a.outside().size(), MAX_OUTSIDE_LINES)) {
             s.append("\n")
-                    .append(unannotated - Math.min(outside.size(), MAX_OUTSIDE_LINES))
+                    .append(a.unannotated() - Math.min(a.outside().size(), MAX_OUTSIDE_LINES))
                     .append(" more defect(s) without annotation; see the report.\n");
         }
-        String summary = s.length() > MAX_SUMMARY
+        return s.length() > MAX_SUMMARY
                 ? s.substring(0, MAX_SUMMARY) + "\n\n(truncated; see the report)"
                 : s.toString();
-        String title = r.verdict() + ": " + open.size() + " defect(s)"
-                + (r.reference() == null
-                        ? ""
-                        : ", " + annotate.size() + " new, " + r.fixed().size() + " fixed");
-        return new CheckRun(name, conclusion, title, summary, annotations);
     }
 
     /** Where a defect is annotated: the location and its path relative to the workspace. */

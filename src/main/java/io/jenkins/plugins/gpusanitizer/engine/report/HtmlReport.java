@@ -317,45 +317,7 @@ public final class HtmlReport {
                 "<section class=\"gs-phases\"><h2>Phases</h2><table><tr><th>phase</th><th>command</th><th>GPU</th>"
                         + "<th>status</th><th>exit</th><th>wall</th><th>time to failure</th><th>errors counted / printed</th><th>raw outputs</th></tr>");
         for (Report.PhaseJson p : e.phases()) {
-            h.append("<tr><td>")
-                    .append(Html.esc(p.name()))
-                    .append("</td><td><code>")
-                    .append(Html.esc(String.join(" ", p.command())))
-                    .append("</code></td><td>")
-                    .append(Html.esc(p.gpu()))
-                    .append("</td><td class=\"gs-status-")
-                    .append(Html.esc(p.status()))
-                    .append("\">")
-                    .append(Html.esc(p.status()))
-                    .append("</td><td>")
-                    .append(p.exitCode() == null ? "" : p.exitCode())
-                    .append(p.signal() == null ? "" : " (signal " + p.signal() + ")")
-                    .append("</td><td>")
-                    .append(String.format(Locale.ROOT, "%.1f s", p.wallSeconds()))
-                    .append("</td><td>")
-                    .append(
-                            p.timeToFailureSeconds() == null
-                                    ? ""
-                                    : String.format(Locale.ROOT, "%.1f s", p.timeToFailureSeconds()))
-                    .append("</td><td>")
-                    .append(Html.esc(counted(p, runs)))
-                    .append("</td><td>");
-            for (String f : p.files()) {
-                if (f.startsWith("/") || f.contains("..") || f.contains("\\") || f.contains(":")) {
-                    continue; // run.json is input too: never link outside the run directory
-                }
-                h.append("<a href=\"")
-                        .append(Html.esc(rawBase + urlPath(f)))
-                        .append("\">")
-                        .append(Html.esc(f.substring(f.lastIndexOf('/') + 1)))
-                        .append("</a> ");
-            }
-            h.append("</td></tr>");
-            if (p.note() != null) {
-                h.append("<tr class=\"gs-note\"><td></td><td colspan=\"8\">")
-                        .append(Html.esc(p.note()))
-                        .append("</td></tr>");
-            }
+            phaseRow(h, p, runs);
         }
         h.append("</table>");
         if (e.regressionTargetSeconds() != null) {
@@ -369,35 +331,78 @@ public final class HtmlReport {
                     .append("</p>");
         }
         if (e.environment() != null) {
-            Report.EnvironmentJson env = e.environment();
-            h.append("<h3>Environment</h3><table class=\"gs-env\">");
-            envRow(h, "driver", env.driverVersion() + " (supports CUDA " + env.driverCudaVersion() + ")");
-            for (Report.GpuJson g : env.gpus()) {
-                envRow(
-                        h,
-                        "GPU " + g.index(),
-                        g.name()
-                                + (g.memoryTotalMiB() == null
-                                        ? ""
-                                        : String.format(Locale.ROOT, ", %.0f MiB", g.memoryTotalMiB())));
-            }
-            envRow(h, "nvcc", env.nvccVersion());
-            envRow(
-                    h,
-                    "torch",
-                    env.torchVersion() + " (CUDA " + env.torchCuda() + ", cuDNN " + env.cudnnVersion() + ")");
-            envRow(
-                    h,
-                    "device-side assertions",
-                    env.torchDsa() == null ? "unknown" : env.torchDsa() ? "built in" : "not built in");
-            envRow(h, "compute-sanitizer", env.computeSanitizerVersion());
-            envRow(h, "compatibility", env.compatibility());
-            for (String m : env.messages()) {
-                envRow(h, "", m);
-            }
-            h.append("</table>");
+            environment(h, e.environment());
         }
         h.append("</section>\n");
+    }
+
+    /** A phase's row: what ran, how it ended, what the tool counted, links to its raw outputs; its note below. */
+    private void phaseRow(StringBuilder h, Report.PhaseJson p, List<Report.SanitizerRunJson> runs) {
+        h.append("<tr><td>")
+                .append(Html.esc(p.name()))
+                .append("</td><td><code>")
+                .append(Html.esc(String.join(" ", p.command())))
+                .append("</code></td><td>")
+                .append(Html.esc(p.gpu()))
+                .append("</td><td class=\"gs-status-")
+                .append(Html.esc(p.status()))
+                .append("\">")
+                .append(Html.esc(p.status()))
+                .append("</td><td>")
+                .append(p.exitCode() == null ? "" : p.exitCode())
+                .append(p.signal() == null ? "" : " (signal " + p.signal() + ")")
+                .append("</td><td>")
+                .append(String.format(Locale.ROOT, "%.1f s", p.wallSeconds()))
+                .append("</td><td>")
+                .append(
+                        p.timeToFailureSeconds() == null
+                                ? ""
+                                : String.format(Locale.ROOT, "%.1f s", p.timeToFailureSeconds()))
+                .append("</td><td>")
+                .append(Html.esc(counted(p, runs)))
+                .append("</td><td>");
+        for (String f : p.files()) {
+            if (f.startsWith("/") || f.contains("..") || f.contains("\\") || f.contains(":")) {
+                continue; // run.json is input too: never link outside the run directory
+            }
+            h.append("<a href=\"")
+                    .append(Html.esc(rawBase + urlPath(f)))
+                    .append("\">")
+                    .append(Html.esc(f.substring(f.lastIndexOf('/') + 1)))
+                    .append("</a> ");
+        }
+        h.append("</td></tr>");
+        if (p.note() != null) {
+            h.append("<tr class=\"gs-note\"><td></td><td colspan=\"8\">")
+                    .append(Html.esc(p.note()))
+                    .append("</td></tr>");
+        }
+    }
+
+    private static void environment(StringBuilder h, Report.EnvironmentJson env) {
+        h.append("<h3>Environment</h3><table class=\"gs-env\">");
+        envRow(h, "driver", env.driverVersion() + " (supports CUDA " + env.driverCudaVersion() + ")");
+        for (Report.GpuJson g : env.gpus()) {
+            envRow(
+                    h,
+                    "GPU " + g.index(),
+                    g.name()
+                            + (g.memoryTotalMiB() == null
+                                    ? ""
+                                    : String.format(Locale.ROOT, ", %.0f MiB", g.memoryTotalMiB())));
+        }
+        envRow(h, "nvcc", env.nvccVersion());
+        envRow(h, "torch", env.torchVersion() + " (CUDA " + env.torchCuda() + ", cuDNN " + env.cudnnVersion() + ")");
+        envRow(
+                h,
+                "device-side assertions",
+                env.torchDsa() == null ? "unknown" : env.torchDsa() ? "built in" : "not built in");
+        envRow(h, "compute-sanitizer", env.computeSanitizerVersion());
+        envRow(h, "compatibility", env.compatibility());
+        for (String m : env.messages()) {
+            envRow(h, "", m);
+        }
+        h.append("</table>");
     }
 
     private static String counted(Report.PhaseJson p, List<Report.SanitizerRunJson> runs) {
@@ -443,87 +448,101 @@ public final class HtmlReport {
             h.append("<p>None.</p>");
         }
         for (Report.DefectJson d : defects) {
-            h.append("<details class=\"gs-defect gs-")
-                    .append(d.suppressed() ? "suppressed" : Html.esc(d.severity()))
-                    .append("\"><summary><span class=\"gs-tool\">")
-                    .append(Html.esc(d.tool()))
-                    .append("</span> <b>")
-                    .append(Html.esc(d.message()))
-                    .append("</b>");
-            if (d.kernel() != null) {
-                h.append(" in <code class=\"gs-kernel\">")
-                        .append(Html.esc(d.kernel()))
-                        .append("</code>");
-            }
-            if (d.hostLocation() != null) {
-                h.append(" from <code>")
-                        .append(Html.esc(d.hostLocation().file()))
-                        .append(':')
-                        .append(d.hostLocation().line())
-                        .append("</code>");
-            }
-            h.append(" <span class=\"gs-count\">").append(d.records()).append(" record(s)</span>");
-            if (d.status() != null) {
-                h.append(" <span class=\"gs-status gs-")
-                        .append(Html.esc(d.status()))
-                        .append("\">")
-                        .append(Html.esc(d.status()))
-                        .append("</span>");
-            }
-            if (d.inVendorLibrary()) {
-                h.append(" <span class=\"gs-vendor\">in vendor library ")
-                        .append(Html.esc(d.vendorModule()))
-                        .append("</span>");
-            }
+            defectSummary(h, d);
             h.append("</summary><dl>");
-            if (d.suppressedBy() != null) {
-                dl(
-                        h,
-                        "suppressed by",
-                        d.suppressedBy().rule() + ": " + d.suppressedBy().reason());
-            }
-            dl(h, "kind", d.kind());
-            dl(h, "launched by", d.launcher());
-            if (d.deviceLocation() != null) {
-                dl(h, "device line", deviceLine(d.deviceLocation()));
-            }
-            if (d.hostLocation() != null) {
-                dl(
-                        h,
-                        "first user frame",
-                        d.hostLocation().file() + ":" + d.hostLocation().line()
-                                + (d.hostLocation().function() == null
-                                        ? ""
-                                        : " in " + d.hostLocation().function()));
-            }
-            dl(h, "detail", d.detail());
-            dl(h, "examples", String.join("; ", d.examples()));
-            dl(h, "fingerprint", d.id());
+            defectDetails(h, d);
             h.append("</dl>");
             if (!d.hostStack().isEmpty()) {
-                h.append("<ol class=\"gs-stack\">");
-                int shown = 0;
-                for (Report.FrameJson f : d.hostStack()) {
-                    if (shown++ >= MAX_STACK_SHOWN) {
-                        break;
-                    }
-                    h.append("<li class=\"gs-frame-")
-                            .append(Html.esc(f.role()))
-                            .append("\"><code>")
-                            .append(Html.esc(f.function() == null ? "??" : f.function()));
-                    if (f.file() != null) {
-                        h.append(" in ").append(Html.esc(f.file())).append(f.line() == null ? "" : ":" + f.line());
-                    }
-                    if (f.module() != null) {
-                        h.append(" [").append(Html.esc(f.module())).append(']');
-                    }
-                    h.append("</code></li>");
-                }
-                h.append("</ol>");
+                hostStack(h, d.hostStack());
             }
             h.append("</details>\n");
         }
         h.append("</section>\n");
+    }
+
+    /** The defect's line: tool, message, kernel, launch line, records, status, vendor library. */
+    private static void defectSummary(StringBuilder h, Report.DefectJson d) {
+        h.append("<details class=\"gs-defect gs-")
+                .append(d.suppressed() ? "suppressed" : Html.esc(d.severity()))
+                .append("\"><summary><span class=\"gs-tool\">")
+                .append(Html.esc(d.tool()))
+                .append("</span> <b>")
+                .append(Html.esc(d.message()))
+                .append("</b>");
+        if (d.kernel() != null) {
+            h.append(" in <code class=\"gs-kernel\">")
+                    .append(Html.esc(d.kernel()))
+                    .append("</code>");
+        }
+        if (d.hostLocation() != null) {
+            h.append(" from <code>")
+                    .append(Html.esc(d.hostLocation().file()))
+                    .append(':')
+                    .append(d.hostLocation().line())
+                    .append("</code>");
+        }
+        h.append(" <span class=\"gs-count\">").append(d.records()).append(" record(s)</span>");
+        if (d.status() != null) {
+            h.append(" <span class=\"gs-status gs-")
+                    .append(Html.esc(d.status()))
+                    .append("\">")
+                    .append(Html.esc(d.status()))
+                    .append("</span>");
+        }
+        if (d.inVendorLibrary()) {
+            h.append(" <span class=\"gs-vendor\">in vendor library ")
+                    .append(Html.esc(d.vendorModule()))
+                    .append("</span>");
+        }
+    }
+
+    private static void defectDetails(StringBuilder h, Report.DefectJson d) {
+        if (d.suppressedBy() != null) {
+            dl(
+                    h,
+                    "suppressed by",
+                    d.suppressedBy().rule() + ": " + d.suppressedBy().reason());
+        }
+        dl(h, "kind", d.kind());
+        dl(h, "launched by", d.launcher());
+        if (d.deviceLocation() != null) {
+            dl(h, "device line", deviceLine(d.deviceLocation()));
+        }
+        if (d.hostLocation() != null) {
+            dl(
+                    h,
+                    "first user frame",
+                    d.hostLocation().file() + ":" + d.hostLocation().line()
+                            + (d.hostLocation().function() == null
+                                    ? ""
+                                    : " in " + d.hostLocation().function()));
+        }
+        dl(h, "detail", d.detail());
+        dl(h, "examples", String.join("; ", d.examples()));
+        dl(h, "fingerprint", d.id());
+    }
+
+    /** The host stack's first frames, each marked with its role (user, library, ...). */
+    private static void hostStack(StringBuilder h, List<Report.FrameJson> stack) {
+        h.append("<ol class=\"gs-stack\">");
+        int shown = 0;
+        for (Report.FrameJson f : stack) {
+            if (shown++ >= MAX_STACK_SHOWN) {
+                break;
+            }
+            h.append("<li class=\"gs-frame-")
+                    .append(Html.esc(f.role()))
+                    .append("\"><code>")
+                    .append(Html.esc(f.function() == null ? "??" : f.function()));
+            if (f.file() != null) {
+                h.append(" in ").append(Html.esc(f.file())).append(f.line() == null ? "" : ":" + f.line());
+            }
+            if (f.module() != null) {
+                h.append(" [").append(Html.esc(f.module())).append(']');
+            }
+            h.append("</code></li>");
+        }
+        h.append("</ol>");
     }
 
     private static void dl(StringBuilder h, String k, String v) {

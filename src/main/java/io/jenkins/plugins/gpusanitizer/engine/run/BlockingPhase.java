@@ -112,20 +112,16 @@ final class BlockingPhase {
         List<String> removed = new ArrayList<>(Phase.DEBUG_VARIABLES);
         removed.removeAll(set.keySet());
         PhaseResult result = context.launcher()
-                .launch(new PhaseCommand(
-                        Phase.BLOCKING.id(),
-                        Phase.BLOCKING,
-                        RunSpec.argv(spec.command()),
-                        set,
-                        removed,
-                        gpu,
-                        phaseDir,
-                        spec.timeoutSeconds(Phase.BLOCKING),
-                        null,
-                        false,
-                        elapsed -> context.progress().say("blocking running " + Math.round(elapsed) + " s"),
-                        stop,
-                        List.of()));
+                .launch(PhaseCommand.builder(Phase.BLOCKING)
+                        .argv(RunSpec.argv(spec.command()))
+                        .set(set)
+                        .removed(removed)
+                        .gpu(gpu)
+                        .directory(phaseDir)
+                        .timeoutSeconds(spec.timeoutSeconds(Phase.BLOCKING))
+                        .onProgress(elapsed -> context.progress().say("blocking running " + Math.round(elapsed) + " s"))
+                        .stopEarly(stop)
+                        .build());
         context.reference().offer(result.timeToFailure(), "this run's blocking phase");
         copyGeneratedCode(phaseDir);
         return result;

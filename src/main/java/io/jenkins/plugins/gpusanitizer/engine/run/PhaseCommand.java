@@ -46,4 +46,118 @@ record PhaseCommand(
         set = Collections.unmodifiableMap(new LinkedHashMap<>(set));
         removed = List.copyOf(removed);
     }
+
+    /**
+     * A phase's process planned option by option; the command, the GPU, the folder and the timeout are required.
+     * Public members (of a package-private record): the phase classes may come to live in a package of their own.
+     */
+    public static Builder builder(Phase phase) {
+        return new Builder(phase);
+    }
+
+    /** Builds a {@link PhaseCommand}: by default named after its phase, nothing set or removed, no sidecar. */
+    public static final class Builder {
+        private final Phase phase;
+        private String name;
+        private List<String> argv;
+        private Map<String, String> set = Map.of();
+        private List<String> removed = List.of();
+        private String gpu;
+        private Path directory;
+        private Double timeoutSeconds;
+        private Double stopAtSeconds;
+        private boolean toolWrapsTarget;
+        private DoubleConsumer onProgress = elapsed -> {};
+        private Supplier<String> stopEarly = () -> null;
+        private List<String> sidecar = List.of();
+
+        private Builder(Phase phase) {
+            this.phase = phase;
+            this.name = phase.id();
+        }
+
+        /** The phase's name and folder when not the phase's own ({@code sanitizer-memcheck}). */
+        public Builder name(String value) {
+            name = value;
+            return this;
+        }
+
+        public Builder argv(List<String> value) {
+            argv = value;
+            return this;
+        }
+
+        public Builder set(Map<String, String> value) {
+            set = value;
+            return this;
+        }
+
+        public Builder removed(List<String> value) {
+            removed = value;
+            return this;
+        }
+
+        public Builder gpu(String value) {
+            gpu = value;
+            return this;
+        }
+
+        public Builder directory(Path value) {
+            directory = value;
+            return this;
+        }
+
+        public Builder timeoutSeconds(double value) {
+            timeoutSeconds = value;
+            return this;
+        }
+
+        public Builder stopAtSeconds(Double value) {
+            stopAtSeconds = value;
+            return this;
+        }
+
+        /** compute-sanitizer wraps the job: the job is stopped first, the tool gets its write grace. */
+        public Builder toolWrapsTarget() {
+            toolWrapsTarget = true;
+            return this;
+        }
+
+        public Builder onProgress(DoubleConsumer value) {
+            onProgress = value;
+            return this;
+        }
+
+        public Builder stopEarly(Supplier<String> value) {
+            stopEarly = value;
+            return this;
+        }
+
+        public Builder sidecar(List<String> value) {
+            sidecar = value;
+            return this;
+        }
+
+        /** @throws IllegalStateException without a command, a GPU, a folder or a timeout */
+        public PhaseCommand build() {
+            if (argv == null || argv.isEmpty() || gpu == null || directory == null || timeoutSeconds == null) {
+                throw new IllegalStateException(
+                        name + ": a phase's process needs its command, GPU, folder and timeout");
+            }
+            return new PhaseCommand(
+                    name,
+                    phase,
+                    argv,
+                    set,
+                    removed,
+                    gpu,
+                    directory,
+                    timeoutSeconds,
+                    stopAtSeconds,
+                    toolWrapsTarget,
+                    onProgress,
+                    stopEarly,
+                    sidecar);
+        }
+    }
 }

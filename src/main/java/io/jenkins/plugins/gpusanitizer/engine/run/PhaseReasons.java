@@ -66,9 +66,36 @@ public final class PhaseReasons {
         return Phase.fromId(p.name()).orElse(null);
     }
 
+    /** One recorded phase: how it ended, then what its kind of phase says about its output. */
     private static void phase(Report.PhaseJson p, RunDirectory dir, Analysis a, WorkPaths paths, List<Reason> reasons) {
-        String name = p.name();
         Phase phase = phaseOf(p);
+        status(p, phase, a, paths, reasons);
+        if (phase == null) {
+            reasons.add(
+                    Reason.error("phase-record", RunLayout.RUN_JSON + " names an unknown phase '" + p.name() + "'"));
+            return;
+        }
+        String name = p.name();
+        if (p.note() != null && p.note().contains(OUTLIVED)) {
+            // a launcher that put the job in the background and exited: what ended was not the job
+            reasons.add(Reason.error(
+                    "outlived-main",
+                    name + ": the job's processes outlived its main process and were killed unchecked ("
+                            + p.note() + "): its work went on after the command returned (`nohup ... &`, a"
+                            + " daemon), so what ran was not judged; run the job in the foreground"));
+        }
+        notKilled(p, reasons);
+        noGpu(p, phase, dir, reasons);
+        if (phase == Phase.SANITIZER) {
+            sanitizerPhase(p, dir, a, reasons);
+        } else if (PhaseResult.FAILED.equals(p.status())) {
+            failedJob(p, phase, a, reasons);
+        }
+    }
+
+    /** How the phase ended when not by itself (timed out, aborted, never started, stopped early), or unknown. */
+    private static void status(Report.PhaseJson p, Phase phase, Analysis a, WorkPaths paths, List<Reason> reasons) {
+        String name = p.name();
         switch (p.status()) {
             case PhaseResult.TIMED_OUT ->
                 reasons.add(Reason.error(
@@ -102,64 +129,55 @@ public final class PhaseReasons {
             default ->
                 reasons.add(Reason.error("phase-status", name + " ended with an unknown status '" + p.status() + "'"));
         }
-        if (phase == null) {
-            reasons.add(Reason.error("phase-record", RunLayout.RUN_JSON + " names an unknown phase '" + name + "'"));
-            return;
-        }
-        if (p.note() != null && p.note().contains(OUTLIVED)) {
-            // a launcher that put the job in the background and exited: what ended was not the job
-            reasons.add(Reason.error(
-                    "outlived-main",
-                    name + ": the job's processes outlived its main process and were killed unchecked ("
-                            + p.note() + "): its work went on after the command returned (`nohup ... &`, a"
-                            + " daemon), so what ran was not judged; run the job in the foreground"));
-        }
-        notKilled(p, reasons);
+    }
+
+    /** The sanitizer phase: a cached rerun, no log at all, or an exit the tool's findings do not explain. */
+    private static void sanitizerPhase(Report.PhaseJson p, RunDirectory dir, Analysis a, List<Reason> reasons) {
+        String name = p.name();
         boolean failed = PhaseResult.FAILED.equals(p.status());
-        noGpu(p, phase, dir, reasons);
-        if (phase == Phase.SANITIZER) {
-            if (RunDirectory.isCachedRerun(name)) {
-                reasons.add(Reason.warning(
-                        "capture-conflict",
-                        "the job captures CUDA graphs, and the sanitizer phase's own PYTORCH_NO_CUDA_MEMORY_CACHING=1 "
-                                + "broke the capture (cudaMalloc inside it is not allowed): not a bug in the job. "
-                                + p.tool() + " was rerun with the caching allocator kept (" + name
-                                + "); the first run is kept as evidence"));
-            }
-            boolean log = RunDirectory.nonEmpty(dir.dir(name).resolve(RunLayout.SANITIZER_LOG));
-            if (!PhaseResult.NOT_STARTED.equals(p.status()) && !log) {
-                reasons.add(Reason.error(
-                        "no-sanitizer-output",
-                        name + ": compute-sanitizer wrote no log (exit " + p.exitCode() + "); see " + name
-                                + "/stderr.log"));
-            } else if (failed
-                    && (p.exitCode() == null || p.exitCode() != Runner.SANITIZER_ERROR_EXIT)
-                    && !explained(p, a)) {
-                // the tool passes the target's exit code through when it counted nothing
-                reasons.add(Reason.error(
-                        "sanitizer-exit",
-                        name + " exited with " + p.exitCode()
-                                + (p.signal() == null ? "" : " (signal " + p.signal() + ")")
-                                + " and compute-sanitizer reported no error: the job failed under the tool, "
-                                + "so it was not fully checked; see " + name + "/stderr.log"));
-            }
-            return;
+        if (RunDirectory.isCachedRerun(name)) {
+            reasons.add(Reason.warning(
+                    "capture-conflict",
+                    "the job captures CUDA graphs, and the sanitizer phase's own PYTORCH_NO_CUDA_MEMORY_CACHING=1 "
+                            + "broke the capture (cudaMalloc inside it is not allowed): not a bug in the job. "
+                            + p.tool() + " was rerun with the caching allocator kept (" + name
+                            + "); the first run is kept as evidence"));
         }
-        if (failed) {
-            CudaFailure f = a.failures().get(phase == Phase.BLOCKING ? "blocking" : "async");
-            if (f == null || f.errorClass() == CudaErrorClass.NONE) {
-                reasons.add(Reason.error(
-                        "exit-without-error",
-                        name + " exited with " + p.exitCode()
-                                + (p.signal() == null ? "" : " (signal " + p.signal() + ")")
-                                + " and printed no recognisable error"));
-            }
-            if (phase == Phase.BLOCKING && f != null && f.asyncWarning()) {
-                reasons.add(Reason.warning(
-                        "not-blocking",
-                        "the blocking run printed PyTorch's asynchronous-report warning: "
-                                + "CUDA_LAUNCH_BLOCKING was not in effect (set before the first CUDA call?)"));
-            }
+        boolean log = RunDirectory.nonEmpty(dir.dir(name).resolve(RunLayout.SANITIZER_LOG));
+        if (!PhaseResult.NOT_STARTED.equals(p.status()) && !log) {
+            reasons.add(Reason.error(
+                    "no-sanitizer-output",
+                    name + ": compute-sanitizer wrote no log (exit " + p.exitCode() + "); see " + name
+                            + "/stderr.log"));
+        } else if (failed
+                && (p.exitCode() == null || p.exitCode() != Runner.SANITIZER_ERROR_EXIT)
+                && !explained(p, a)) {
+            // the tool passes the target's exit code through when it counted nothing
+            reasons.add(Reason.error(
+                    "sanitizer-exit",
+                    name + " exited with " + p.exitCode()
+                            + (p.signal() == null ? "" : " (signal " + p.signal() + ")")
+                            + " and compute-sanitizer reported no error: the job failed under the tool, "
+                            + "so it was not fully checked; see " + name + "/stderr.log"));
+        }
+    }
+
+    /** A job phase that exited with an error: it must have printed one, and the blocking run must have blocked. */
+    private static void failedJob(Report.PhaseJson p, Phase phase, Analysis a, List<Reason> reasons) {
+        String name = p.name();
+        CudaFailure f = a.failures().get(phase == Phase.BLOCKING ? "blocking" : "async");
+        if (f == null || f.errorClass() == CudaErrorClass.NONE) {
+            reasons.add(Reason.error(
+                    "exit-without-error",
+                    name + " exited with " + p.exitCode()
+                            + (p.signal() == null ? "" : " (signal " + p.signal() + ")")
+                            + " and printed no recognisable error"));
+        }
+        if (phase == Phase.BLOCKING && f != null && f.asyncWarning()) {
+            reasons.add(Reason.warning(
+                    "not-blocking",
+                    "the blocking run printed PyTorch's asynchronous-report warning: "
+                            + "CUDA_LAUNCH_BLOCKING was not in effect (set before the first CUDA call?)"));
         }
     }
 

@@ -46,22 +46,20 @@ final class RegressionPhase {
         Path nvidiaSmi = context.tools()
                 .require("nvidia-smi", spec.nvidiaSmi() == null ? null : Path.of(spec.nvidiaSmi()), "--nvidia-smi");
         PhaseResult result = context.launcher()
-                .launch(new PhaseCommand(
-                        Phase.REGRESSION.id(),
-                        Phase.REGRESSION,
-                        RunSpec.argv(spec.command()),
-                        set,
-                        removed,
-                        gpu,
-                        phaseDir,
-                        timeout + 1,
-                        stopAt,
-                        false,
-                        elapsed -> context.progress()
+                .launch(PhaseCommand.builder(Phase.REGRESSION)
+                        .argv(RunSpec.argv(spec.command()))
+                        .set(set)
+                        .removed(removed)
+                        .gpu(gpu)
+                        .directory(phaseDir)
+                        .timeoutSeconds(timeout + 1)
+                        .stopAtSeconds(stopAt)
+                        .onProgress(elapsed -> context.progress()
                                 .say("regression running " + Math.round(elapsed) + " s"
-                                        + (target == null ? "" : " of " + Math.round(target) + " s target")),
-                        () -> null,
-                        MemorySampler.argv(context.dir().root(), phaseDir, nvidiaSmi, gpu, spec.samplerIntervalMs())));
+                                        + (target == null ? "" : " of " + Math.round(target) + " s target")))
+                        .sidecar(MemorySampler.argv(
+                                context.dir().root(), phaseDir, nvidiaSmi, gpu, spec.samplerIntervalMs()))
+                        .build());
         for (String samplerNote :
                 new String[] {MemorySampler.diedNote(phaseDir), MemorySampler.appsDiedNote(phaseDir)}) {
             if (samplerNote != null) {

@@ -116,22 +116,20 @@ final class SanitizerPhase {
             return spec.stopAfterDefects() <= 0 ? null : defects.check(() -> enoughDefects(log));
         };
         PhaseResult result = context.launcher()
-                .launch(new PhaseCommand(
-                        name,
-                        Phase.SANITIZER,
-                        argv(phaseDir, log),
-                        set,
-                        removed,
-                        gpu,
-                        phaseDir,
-                        spec.timeoutSeconds(Phase.SANITIZER),
-                        null,
-                        true,
-                        elapsed -> context.progress()
+                .launch(PhaseCommand.builder(Phase.SANITIZER)
+                        .name(name)
+                        .argv(argv(phaseDir, log))
+                        .set(set)
+                        .removed(removed)
+                        .gpu(gpu)
+                        .directory(phaseDir)
+                        .timeoutSeconds(spec.timeoutSeconds(Phase.SANITIZER))
+                        .toolWrapsTarget()
+                        .onProgress(elapsed -> context.progress()
                                 .say(name + " running " + Math.round(elapsed) + " s, " + ProgressLog.recordsSoFar(log)
-                                        + " error record(s) so far"),
-                        stopEarly,
-                        List.of()));
+                                        + " error record(s) so far"))
+                        .stopEarly(stopEarly)
+                        .build());
         return CompileModeNote.add(
                 result, phaseDir, tool, context.reasons(), WorkPaths.of(RunJournal.workDirectory(spec.workDir())));
     }

@@ -60,38 +60,14 @@ public record CudaFailure(
         generatedFiles = generatedFiles == null ? List.of() : List.copyOf(generatedFiles);
     }
 
-    /** A single process's failure: no ranks, launcher, messages or generated code. */
-    public CudaFailure(
-            String source,
-            CudaErrorClass errorClass,
-            String exceptionType,
-            String message,
-            boolean asyncWarning,
-            boolean dsaNotCompiled,
-            List<SourceLocation> frames,
-            SourceLocation userFrame,
-            List<DeviceAssertion> assertions,
-            long assertionLines,
-            OutOfMemory oom) {
-        this(
-                source,
-                errorClass,
-                exceptionType,
-                message,
-                asyncWarning,
-                dsaNotCompiled,
-                frames,
-                userFrame,
-                assertions,
-                assertionLines,
-                oom,
-                null,
-                List.of(),
-                null,
-                List.of(),
-                null,
-                List.of(),
-                null);
+    /** A failure built field by field: every list empty, every other field absent until set; the error class is required. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** A builder holding all of this failure's fields, to change some and build another. */
+    public Builder copy() {
+        return new Builder(this);
     }
 
     /** The same failure with CUDA messages found elsewhere (stdout) added; their class when it had none. */
@@ -105,52 +81,180 @@ public record CudaFailure(
                 all.add(m);
             }
         }
-        boolean adopt = errorClass == CudaErrorClass.NONE;
-        CudaMessage first = more.stream()
-                .filter(m -> m.errorClass() != CudaErrorClass.OTHER_CUDA && !m.warning())
-                .findFirst()
-                .orElse(more.get(0));
-        return new CudaFailure(
-                source,
-                adopt ? first.errorClass() : errorClass,
-                exceptionType,
-                adopt ? first.text() : message,
-                asyncWarning,
-                dsaNotCompiled,
-                frames,
-                userFrame,
-                assertions,
-                assertionLines,
-                oom,
-                rank,
-                ranks,
-                launcher,
-                all,
-                compiledFrame,
-                generatedFiles,
-                modelLine);
+        Builder b = copy().messages(all);
+        if (errorClass == CudaErrorClass.NONE) {
+            CudaMessage first = more.stream()
+                    .filter(m -> m.errorClass() != CudaErrorClass.OTHER_CUDA && !m.warning())
+                    .findFirst()
+                    .orElse(more.get(0));
+            b.errorClass(first.errorClass()).message(first.text());
+        }
+        return b.build();
     }
 
     public CudaFailure withModelLine(SourceLocation line) {
-        return new CudaFailure(
-                source,
-                errorClass,
-                exceptionType,
-                message,
-                asyncWarning,
-                dsaNotCompiled,
-                frames,
-                userFrame,
-                assertions,
-                assertionLines,
-                oom,
-                rank,
-                ranks,
-                launcher,
-                messages,
-                compiledFrame,
-                generatedFiles,
-                line);
+        return copy().modelLine(line).build();
+    }
+
+    /** Builds a {@link CudaFailure}; the fields are the record's, see there. */
+    public static final class Builder {
+        private String source;
+        private CudaErrorClass errorClass;
+        private String exceptionType;
+        private String message;
+        private boolean asyncWarning;
+        private boolean dsaNotCompiled;
+        private List<SourceLocation> frames = List.of();
+        private SourceLocation userFrame;
+        private List<DeviceAssertion> assertions = List.of();
+        private long assertionLines;
+        private OutOfMemory oom;
+        private Integer rank;
+        private List<RankFailure> ranks = List.of();
+        private Launcher launcher;
+        private List<CudaMessage> messages = List.of();
+        private SourceLocation compiledFrame;
+        private List<String> generatedFiles = List.of();
+        private SourceLocation modelLine;
+
+        private Builder() {}
+
+        private Builder(CudaFailure f) {
+            source = f.source;
+            errorClass = f.errorClass;
+            exceptionType = f.exceptionType;
+            message = f.message;
+            asyncWarning = f.asyncWarning;
+            dsaNotCompiled = f.dsaNotCompiled;
+            frames = f.frames;
+            userFrame = f.userFrame;
+            assertions = f.assertions;
+            assertionLines = f.assertionLines;
+            oom = f.oom;
+            rank = f.rank;
+            ranks = f.ranks;
+            launcher = f.launcher;
+            messages = f.messages;
+            compiledFrame = f.compiledFrame;
+            generatedFiles = f.generatedFiles;
+            modelLine = f.modelLine;
+        }
+
+        public Builder source(String value) {
+            source = value;
+            return this;
+        }
+
+        public Builder errorClass(CudaErrorClass value) {
+            errorClass = value;
+            return this;
+        }
+
+        public Builder exceptionType(String value) {
+            exceptionType = value;
+            return this;
+        }
+
+        public Builder message(String value) {
+            message = value;
+            return this;
+        }
+
+        public Builder asyncWarning(boolean value) {
+            asyncWarning = value;
+            return this;
+        }
+
+        public Builder dsaNotCompiled(boolean value) {
+            dsaNotCompiled = value;
+            return this;
+        }
+
+        public Builder frames(List<SourceLocation> value) {
+            frames = value;
+            return this;
+        }
+
+        public Builder userFrame(SourceLocation value) {
+            userFrame = value;
+            return this;
+        }
+
+        public Builder assertions(List<DeviceAssertion> value) {
+            assertions = value;
+            return this;
+        }
+
+        public Builder assertionLines(long value) {
+            assertionLines = value;
+            return this;
+        }
+
+        public Builder oom(OutOfMemory value) {
+            oom = value;
+            return this;
+        }
+
+        public Builder rank(Integer value) {
+            rank = value;
+            return this;
+        }
+
+        public Builder ranks(List<RankFailure> value) {
+            ranks = value;
+            return this;
+        }
+
+        public Builder launcher(Launcher value) {
+            launcher = value;
+            return this;
+        }
+
+        public Builder messages(List<CudaMessage> value) {
+            messages = value;
+            return this;
+        }
+
+        public Builder compiledFrame(SourceLocation value) {
+            compiledFrame = value;
+            return this;
+        }
+
+        public Builder generatedFiles(List<String> value) {
+            generatedFiles = value;
+            return this;
+        }
+
+        public Builder modelLine(SourceLocation value) {
+            modelLine = value;
+            return this;
+        }
+
+        /** @throws IllegalStateException without an error class ({@link CudaErrorClass#NONE} when the job did not fail) */
+        public CudaFailure build() {
+            if (errorClass == null) {
+                throw new IllegalStateException("a job's failure needs its error class (NONE when it did not fail)");
+            }
+            return new CudaFailure(
+                    source,
+                    errorClass,
+                    exceptionType,
+                    message,
+                    asyncWarning,
+                    dsaNotCompiled,
+                    frames,
+                    userFrame,
+                    assertions,
+                    assertionLines,
+                    oom,
+                    rank,
+                    ranks,
+                    launcher,
+                    messages,
+                    compiledFrame,
+                    generatedFiles,
+                    modelLine);
+        }
     }
 
     /**

@@ -117,25 +117,25 @@ final class JobOutput {
             async |= o.asyncWarning();
             dsa |= o.dsaNotCompiled();
         }
-        return new CudaFailure(
-                source,
-                errorClass(root, asserts),
-                root.exceptionType(),
-                root.message(),
-                async,
-                dsa,
-                fr,
-                u < 0 ? null : fr.get(u),
-                asserts,
-                assertions.lines(),
-                root.oom() != null ? root.oom() : mainOutcome.oom(),
-                rootRank,
-                rankFailures(failing),
-                launcher.launcher(),
-                messages.list(),
-                compiledFrame(fr, u),
-                generatedFiles(fr, asserts),
-                null);
+        return CudaFailure.builder()
+                .source(source)
+                .errorClass(errorClass(root, asserts))
+                .exceptionType(root.exceptionType())
+                .message(root.message())
+                .asyncWarning(async)
+                .dsaNotCompiled(dsa)
+                .frames(fr)
+                .userFrame(u < 0 ? null : fr.get(u))
+                .assertions(asserts)
+                .assertionLines(assertions.lines())
+                .oom(root.oom() != null ? root.oom() : mainOutcome.oom())
+                .rank(rootRank)
+                .ranks(rankFailures(failing))
+                .launcher(launcher.launcher())
+                .messages(messages.list())
+                .compiledFrame(compiledFrame(fr, u))
+                .generatedFiles(generatedFiles(fr, asserts))
+                .build();
     }
 
     /**

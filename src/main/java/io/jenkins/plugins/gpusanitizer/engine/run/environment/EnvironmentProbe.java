@@ -173,30 +173,8 @@ public final class EnvironmentProbe {
      */
     Environment withPython(RunSpec spec, Devices devices) {
         List<String> messages = new ArrayList<>(devices.messages());
-        String compat = "ok";
-        String driver = devices.driver();
-        String driverCuda = devices.driverCuda();
-        String nvccVersion = devices.nvccVersion();
         Path python = pythonFor(spec);
-        JsonNode torch = null;
-        CommandOutput py = commands.run(
-                List.of(python.toString(), "-c", PYTHON_PROBE),
-                withGpu(spec.gpus().get(0)),
-                envDir.resolve("python-probe.txt"),
-                120);
-        int mark = py.output().indexOf(PROBE_MARK);
-        if (mark >= 0) {
-            try {
-                String json = py.output().substring(mark + PROBE_MARK.length()).split("\n", 2)[0];
-                torch = new ObjectMapper().readTree(json);
-            } catch (IOException e) {
-                messages.add("python probe output unreadable: " + e.getMessage().split("\n", 2)[0]);
-            }
-        } else {
-            messages.add(python + " could not be probed (exit " + py.exitCode() + "): " + py.firstLine());
-        }
-        String torchVersion = text(torch, "torch");
-        String torchCuda = text(torch, "cuda");
+        JsonNode torch = probeTorch(python, spec.gpus().get(0), messages);
         Boolean available = torch != null && torch.has("cuda_available")
                 ? torch.get("cuda_available").asBoolean()
                 : null;
@@ -205,12 +183,66 @@ public final class EnvironmentProbe {
             messages.add("torch could not be imported by " + python + ": "
                     + torch.get("error").asText());
         }
+        String compat = compatibility(
+                devices, torch, available, python + " on GPU " + spec.gpus().get(0), messages);
+        messages.add(
+                Boolean.TRUE.equals(dsa)
+                        ? "torch is built with device-side assertions: PYTORCH_USE_CUDA_DSA=1 is set for the blocking run"
+                        : "torch is not built with device-side assertions (TORCH_USE_CUDA_DSA is a build-time flag; setting it at run time does nothing): not set");
+        return new Environment(
+                devices.driver(),
+                devices.driverCuda(),
+                devices.gpus(),
+                devices.nvccVersion(),
+                python.toString(),
+                text(torch, "python"),
+                text(torch, "torch"),
+                text(torch, "cuda"),
+                text(torch, "cudnn"),
+                available,
+                dsa,
+                devices.sanitizerPath(),
+                devices.sanitizerVersion(),
+                compat,
+                messages);
+    }
+
+    /** What the job's Python says of torch and CUDA on the job's GPU; null when it could not say. */
+    private JsonNode probeTorch(Path python, String gpu, List<String> messages) {
+        CommandOutput py = commands.run(
+                List.of(python.toString(), "-c", PYTHON_PROBE), withGpu(gpu), envDir.resolve("python-probe.txt"), 120);
+        int mark = py.output().indexOf(PROBE_MARK);
+        if (mark < 0) {
+            messages.add(python + " could not be probed (exit " + py.exitCode() + "): " + py.firstLine());
+            return null;
+        }
+        try {
+            String json = py.output().substring(mark + PROBE_MARK.length()).split("\n", 2)[0];
+            return new ObjectMapper().readTree(json);
+        } catch (IOException e) {
+            messages.add("python probe output unreadable: " + e.getMessage().split("\n", 2)[0]);
+            return null;
+        }
+    }
+
+    /**
+     * {@code ok}, {@code warning} or {@code error}: torch's CUDA against the driver's, CUDA usable at all, nvcc's
+     * major version against torch's; each problem said in {@code messages}.
+     *
+     * @param pythonOnGpu the job's Python and its GPU, as the messages name them
+     */
+    private static String compatibility(
+            Devices devices, JsonNode torch, Boolean available, String pythonOnGpu, List<String> messages) {
+        String compat = "ok";
+        String driverCuda = devices.driverCuda();
+        String torchVersion = text(torch, "torch");
+        String torchCuda = text(torch, "cuda");
         if (torchCuda != null && driverCuda != null) {
             int cmp = compareVersions(torchCuda, driverCuda);
             if (major(torchCuda) > major(driverCuda)) {
                 compat = "error";
-                messages.add("torch " + torchVersion + " is built for CUDA " + torchCuda + " but the driver " + driver
-                        + " supports up to CUDA " + driverCuda
+                messages.add("torch " + torchVersion + " is built for CUDA " + torchCuda + " but the driver "
+                        + devices.driver() + " supports up to CUDA " + driverCuda
                         + ": upgrade the driver (CUDA 13.x needs >= 580, 12.x >= 525) "
                         + "or install a torch wheel built for CUDA " + major(driverCuda) + ".x");
             } else if (cmp > 0) {
@@ -222,9 +254,9 @@ public final class EnvironmentProbe {
         }
         if (Boolean.FALSE.equals(available)) {
             compat = "error";
-            messages.add("torch.cuda.is_available() is False for " + python + " on GPU "
-                    + spec.gpus().get(0));
+            messages.add("torch.cuda.is_available() is False for " + pythonOnGpu);
         }
+        String nvccVersion = devices.nvccVersion();
         if (nvccVersion != null && torchCuda != null && major(nvccVersion) != major(torchCuda)) {
             if (!"error".equals(compat)) {
                 compat = "warning";
@@ -233,26 +265,7 @@ public final class EnvironmentProbe {
                     + " differ in major version: CUDA extensions "
                     + "built with this nvcc will not load into this torch");
         }
-        messages.add(
-                Boolean.TRUE.equals(dsa)
-                        ? "torch is built with device-side assertions: PYTORCH_USE_CUDA_DSA=1 is set for the blocking run"
-                        : "torch is not built with device-side assertions (TORCH_USE_CUDA_DSA is a build-time flag; setting it at run time does nothing): not set");
-        return new Environment(
-                driver,
-                driverCuda,
-                devices.gpus(),
-                nvccVersion,
-                python.toString(),
-                text(torch, "python"),
-                torchVersion,
-                torchCuda,
-                text(torch, "cudnn"),
-                available,
-                dsa,
-                devices.sanitizerPath(),
-                devices.sanitizerVersion(),
-                compat,
-                messages);
+        return compat;
     }
 
     /** The job's own Python when its command starts with one, else --python, else python3 on PATH. */

@@ -16,25 +16,11 @@ class GeneratedCodeTest {
     Path dir;
 
     private static CudaFailure naming(List<String> files) {
-        return new CudaFailure(
-                "stderr.log",
-                CudaErrorClass.DEVICE_ASSERT,
-                null,
-                null,
-                false,
-                false,
-                List.of(),
-                null,
-                List.of(),
-                0,
-                null,
-                null,
-                List.of(),
-                null,
-                List.of(),
-                null,
-                files,
-                null);
+        return CudaFailure.builder()
+                .source("stderr.log")
+                .errorClass(CudaErrorClass.DEVICE_ASSERT)
+                .generatedFiles(files)
+                .build();
     }
 
     @Test
