@@ -3,6 +3,9 @@ package io.jenkins.plugins.gpusanitizer.testing;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Whether a process still runs, as the fault tests mean it. */
 public final class Processes {
@@ -20,6 +23,27 @@ public final class Processes {
             return !(rest.startsWith("Z") || rest.startsWith("X"));
         } catch (IOException | RuntimeException e) {
             return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        }
+    }
+
+    /**
+     * Those of the processes that still run after {@code limit}; returns as soon as none does (at once, where the
+     * code under test ended them before it returned). The end of a process this JVM did not start is no event it can
+     * wait on (and a zombie ends nothing), so this looks again every 20 ms: a bound, never an order.
+     */
+    public static List<Long> runningAfter(Duration limit, long... pids) throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (true) {
+            List<Long> running = new ArrayList<>();
+            for (long pid : pids) {
+                if (running(pid)) {
+                    running.add(pid);
+                }
+            }
+            if (running.isEmpty() || System.nanoTime() >= deadline) {
+                return running;
+            }
+            Thread.sleep(20);
         }
     }
 }
