@@ -47,6 +47,8 @@ final class PhaseProcess {
     private final RunLease lease;
     /** The monotonic clock, in nanoseconds ({@link System#nanoTime}; a test's own to step). */
     private final LongSupplier clock;
+    /** How long a silent supervisor is given before it is taken for gone; tests shorten it. */
+    private long silenceMillis = HEARTBEAT_STALE_MILLIS;
     /** The heartbeat as last seen (its count, size and modification time), and when it last changed. */
     private String lastBeat;
 
@@ -95,6 +97,12 @@ final class PhaseProcess {
     }
 
     static final String STARTED = "started";
+
+    /** A supervisor whose heartbeat has not changed for this long is gone (default {@link #HEARTBEAT_STALE_MILLIS}). */
+    PhaseProcess silence(long millis) {
+        this.silenceMillis = millis;
+        return this;
+    }
 
     /**
      * Whether this phase's supervisor was started already (by this run before a restart): the starter
@@ -165,7 +173,7 @@ final class PhaseProcess {
         double giveUpAfter = settings.timeoutSeconds()
                 + settings.killGraceSeconds() * 2.0
                 + settings.toolWriteGraceSeconds()
-                + HEARTBEAT_STALE_MILLIS / 1000.0
+                + silenceMillis / 1000.0
                 + settings.leftoverMaxSeconds()
                 + 30;
         long nextLeaseCheck = 0;
@@ -186,7 +194,7 @@ final class PhaseProcess {
             long now = clock.getAsLong();
             observeBeat(now);
             double elapsed = (now - begin) / 1e9;
-            if (elapsed > HEARTBEAT_STALE_MILLIS / 1000.0 && !heartbeatFresh(now)) {
+            if (elapsed > silenceMillis / 1000.0 && !heartbeatFresh(now)) {
                 if (!Files.exists(phaseDir.resolve(HEARTBEAT))) {
                     starter.killAll();
                     return new Outcome(
@@ -198,8 +206,7 @@ final class PhaseProcess {
                                     + " put it under the workspace, which the container shares");
                 }
                 return lost(
-                        elapsed,
-                        "its supervisor stopped answering (no heartbeat for " + HEARTBEAT_STALE_MILLIS / 1000 + " s)");
+                        elapsed, "its supervisor stopped answering (no heartbeat for " + silenceMillis / 1000 + " s)");
             }
             if (elapsed > giveUpAfter) {
                 starter.killAll();
@@ -262,12 +269,12 @@ final class PhaseProcess {
     }
 
     /**
-     * Whether the heartbeat was seen to change within the last {@link #HEARTBEAT_STALE_MILLIS} of the monotonic
+     * Whether the heartbeat was seen to change within the last {@link #silence} of the monotonic
      * clock (a heartbeat first seen counts as a change). The file's time is compared with nothing, so a wall clock
      * that steps changes no verdict.
      */
     private boolean heartbeatFresh(long now) {
-        return lastBeat != null && now - lastBeatChange < HEARTBEAT_STALE_MILLIS * 1_000_000L;
+        return lastBeat != null && now - lastBeatChange < silenceMillis * 1_000_000L;
     }
 
     /** What the heartbeat shows now; null when there is none. */

@@ -161,7 +161,8 @@ public final class Runner {
         try {
             journal.write(false);
             Path supervisor = PhaseScript.installSupervisor(dir.root());
-            ShortCommands commands = new ShortCommands(starter, supervisor, dir.env(), runId, owner, lease);
+            ShortCommands commands = new ShortCommands(starter, supervisor, dir.env(), runId, owner, lease)
+                    .silence(spec.supervisorSilenceSeconds() * 1000L);
             ToolLocator tools = ToolLocator.fromEnvironment(baseEnv);
             if (!starter.sharesFileSystem()) {
                 tools = tools.lookingWith((name, candidates) -> commands.executables(name, candidates, baseEnv));
