@@ -20,13 +20,19 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Renders reports in headless Chromium (Debian's, installed by .ci/run) and fails on any console
  * message (a CSP refusal, a script error) or on markup that a hostile string smuggled into the DOM.
  * Screenshots go to target/screenshots, or to -Dgs.screenshotDir (docs/screenshots holds the
- * committed ones). With -Dgs.requireBrowser=true (CI) a missing Chromium fails instead of skipping.
+ * committed ones). With -Dgs.requireBrowser=true (CI) a missing Chromium fails instead of skipping. The pages
+ * render beside each other: a browser spends much of its start waiting.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class BrowserReportTest {
     static final Path RECORD = Path.of(System.getProperty("gs.projectRoot", "."), "docs", "h200-2026-12-02");
     static Path chromium;
@@ -68,17 +74,17 @@ class BrowserReportTest {
                 "--v=0",
                 "--window-size=1280,1800");
         List<String> console = new ArrayList<>();
-        String dom = run(concat(base, "--dump-dom", html.toUri().toString()), console);
-        if (screenshot != null) {
-            Path shots = Path.of(System.getProperty("gs.screenshotDir", "target/screenshots"));
-            Files.createDirectories(shots);
-            run(
-                    concat(
-                            base,
-                            "--screenshot=" + shots.toAbsolutePath().resolve(screenshot + ".png"),
-                            html.toUri().toString()),
-                    console);
+        if (screenshot == null) {
+            return new Rendered(run(concat(base, "--dump-dom", html.toUri().toString()), console), console);
         }
+        // one browser for the DOM and the picture (headless Chromium takes both switches at once)
+        Path shots = Path.of(System.getProperty("gs.screenshotDir", "target/screenshots"));
+        Files.createDirectories(shots);
+        Path shot = shots.toAbsolutePath().resolve(screenshot + ".png");
+        Files.deleteIfExists(shot);
+        String dom = run(
+                concat(base, "--dump-dom", "--screenshot=" + shot, html.toUri().toString()), console);
+        assertThat(shot).as("the screenshot").isNotEmptyFile();
         return new Rendered(dom, console);
     }
 
@@ -119,15 +125,14 @@ class BrowserReportTest {
                 .withExecution(record.execution());
     }
 
-    @Test
-    void realH200ReportsRenderWithoutConsoleErrors() throws Exception {
-        for (String c : List.of("far", "near", "index", "triton", "initcheck", "leak")) {
-            Report r = runReport(c);
-            Rendered out = render(page(r, c), "h200-" + c);
-            assertThat(out.console()).as(c).isEmpty();
-            assertThat(out.dom()).as(c).contains("gs-verdict-word\">" + r.verdict() + "<");
-            assertThat(out.dom()).doesNotContain("<script", "<img");
-        }
+    @ParameterizedTest
+    @ValueSource(strings = {"far", "near", "index", "triton", "initcheck", "leak"})
+    void realH200ReportsRenderWithoutConsoleErrors(String c) throws Exception {
+        Report r = runReport(c);
+        Rendered out = render(page(r, c), "h200-" + c);
+        assertThat(out.console()).as(c).isEmpty();
+        assertThat(out.dom()).as(c).contains("gs-verdict-word\">" + r.verdict() + "<");
+        assertThat(out.dom()).doesNotContain("<script", "<img");
     }
 
     @Test
