@@ -13,9 +13,12 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import picocli.CommandLine;
 
 /** The GPU lock options of {@code run} reach the spec; by default a run takes its GPUs and waits up to 6 h. */
+@Execution(ExecutionMode.CONCURRENT) // real processes that mostly wait: the tests overlap
 class RunCommandGpuLockTest {
     @TempDir
     Path dir;
@@ -77,7 +80,7 @@ class RunCommandGpuLockTest {
                 "train.py",
                 "--bug",
                 "far");
-        assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("the CLI ended").isTrue();
+        assertThat(p.waitFor(300, TimeUnit.SECONDS)).as("the CLI ended").isTrue();
         return p;
     }
 }

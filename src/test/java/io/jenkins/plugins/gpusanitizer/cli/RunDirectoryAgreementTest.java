@@ -23,6 +23,8 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Issue #17 points 1 and 2: {@code gpu-sanitize run} and {@code analyze --run-dir} over the same run
@@ -33,6 +35,7 @@ import org.junit.jupiter.api.io.TempDir;
  * <p>In the cli test package because it drives {@code analyze} through {@link GpuSanitizeCli}: the
  * plugin build leaves cli/ out of its main and test sources.
  */
+@Execution(ExecutionMode.CONCURRENT) // real processes that mostly wait: the tests overlap
 class RunDirectoryAgreementTest {
     private static final String P = "========= ";
 

@@ -41,7 +41,7 @@ class RunUsabilityTest {
                 "train.py",
                 "--bug",
                 "far");
-        assertThat(p.waitFor(120, TimeUnit.SECONDS)).isTrue();
+        assertThat(p.waitFor(300, TimeUnit.SECONDS)).isTrue();
         List<String> lines = Files.readAllLines(dir.resolve("console.txt"));
         assertThat(p.exitValue()).as(String.join("\n", lines)).isEqualTo(ExitCodes.FAIL);
         assertThat(lines).hasSize(1);

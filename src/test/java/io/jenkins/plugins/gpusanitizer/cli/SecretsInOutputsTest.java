@@ -65,7 +65,7 @@ class SecretsInOutputsTest {
                 "--hf-token",
                 ARG_TOKEN,
                 "--db=postgres://ci:" + DB_PASSWORD + "@db.internal/runs");
-        assertThat(p.waitFor(120, TimeUnit.SECONDS)).as("the CLI ended").isTrue();
+        assertThat(p.waitFor(300, TimeUnit.SECONDS)).as("the CLI ended").isTrue();
         String printed = Files.readString(console, StandardCharsets.UTF_8);
         assertThat(p.exitValue()).as(printed).isEqualTo(ExitCodes.FAIL);
 

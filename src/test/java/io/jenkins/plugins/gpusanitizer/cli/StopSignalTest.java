@@ -4,16 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.jenkins.plugins.gpusanitizer.engine.run.FakeGpu;
+import io.jenkins.plugins.gpusanitizer.testing.FileWait;
 import io.jenkins.plugins.gpusanitizer.testing.Processes;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -24,10 +29,13 @@ import org.junit.jupiter.params.provider.CsvSource;
  * leave no process of the phase running. SIGKILL (the OOM killer, {@code kill -9}) leaves the CLI no
  * chance: the phase's supervisor notices that its owner is gone and ends the phase within seconds.
  */
+@Execution(ExecutionMode.CONCURRENT) // real processes that mostly wait: the tests overlap
 @EnabledOnOs(OS.LINUX)
 class StopSignalTest {
     @TempDir
     Path dir;
+
+    private final List<Process> started = new ArrayList<>();
 
     @ParameterizedTest
     @CsvSource({"TERM,143,blocking", "INT,130,blocking", "TERM,143,memcheck-app"})
@@ -42,17 +50,16 @@ class StopSignalTest {
         new ProcessBuilder("sh", "-c", "kill -" + signal + " " + cli.pid())
                 .start()
                 .waitFor();
-        assertThat(cli.waitFor(60, TimeUnit.SECONDS)).as("the CLI ended").isTrue();
+        assertThat(cli.waitFor(300, TimeUnit.SECONDS)).as("the CLI ended").isTrue();
         String console = Files.readString(dir.resolve("console.txt"));
         assertThat(cli.exitValue()).as(console).isEqualTo(exit);
         assertThat(console).contains("stop signal: aborting the run");
         JsonNode report = CliRunner.json(out.resolve("report.json"));
         assertThat(report.get("verdict").asText()).isEqualTo("ERROR");
         assertThat(report.get("reasons").toString()).contains("aborted");
-        Thread.sleep(300);
-        assertThat(Processes.running(job))
+        assertThat(Processes.runningAfter(Duration.ofMinutes(1), job))
                 .as("the job (pid " + job + ") outlived the CLI")
-                .isFalse();
+                .isEmpty();
         assertThat(alive(gpu.env().get("FAKE_LOG")))
                 .as("processes of the run still alive")
                 .isEmpty();
@@ -67,23 +74,19 @@ class StopSignalTest {
         String pidFile = hangIn.equals("blocking") ? "pid-blocking.txt" : "target-memcheck.txt";
         long job = waitForPid(gpu, pidFile);
         new ProcessBuilder("kill", "-KILL", Long.toString(cli.pid())).start().waitFor();
-        assertThat(cli.waitFor(10, TimeUnit.SECONDS)).as("the CLI died").isTrue();
+        assertThat(cli.waitFor(60, TimeUnit.SECONDS)).as("the CLI died").isTrue();
         assertThat(cli.exitValue()).isEqualTo(137);
-        long killedAt = System.nanoTime();
         Path status = out.resolve(phaseDir).resolve("exit.status");
-        while (!Files.exists(status) && System.nanoTime() - killedAt < TimeUnit.SECONDS.toNanos(30)) {
-            Thread.sleep(100);
-        }
-        double seconds = (System.nanoTime() - killedAt) / 1e9;
-        assertThat(status).as("the supervisor's record of how the phase ended").exists();
-        assertThat(seconds).as("seconds until the phase had ended").isLessThan(20);
+        // the phase's own time limit is an hour off: an end within the wait is the supervisor's noticing
+        assertThat(FileWait.all(Duration.ofMinutes(5), status))
+                .as("the supervisor's record of how the phase ended")
+                .isTrue();
         assertThat(Files.readString(status))
                 .contains("status=aborted")
                 .contains("its owner (gpu-sanitize, pid " + cli.pid() + ") is gone");
-        Thread.sleep(300);
-        assertThat(Processes.running(job))
+        assertThat(Processes.runningAfter(Duration.ofMinutes(1), job))
                 .as("the job (pid " + job + ") outlived its supervisor")
-                .isFalse();
+                .isEmpty();
         assertThat(alive(gpu.env().get("FAKE_LOG")))
                 .as("processes of the run still alive")
                 .isEmpty();
@@ -105,19 +108,22 @@ class StopSignalTest {
     }
 
     private Process start(FakeGpu gpu, Path out) throws IOException {
-        return CliJvm.run(
+        Process cli = CliJvm.run(
                 gpu, out, dir.resolve("console.txt"), List.of("--progress-interval", "1"), "python3", "train.py");
+        started.add(cli);
+        return cli;
     }
 
-    private static long waitForPid(FakeGpu gpu, String file) throws InterruptedException {
-        for (int i = 0; i < 800; i++) {
-            String s = gpu.logged(file).trim();
-            if (!s.isEmpty()) {
-                return Long.parseLong(s.split("\\s+")[0]);
-            }
-            Thread.sleep(25);
-        }
-        throw new AssertionError(file + " never appeared");
+    /** A test that failed before its signal leaves no CLI running (its supervisors then end their phases). */
+    @AfterEach
+    void killLeftCli() {
+        started.forEach(Process::destroyForcibly);
+    }
+
+    private static long waitForPid(FakeGpu gpu, String file) throws IOException, InterruptedException {
+        String pids = FileWait.content(Path.of(gpu.env().get("FAKE_LOG"), file), Duration.ofMinutes(5));
+        assertThat(pids).as(file + " never appeared").isNotEmpty();
+        return Long.parseLong(pids.split("\\s+")[0]);
     }
 
     /** Every pid the fakes logged (jobs, their workers, the tool's target) that is still alive. */
@@ -127,12 +133,13 @@ class StopSignalTest {
             for (Path f : files.filter(p -> p.getFileName().toString().matches("(pid|children|target)-.*\\.txt"))
                     .toList()) {
                 for (String tok : Files.readString(f).trim().split("\\s+")) {
-                    if (tok.matches("\\d+") && Processes.running(Long.parseLong(tok))) {
+                    if (tok.matches("\\d+")) {
                         pids.add(Long.parseLong(tok));
                     }
                 }
             }
         }
-        return pids;
+        return Processes.runningAfter(
+                Duration.ofMinutes(1), pids.stream().mapToLong(Long::longValue).toArray());
     }
 }

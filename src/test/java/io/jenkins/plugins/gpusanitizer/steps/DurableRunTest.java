@@ -7,6 +7,7 @@ import io.jenkins.plugins.gpusanitizer.engine.run.FakeGpu;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunSpec;
 import io.jenkins.plugins.gpusanitizer.results.AgentSummary;
 import io.jenkins.plugins.gpusanitizer.testing.FileWait;
+import io.jenkins.plugins.gpusanitizer.testing.Processes;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -15,7 +16,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -208,10 +208,8 @@ class DurableRunTest {
 
         assertThat(ended.summary().aborted()).isTrue();
         assertThat(Path.of(run.spec.outDir(), "report.json")).isNotEmptyFile();
-        Optional<ProcessHandle> job = ProcessHandle.of(pid);
-        if (job.isPresent()) {
-            job.get().onExit().get(30, TimeUnit.SECONDS); // killed; its exit reaped by its parent shell
-        }
+        // killed (a zombie its parent has not reaped yet counts as ended)
+        assertThat(Processes.runningAfter(Duration.ofMinutes(1), pid)).isEmpty();
         assertThat(AgentRun.running(run.spec.outDir())).isFalse();
         assertThat(link.stop()).as("nothing left to stop").isFalse();
     }

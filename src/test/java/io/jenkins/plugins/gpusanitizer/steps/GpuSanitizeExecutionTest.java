@@ -20,6 +20,7 @@ import io.jenkins.plugins.gpusanitizer.results.AgentSummary;
 import io.jenkins.plugins.gpusanitizer.results.GpuSanitizeBuildAction;
 import io.jenkins.plugins.gpusanitizer.results.GpuSanitizeResultSummary;
 import io.jenkins.plugins.gpusanitizer.results.VerdictResult;
+import io.jenkins.plugins.gpusanitizer.testing.Changes;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
@@ -27,6 +28,7 @@ import java.io.PrintStream;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -59,35 +61,61 @@ class GpuSanitizeExecutionTest {
     private static final ScheduledExecutorService TIMER = Executors.newScheduledThreadPool(1);
     private static final ExecutorService WORKERS = Executors.newCachedThreadPool();
 
-    private final ByteArrayOutputStream log = new ByteArrayOutputStream();
+    /** What the tests wait for: the agent's calls and the build log, changed on the timer's and workers' threads. */
+    private final Changes changes = new Changes();
+
+    // the waker runs after the stream's own lock is released: the waiter reads the stream holding the waker's lock
+    private final ByteArrayOutputStream log = new ByteArrayOutputStream() {
+        @Override
+        public void write(byte[] b, int off, int len) {
+            super.write(b, off, len);
+            changes.changed();
+        }
+
+        @Override
+        public void write(int b) {
+            super.write(b);
+            changes.changed();
+        }
+    };
 
     /** The agent, scripted: a queue of answers to polls; it records every call. */
     static final class ScriptedAgent implements AgentLink {
         final BlockingQueue<AgentProgress> answers = new LinkedBlockingQueue<>();
         final List<String> calls = Collections.synchronizedList(new ArrayList<>());
+        private final Changes changes;
+
+        ScriptedAgent(Changes changes) {
+            this.changes = changes;
+        }
+
+        private void call(String what) {
+            calls.add(what);
+            changes.changed();
+        }
 
         @Override
         public void start(boolean resume) {
-            calls.add(resume ? "take-up" : "start");
+            call(resume ? "take-up" : "start");
         }
 
         @Override
         public AgentProgress poll(int offset) throws InterruptedException {
-            calls.add("poll " + offset);
+            call("poll " + offset);
             AgentProgress next = answers.poll(1, TimeUnit.SECONDS);
             return next == null ? AgentProgress.running(List.of(), offset) : next;
         }
 
         @Override
         public boolean stop() {
-            calls.add("stop");
+            call("stop");
             answers.add(AgentProgress.ended(List.of("[gpu-sanitize] aborted"), 9, summary(Verdict.ERROR, true), null));
             return true;
         }
 
         @Override
         public void forget() {
-            calls.add("forget");
+            call("forget");
         }
 
         @Override
@@ -98,7 +126,7 @@ class GpuSanitizeExecutionTest {
 
     /** Jenkins, replayed: the node comes and goes, every identity switch and recorder call is recorded. */
     final class Host implements StepHost {
-        final ScriptedAgent agent = new ScriptedAgent();
+        final ScriptedAgent agent = new ScriptedAgent(changes);
         final List<String> events = Collections.synchronizedList(new ArrayList<>());
         final ThreadLocal<Boolean> asBuild = ThreadLocal.withInitial(() -> false);
         volatile Object channel = new Object();
@@ -274,11 +302,8 @@ class GpuSanitizeExecutionTest {
     }
 
     /** Waits (bounded) until the condition holds: the execution works on the timer's and the workers' threads. */
-    private static void await(String what, java.util.function.BooleanSupplier condition) throws InterruptedException {
-        for (int i = 0; i < 3000 && !condition.getAsBoolean(); i++) {
-            Thread.sleep(10);
-        }
-        assertThat(condition.getAsBoolean()).as(what).isTrue();
+    private void await(String what, java.util.function.BooleanSupplier condition) throws InterruptedException {
+        assertThat(changes.await(Duration.ofMinutes(5), condition)).as(what).isTrue();
     }
 
     @Test

@@ -18,22 +18,26 @@ import io.jenkins.plugins.gpusanitizer.steps.LauncherReplays.KubernetesContainer
 import io.jenkins.plugins.gpusanitizer.steps.LauncherReplays.Launch;
 import io.jenkins.plugins.gpusanitizer.steps.LauncherReplays.PlainAgent;
 import io.jenkins.plugins.gpusanitizer.steps.LauncherReplays.Replay;
+import io.jenkins.plugins.gpusanitizer.testing.FileWait;
+import io.jenkins.plugins.gpusanitizer.testing.Processes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -44,6 +48,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * returns before it ends), with exactly its argv, its working directory and the job's variables, whatever
  * they hold; and {@code killAll} ends it through the launcher's own kill.
  */
+@Execution(ExecutionMode.CONCURRENT) // real processes that mostly wait: the tests overlap
 class LauncherStarterTest {
     @TempDir
     Path dir;
@@ -114,14 +119,10 @@ class LauncherStarterTest {
                 s.launcher(), s.console().listener, path -> Files.createDirectories(Path.of(path)), cookie);
     }
 
-    /** A bounded poll on a file's existence (the detached supervisor writes it). */
-    static void awaitFile(Path file, Function<Void, String> why) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!Files.exists(file)) {
-            assertThat(System.nanoTime())
-                    .as("%s never appeared: %s", file, why.apply(null))
-                    .isLessThan(deadline);
-            Thread.sleep(20);
+    /** Waits (bounded) for a file the detached supervisor writes, woken by the file system's events. */
+    static void awaitFile(Path file, Function<Void, String> why) throws IOException, InterruptedException {
+        if (!FileWait.all(Duration.ofMinutes(5), file)) {
+            throw new AssertionError(file + " never appeared: " + why.apply(null));
         }
     }
 
@@ -240,11 +241,9 @@ class LauncherStarterTest {
         starter.killAll();
 
         verify(s.launcher()).kill(Map.of("JENKINS_SERVER_COOKIE", cookie));
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!LauncherReplays.alive(Set.of(pid, child)).isEmpty()) {
-            assertThat(System.nanoTime()).as("still alive after the kill").isLessThan(deadline);
-            Thread.sleep(20);
-        }
+        assertThat(Processes.runningAfter(Duration.ofMinutes(1), pid, child))
+                .as("still alive after the kill")
+                .isEmpty();
     }
 
     // ---- the replays reproduce what the review found with the previous command --------------------

@@ -9,6 +9,7 @@ import java.nio.file.WatchService;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 
 /**
  * Waits for files a process writes, woken by the file system's own events (inotify on Linux), not by a
@@ -37,6 +38,35 @@ public final class FileWait {
                 }
             }
             return true;
+        }
+    }
+
+    /**
+     * Reads the file as it is now and again at each change of it, until {@code enough} takes what it read ("" while the
+     * file is missing); false when {@code limit} passed first.
+     */
+    public static boolean changes(Path file, Duration limit, Predicate<String> enough)
+            throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        Files.createDirectories(file.getParent());
+        try (WatchService watch = FileSystems.getDefault().newWatchService()) {
+            file.getParent()
+                    .register(watch, StandardWatchEventKinds.ENTRY_CREATE, StandardWatchEventKinds.ENTRY_MODIFY);
+            while (true) {
+                String text = Files.isRegularFile(file) ? Files.readString(file).strip() : "";
+                if (enough.test(text)) {
+                    return true;
+                }
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return false;
+                }
+                var key = watch.poll(left, TimeUnit.NANOSECONDS);
+                if (key != null) {
+                    key.pollEvents();
+                    key.reset();
+                }
+            }
         }
     }
 

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.locks.LockSupport;
 
 /** Whether a process still runs, as the fault tests mean it. */
@@ -38,5 +40,26 @@ public final class Processes {
             LockSupport.parkNanos(20_000_000L);
         }
         return true;
+    }
+
+    /**
+     * Those of the processes that still run after {@code limit}; returns as soon as none does (at once, where the
+     * code under test ended them before it returned). The end of a process this JVM did not start is no event it can
+     * wait on (and a zombie ends nothing), so this looks again every 20 ms: a bound, never an order.
+     */
+    public static List<Long> runningAfter(Duration limit, long... pids) throws InterruptedException {
+        long deadline = System.nanoTime() + limit.toNanos();
+        while (true) {
+            List<Long> running = new ArrayList<>();
+            for (long pid : pids) {
+                if (running(pid)) {
+                    running.add(pid);
+                }
+            }
+            if (running.isEmpty() || System.nanoTime() >= deadline) {
+                return running;
+            }
+            Thread.sleep(20);
+        }
     }
 }

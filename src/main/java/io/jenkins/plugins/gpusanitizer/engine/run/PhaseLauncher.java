@@ -86,7 +86,8 @@ final class PhaseLauncher {
                 runId + "-" + command.name(),
                 !command.sidecar().isEmpty(),
                 spec.leftoverGraceSeconds());
-        PhaseProcess process = new PhaseProcess(starter, supervisor, phaseDir, env, spec.workDir(), owner, lease);
+        PhaseProcess process = new PhaseProcess(starter, supervisor, phaseDir, env, spec.workDir(), owner, lease)
+                .silence(spec.supervisorSilenceSeconds() * 1000L);
         PhaseProcess.Outcome outcome = process.run(
                 settings,
                 Math.max(1, spec.progressIntervalSeconds()),

@@ -4,6 +4,7 @@ import io.jenkins.plugins.gpusanitizer.engine.findings.PatternSuppression;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GateAction;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
+import io.jenkins.plugins.gpusanitizer.engine.run.process.PhaseProcess;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -65,6 +66,9 @@ public final class RunSpec implements Serializable {
 
     private int leftoverGraceSeconds = DEFAULT_LEFTOVER_GRACE_SECONDS;
     private int toolWriteGraceSeconds = 15;
+    /** A phase's supervisor silent this long is taken for gone (it beats every second); tests shorten it. */
+    private int supervisorSilenceSeconds = (int) (PhaseProcess.HEARTBEAT_STALE_MILLIS / 1000);
+
     private int progressIntervalSeconds = 10;
     /**
      * On one GPU, the blocking run beside the sanitizer run instead of after it: the gate's wall time is
@@ -429,6 +433,18 @@ public final class RunSpec implements Serializable {
 
     public RunSpec toolWriteGraceSeconds(int s) {
         toolWriteGraceSeconds = s;
+        return this;
+    }
+
+    int supervisorSilenceSeconds() {
+        // a spec serialized before the setting existed reads 0: the default then
+        return supervisorSilenceSeconds > 0
+                ? supervisorSilenceSeconds
+                : (int) (PhaseProcess.HEARTBEAT_STALE_MILLIS / 1000);
+    }
+
+    RunSpec supervisorSilenceSeconds(int s) {
+        supervisorSilenceSeconds = s;
         return this;
     }
 

@@ -173,7 +173,8 @@ public final class Runner {
         try {
             journal.write(false);
             Path supervisor = PhaseScript.installSupervisor(dir.root());
-            ShortCommands commands = new ShortCommands(starter, supervisor, dir.env(), runId, owner, lease);
+            ShortCommands commands = new ShortCommands(starter, supervisor, dir.env(), runId, owner, lease)
+                    .silence(spec.supervisorSilenceSeconds() * 1000L);
             ToolLocator tools = ToolLocator.fromEnvironment(baseEnv);
             if (!starter.sharesFileSystem()) {
                 tools = tools.lookingWith((name, candidates) -> commands.executables(name, candidates, baseEnv));
@@ -218,29 +219,41 @@ public final class Runner {
      * @return true when aborted
      */
     private boolean runPhases(EnvironmentCheck check, ToolLocator tools) throws IOException {
+        boolean aborted;
         try {
-            if (!PhaseScheduler.startsBesideCheck(spec) && !EnvironmentCheck.usable(check.await())) {
-                progress.say("environment incompatible: no phase run");
-                return false;
-            }
-            reference.fromSpec(spec, reasons);
-            // released on every way out of here; a killed JVM's lock the OS drops
-            try (GpuLock gpus = takeGpus(check.partial())) {
-                if (gpus == null) {
-                    return Thread.currentThread().isInterrupted();
-                }
-                if (check.stopReason() != null) {
-                    progress.say("environment incompatible: no phase run"); // known while waiting for the GPU
-                    return false;
-                }
-                journal.gpuLock(gpus.directory(), gpus.gpus());
-                return new PhaseScheduler(context(check, tools), journal).run();
-            } finally {
-                check.await(); // its answer is in the record whatever happened
-            }
+            aborted = phasesOnceChecked(check, tools);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            aborted = true;
+        } finally {
+            // its answer is in the record whatever happened; an abort stops it rather than leave it writing
+            check.end();
+        }
+        if (aborted || Thread.currentThread().isInterrupted()) {
             return true;
+        }
+        check.rethrowFailure(); // a lost lease among them
+        return false;
+    }
+
+    private boolean phasesOnceChecked(EnvironmentCheck check, ToolLocator tools)
+            throws IOException, InterruptedException {
+        if (!PhaseScheduler.startsBesideCheck(spec) && !EnvironmentCheck.usable(check.await())) {
+            progress.say("environment incompatible: no phase run");
+            return false;
+        }
+        reference.fromSpec(spec, reasons);
+        // released on every way out of here; a killed JVM's lock the OS drops
+        try (GpuLock gpus = takeGpus(check.partial())) {
+            if (gpus == null) {
+                return Thread.currentThread().isInterrupted();
+            }
+            if (check.stopReason() != null) {
+                progress.say("environment incompatible: no phase run"); // known while waiting for the GPU
+                return false;
+            }
+            journal.gpuLock(gpus.directory(), gpus.gpus());
+            return new PhaseScheduler(context(check, tools), journal).run();
         }
     }
 

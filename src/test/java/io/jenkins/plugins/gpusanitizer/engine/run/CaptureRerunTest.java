@@ -13,12 +13,15 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The rerun with the caching allocator kept, after the uncached memcheck run broke the job's CUDA graph capture:
  * what the first run found is judged too (the rerun cannot see small out-of-bounds accesses), and only a job that
  * died of the broken capture is run again.
  */
+@Execution(ExecutionMode.CONCURRENT) // real processes that mostly wait: the tests overlap
 class CaptureRerunTest {
     @TempDir
     Path dir;

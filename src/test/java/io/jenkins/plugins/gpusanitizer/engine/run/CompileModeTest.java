@@ -13,6 +13,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Issue #25, 2: a job compiled with torch.compile(mode="reduce-overhead") runs under the sanitizer in the
@@ -21,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the clean job passes. Recorded on the H200 before the fix: records/h200-2026-12-04b.zip, compile-ro
  * (ERROR "the job died"); the fix is checked there by examples/h200/capture-2026-12-04b.sh.
  */
+@Execution(ExecutionMode.CONCURRENT) // real processes that mostly wait: the tests overlap
 class CompileModeTest {
     @TempDir
     Path dir;

@@ -17,6 +17,8 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The run under a container-like launcher: every command goes through a prefix (as {@code docker
@@ -24,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * on the "image's" PATH, not on the build's. A run that started anything beside the launcher, or
  * looked for its tools on this side, could not find the bug.
  */
+@Execution(ExecutionMode.CONCURRENT) // real processes that mostly wait: the tests overlap
 class DecoratedStarterTest {
     @TempDir
     Path dir;
@@ -119,7 +122,8 @@ class DecoratedStarterTest {
         wrapper.toFile().setExecutable(true);
         RunSpec spec = new RunSpec()
                 .command(List.of("python3", "train.py"))
-                .outDir(dir.resolve("outside-the-workspace").toString());
+                .outDir(dir.resolve("outside-the-workspace").toString())
+                .supervisorSilenceSeconds(5); // a supervisor that never beat is known for absent then (15 s by default)
         List<String> console = new ArrayList<>();
 
         Report report = new Runner(

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import io.jenkins.plugins.gpusanitizer.engine.run.process.PhaseProcess;
 import io.jenkins.plugins.gpusanitizer.testing.Processes;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -12,12 +13,15 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The environment check's slow part (the job's Python importing torch) runs beside the sanitizer and blocking runs
  * on one GPU; an unusable answer stops them and counts none of it; an answer that changes the blocking run's
  * settings runs it again; the regression run starts after the answer.
  */
+@Execution(ExecutionMode.CONCURRENT) // real processes that mostly wait: the tests overlap
 class EnvironmentCheckBesideTest {
     @TempDir
     Path dir;
@@ -42,7 +46,8 @@ class EnvironmentCheckBesideTest {
 
     @Test
     void theSanitizerRunStartsWhileTorchIsStillBeingImportedAndTheFindingsAreTheSame() throws IOException {
-        FakeGpu gpu = new FakeGpu(dir).farOob().put("torch-probe.sleep", "2").put("memcheck-app.sleep", "3");
+        // the probe answers only once both jobs run: were they started after its answer, it would wait in vain
+        FakeGpu gpu = new FakeGpu(dir).farOob().put("torch-probe.after", "pid-memcheck-app.txt pid-blocking.txt");
         Report report = run(gpu, FakeGpu.farOobSpec(dir.resolve("run")));
 
         assertThat(started(gpu, "memcheck-app"))
@@ -66,15 +71,13 @@ class EnvironmentCheckBesideTest {
     void anUnusableEnvironmentStopsTheSanitizerRunStartedBesideItAndCountsNothingOfIt() throws IOException {
         FakeGpu gpu = new FakeGpu(dir)
                 .farOob()
-                .put("torch-probe.sleep", "1")
+                .put("torch-probe.after", "pid-memcheck-app.txt pid-blocking.txt")
                 .put(
                         "torch-probe.json",
                         "{\"python\": \"3.12.3\", \"torch\": \"2.11.0+cu130\", \"cuda\": \"13.0\","
                                 + " \"cuda_available\": false, \"dsa\": false}")
                 .hang("memcheck-app");
-        long begin = System.nanoTime();
         Report report = run(gpu, FakeGpu.farOobSpec(dir.resolve("run")));
-        double seconds = (System.nanoTime() - begin) / 1e9;
 
         assertThat(report.verdict()).isEqualTo(Verdict.ERROR);
         assertThat(report.reasons())
@@ -89,9 +92,10 @@ class EnvironmentCheckBesideTest {
                 .as("the blocking run started beside the check is stopped (or ended) and kept too")
                 .exists();
         assertThat(dir.resolve("run/blocking")).doesNotExist();
-        assertThat(seconds)
-                .as("stopped soon after the answer, not at the phase's time limit")
-                .isLessThan(15);
+        assertThat(Files.readString(dir.resolve("run/sanitizer-memcheck-before-environment-check")
+                        .resolve(PhaseProcess.EXIT_STATUS)))
+                .as("stopped after the answer (the supervisor's record), not at the phase's time limit")
+                .contains("status=stopped-early");
         long pid = Long.parseLong(gpu.logged("pid-memcheck-app.txt").trim());
         assertThat(Processes.running(pid)).as("the stopped job is gone").isFalse();
         assertThat(console).anyMatch(l -> l.contains("before-environment-check") && l.contains("no phase result"));
@@ -101,8 +105,8 @@ class EnvironmentCheckBesideTest {
     void aTorchWithDeviceSideAssertionsRunsTheBlockingRunAgainWithThem() throws IOException {
         FakeGpu gpu = new FakeGpu(dir)
                 .farOob()
-                .put("torch-probe.sleep", "2")
-                .put("blocking.sleep", "4")
+                .put("torch-probe.after", "held-blocking.txt")
+                .put("blocking.first-hold", "") // still running when the answer comes
                 .put(
                         "torch-probe.json",
                         "{\"python\": \"3.12.3\", \"torch\": \"2.11.0+cu130\", \"cuda\": \"13.0\","
@@ -134,7 +138,7 @@ class EnvironmentCheckBesideTest {
         // with the probe) is set aside and run again; its intermittent illegal memory access is evidence all the same
         FakeGpu gpu = new FakeGpu(dir)
                 .clean()
-                .put("torch-probe.sleep", "2")
+                .put("torch-probe.after", "first-failed-blocking.txt") // the crash comes before the answer
                 .put(
                         "torch-probe.json",
                         "{\"python\": \"3.12.3\", \"executable\": \"/usr/bin/python3\", "
@@ -159,12 +163,12 @@ class EnvironmentCheckBesideTest {
         // stopped when the answer changed its settings: torchrun's SignalException is the gate's doing, not the job's
         FakeGpu gpu = new FakeGpu(dir)
                 .clean()
-                .put("torch-probe.sleep", "1")
+                .put("torch-probe.after", "held-blocking.txt")
                 .put(
                         "torch-probe.json",
                         "{\"python\": \"3.12.3\", \"torch\": \"2.11.0+cu130\", \"cuda\": \"13.0\","
                                 + " \"cuda_available\": true, \"dsa\": true}")
-                .put("blocking.sleep", "3")
+                .put("blocking.first-hold", "") // still running when the answer comes
                 .copy("torchrun-sigterm/blocking.stderr", "blocking.term-stderr");
         Report report = run(gpu, FakeGpu.farOobSpec(dir.resolve("run")));
 

@@ -1,6 +1,7 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import io.jenkins.plugins.gpusanitizer.engine.Corpus;
+import io.jenkins.plugins.gpusanitizer.testing.FileWait;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -8,9 +9,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.Stream;
 
 /**
  * A machine with stand-in GPU tools (test resources fake-tools/) replaying a corpus case through
@@ -83,6 +87,41 @@ public final class FakeGpu {
     /** The phase's job ({@code memcheck-app}, {@code blocking}, {@code async}) never ends by itself. */
     public FakeGpu hang(String mode) {
         return put(mode + ".hang", "");
+    }
+
+    /**
+     * The jobs of these modes wait at gates ({@code MODE.gate}) that open only once all of them wait at the same
+     * time: proof that they run at once, whatever the machine's load (no wall-clock ratio). The answer: whether they
+     * did (false when the gates were opened after a minute regardless, so that the run still ends).
+     */
+    CompletableFuture<Boolean> gatesOpenTogether(String... modes) {
+        for (String mode : modes) {
+            put(mode + ".gate", "");
+        }
+        CompletableFuture<Boolean> together = new CompletableFuture<>();
+        // a thread of its own: a pool's thread blocked here could hold up other tests' waits
+        Thread opener = new Thread(
+                () -> {
+                    try {
+                        together.complete(FileWait.all(
+                                Duration.ofMinutes(5),
+                                Stream.of(modes)
+                                        .map(m -> log.resolve("gated-" + m + ".txt"))
+                                        .toArray(Path[]::new)));
+                    } catch (IOException | RuntimeException e) {
+                        together.completeExceptionally(e);
+                    } catch (InterruptedException e) {
+                        together.complete(false);
+                    } finally {
+                        for (String mode : modes) {
+                            put(mode + ".open", "");
+                        }
+                    }
+                },
+                "gates-" + String.join("-", modes));
+        opener.setDaemon(true);
+        opener.start();
+        return together;
     }
 
     FakeGpu remove(String tool) {

@@ -14,6 +14,8 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Issue #25, 3, on the H200 record (records/h200-2026-12-04b.zip, initcheck-tf): a clean bf16 transformer
@@ -22,6 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
  * by initcheck's action, never "the fault is at" that line; and the run stops itself once the tool stops
  * printing records (the print limit) instead of running into its timeout.
  */
+@Execution(ExecutionMode.CONCURRENT) // real processes that mostly wait: the tests overlap
 class FindingsInPyTorchTest {
     @TempDir
     Path dir;

@@ -12,12 +12,15 @@ import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Processes of a phase that go on after its main process ended by itself: a launcher that backgrounds the job and
  * exits ({@code nohup python train.py & exit 0}) left nothing to judge, an error; DataLoader workers that end
  * shortly after a normal end are no finding.
  */
+@Execution(ExecutionMode.CONCURRENT) // real processes that mostly wait: the tests overlap
 class LeftoverProcessTest {
     @TempDir
     Path dir;

@@ -13,6 +13,8 @@ import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Issue #25, 10: a clean job whose torch, under compute-sanitizer only, could not initialise CUDA
@@ -20,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
  * errors and the gate passed. The job's output is the sanitizer phase's stderr.log, beside the tool's
  * log.
  */
+@Execution(ExecutionMode.CONCURRENT) // real processes that mostly wait: the tests overlap
 class NoGpuRunTest {
     @TempDir
     Path dir;

@@ -19,6 +19,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * The runner with the in-process probe: installed into the run directory, on PYTHONPATH in the
@@ -26,6 +28,7 @@ import org.junit.jupiter.api.io.TempDir;
  * like the H200 jobs) read into the diagnosis, the memory section and the HTML; off with --no-probe
  * or without torch; never a change of verdict.
  */
+@Execution(ExecutionMode.CONCURRENT) // real processes that mostly wait: the tests overlap
 class ProbeRunnerTest {
     private static final String EMBEDDING_BLOCKING = String.join(
             "\n",

@@ -15,23 +15,38 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The probe's Python, as the runner installs it, run by real Python processes: the unit tests of
  * test resources probe/test_probe.py with a stand-in torch (no torch and no GPU here). Skipped only
- * where there is no python3.
+ * where there is no python3. Each Python test runs in a process of its own, beside the others: they wait on
+ * their jobs' interpreters far more than they compute.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class ProbeScriptTest {
     @TempDir
     Path dir;
 
+    /** Asked once for all the tests here (the holder's class is initialised once, on first use). */
+    private static final class Python {
+        static final boolean PRESENT = present();
+    }
+
     private static boolean hasPython() {
+        return Python.PRESENT;
+    }
+
+    private static boolean present() {
         try {
             Process p = new ProcessBuilder(
                             "python3", "-c", "import sys; sys.exit(0 if sys.version_info >= (3, 8) else 1)")
                     .redirectErrorStream(true)
                     .start();
-            return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
+            return p.waitFor(300, TimeUnit.SECONDS) && p.exitValue() == 0;
         } catch (IOException e) {
             return false;
         } catch (InterruptedException e) {
@@ -53,7 +68,7 @@ class ProbeScriptTest {
     }
 
     @Test
-    void installedProbeCompilesAndPassesItsTests() throws Exception {
+    void installedProbeCompiles() throws Exception {
         Assumptions.assumeTrue(hasPython(), "no python3 >= 3.8 on this machine");
         Path probe = new ProbeInstaller(dir.resolve("run")).install();
         assertThat(probe).isEqualTo(dir.resolve("run/probe"));
@@ -68,9 +83,35 @@ class ProbeScriptTest {
                         "import ast, sys; [ast.parse(open(f).read(), f) for f in sys.argv[1:]]",
                         probe.resolve("sitecustomize.py").toString(),
                         probe.resolve("gpu_sanitize_probe.py").toString()));
-        Path tests = tests();
-        String out = run(dir, java.util.Map.of("PROBE_DIR", probe.toString()), List.of("python3", tests.toString()));
-        assertThat(out).contains("OK").doesNotContain("FAILED");
+    }
+
+    /** The Python tests of test_probe.py as {@code Class.test_name}: each runs on its own, beside the others. */
+    static List<String> pythonTests() throws Exception {
+        List<String> names = new java.util.ArrayList<>();
+        String testCase = null;
+        for (String line : java.nio.file.Files.readAllLines(tests())) {
+            java.util.regex.Matcher c = java.util.regex.Pattern.compile("^class (\\w+)\\(unittest\\.TestCase\\)")
+                    .matcher(line);
+            java.util.regex.Matcher t = java.util.regex.Pattern.compile("^    def (test_\\w+)\\(self")
+                    .matcher(line);
+            if (c.find()) {
+                testCase = c.group(1);
+            } else if (t.find() && testCase != null) {
+                names.add(testCase + "." + t.group(1));
+            }
+        }
+        assertThat(names).as("the tests of test_probe.py").hasSizeGreaterThanOrEqualTo(19);
+        return names;
+    }
+
+    @ParameterizedTest
+    @MethodSource("pythonTests")
+    void installedProbePassesItsTest(String test) throws Exception {
+        Assumptions.assumeTrue(hasPython(), "no python3 >= 3.8 on this machine");
+        Path probe = new ProbeInstaller(dir.resolve("run")).install();
+        String out =
+                run(dir, java.util.Map.of("PROBE_DIR", probe.toString()), List.of("python3", tests().toString(), test));
+        assertThat(out).contains("Ran 1 test", "OK").doesNotContain("FAILED");
     }
 
     /**

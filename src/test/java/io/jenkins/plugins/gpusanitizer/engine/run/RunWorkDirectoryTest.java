@@ -8,11 +8,14 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * run.json and the report say the working directory the phases ran in (the Jenkins workspace): check
  * annotations are given relative to it (CheckRunTest).
  */
+@Execution(ExecutionMode.CONCURRENT) // real processes that mostly wait: the tests overlap
 class RunWorkDirectoryTest {
     @TempDir
     Path dir;

@@ -4,11 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import io.jenkins.plugins.gpusanitizer.testing.FileWait;
 import io.jenkins.plugins.gpusanitizer.testing.Processes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -16,6 +18,8 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -24,6 +28,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * sampler dying, a file-size limit hit, secrets in the environment. Always: a run directory and a
  * report, a verdict that names the fault, no orphan.
  */
+@Execution(ExecutionMode.CONCURRENT) // real processes that mostly wait: the tests overlap
 class RunnerFaultTest {
     @TempDir
     Path dir;
@@ -40,15 +45,10 @@ class RunnerFaultTest {
                 .samplerIntervalMs(100);
     }
 
-    private static long waitForPid(FakeGpu gpu, String file) throws InterruptedException {
-        for (int i = 0; i < 400; i++) {
-            String s = gpu.logged(file).trim();
-            if (!s.isEmpty()) {
-                return Long.parseLong(s.split("\\s+")[0]);
-            }
-            Thread.sleep(25);
-        }
-        throw new AssertionError(file + " never appeared");
+    private static long waitForPid(FakeGpu gpu, String file) throws IOException, InterruptedException {
+        String pids = FileWait.content(gpu.log.resolve(file), Duration.ofMinutes(5));
+        assertThat(pids).as(file + " never appeared").isNotEmpty();
+        return Long.parseLong(pids.split("\\s+")[0]);
     }
 
     /** The pids of the worker-like children the fake job of that mode started. */
@@ -60,10 +60,9 @@ class RunnerFaultTest {
     }
 
     private static void assertGone(long... pids) throws InterruptedException {
-        Thread.sleep(200);
-        for (long pid : pids) {
-            assertThat(Processes.running(pid)).as("pid " + pid + " survived").isFalse();
-        }
+        assertThat(Processes.runningAfter(Duration.ofMinutes(1), pids))
+                .as("survivors")
+                .isEmpty();
     }
 
     @Test
@@ -79,7 +78,7 @@ class RunnerFaultTest {
                 .orElseThrow()
                 .pid();
         ProcessHandle.of(tool).orElseThrow().destroyForcibly(); // SIGKILL to compute-sanitizer, as in cpp-probe/kill
-        t.join(60_000);
+        t.join(300_000);
         Report r = report.get();
         Report.PhaseJson p = r.execution().phases().get(0);
         assertThat(p.exitCode()).isEqualTo(137);
@@ -100,13 +99,14 @@ class RunnerFaultTest {
         // signals-lost-directory)
         FakeGpu gpu = new FakeGpu(dir).clean().put("async.hang", "");
         AtomicReference<Report> report = new AtomicReference<>();
-        Thread t = new Thread(() ->
-                report.set(new Runner(spec().phases(List.of(Phase.REGRESSION)), gpu.env(), console::add).run()));
+        // a supervisor that can write nothing more is known for gone after 5 s of silence here (15 s by default)
+        RunSpec spec = spec().phases(List.of(Phase.REGRESSION)).supervisorSilenceSeconds(5);
+        Thread t = new Thread(() -> report.set(new Runner(spec, gpu.env(), console::add).run()));
         t.start();
         long job = waitForPid(gpu, "pid-async.txt");
         long[] children = children(gpu, "async");
         deleteTree(dir.resolve("run"));
-        t.join(60_000);
+        t.join(300_000);
         assertThat(t.isAlive()).isFalse();
         Report r = report.get();
         assertThat(r.verdict()).isEqualTo(Verdict.ERROR);
@@ -150,9 +150,8 @@ class RunnerFaultTest {
         Thread t = new Thread(() -> report.set(new Runner(spec(), gpu.env(), console::add).run()));
         t.start();
         long job = waitForPid(gpu, "pid-" + mode + ".txt");
-        Thread.sleep(300);
-        t.interrupt(); // what Jenkins' stop does to the step's thread
-        t.join(60_000);
+        t.interrupt(); // what Jenkins' stop does to the step's thread, once the phase's job runs
+        t.join(300_000);
         Report r = report.get();
         assertThat(r.verdict()).isEqualTo(Verdict.ERROR);
         assertThat(r.reasons()).anyMatch(x -> x.code().equals("aborted"));

@@ -5,16 +5,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.run.lock.GpuLock;
+import io.jenkins.plugins.gpusanitizer.engine.run.process.PhaseProcess;
+import io.jenkins.plugins.gpusanitizer.testing.FileWait;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /** The runner takes its GPUs before any phase and gives them back on every way out. */
+@Execution(ExecutionMode.CONCURRENT) // real processes that mostly wait: the tests overlap
 class RunnerGpuLockTest {
     @TempDir
     Path dir;
@@ -114,22 +122,37 @@ class RunnerGpuLockTest {
 
     @Test
     void anAbortWhileWaitingRunsNoPhaseAndIsAnError() throws Exception {
-        FakeGpu gpu = new FakeGpu(dir.resolve("g")).farOob();
+        // the job's Python is still importing torch when the abort comes: the run stops it before it returns
+        FakeGpu gpu = new FakeGpu(dir.resolve("g")).farOob().put("torch-probe.sleep", "600");
         try (GpuLock other = hold(gpu, "0")) {
-            Runner runner = new Runner(spec("run"), gpu.env(), console::add);
+            CountDownLatch waiting = new CountDownLatch(1);
+            Runner runner = new Runner(spec("run"), gpu.env(), line -> {
+                console.add(line);
+                if (line.contains("is in use by")) {
+                    waiting.countDown();
+                }
+            });
             Report[] report = new Report[1];
             Thread run = new Thread(() -> report[0] = runner.run());
             run.start();
-            for (int i = 0; i < 400 && console.stream().noneMatch(l -> l.contains("is in use by")); i++) {
-                Thread.sleep(25);
-            }
+            assertThat(waiting.await(5, TimeUnit.MINUTES))
+                    .as("the run waits for GPU 0")
+                    .isTrue();
             run.interrupt();
-            run.join(30_000);
+            run.join(300_000);
             assertThat(run.isAlive()).isFalse();
             assertThat(report[0].verdict()).isEqualTo(Verdict.ERROR);
             assertThat(report[0].reasons())
                     .anyMatch(r -> r.code().equals("aborted") && r.message().contains("waiting for GPU"));
             assertThat(report[0].execution().phases()).as("no phase ran").isEmpty();
+            // nothing of the run goes on after it returned (it wrote into the run directory while JUnit deleted it)
+            try (var commands = Files.list(dir.resolve("run/env/commands"))) {
+                assertThat(commands.toList())
+                        .isNotEmpty()
+                        .allSatisfy(command -> assertThat(command.resolve(PhaseProcess.EXIT_STATUS))
+                                .as("the environment check's command ended before the run returned")
+                                .exists());
+            }
         }
     }
 
@@ -139,12 +162,12 @@ class RunnerGpuLockTest {
         Runner runner = new Runner(spec("run").phases(List.of(Phase.BLOCKING)), gpu.env(), console::add);
         Thread run = new Thread(runner::run);
         run.start();
-        for (int i = 0; i < 400 && gpu.logged("pid-blocking.txt").isBlank(); i++) {
-            Thread.sleep(25);
-        }
+        assertThat(FileWait.content(gpu.log.resolve("pid-blocking.txt"), Duration.ofMinutes(5)))
+                .as("the blocking job runs")
+                .isNotBlank();
         assertThat(free(gpu, "0")).as("held while the run runs").isFalse();
         run.interrupt();
-        run.join(30_000);
+        run.join(300_000);
         assertThat(run.isAlive()).isFalse();
         assertThat(free(gpu, "0")).as("released after the abort").isTrue();
     }

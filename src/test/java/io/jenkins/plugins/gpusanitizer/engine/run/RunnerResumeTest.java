@@ -8,19 +8,25 @@ import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.run.lock.RunLease;
 import io.jenkins.plugins.gpusanitizer.engine.run.process.LocalProcessStarter;
+import io.jenkins.plugins.gpusanitizer.testing.FileWait;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * A durable run taken up from its run directory by a fresh runner, as the Jenkins step does after a
  * controller restart: the phases run detached, the new runner follows the one that is running instead
  * of starting it again, and the old runner — when its JVM survived — steps back without stopping it.
  */
+@Execution(ExecutionMode.CONCURRENT) // real processes that mostly wait: the tests overlap
 class RunnerResumeTest {
     @TempDir
     Path dir;
@@ -58,7 +64,7 @@ class RunnerResumeTest {
 
         // "the controller restarted": a fresh runner takes the run up while the blocking job still runs
         Report resumed = detached(spec(out), gpu, console).resume();
-        first.join(30_000);
+        first.join(300_000);
 
         assertThat(oldRunner.get())
                 .as("the old runner steps back once the resumed one took over")
@@ -121,10 +127,9 @@ class RunnerResumeTest {
         assertThat(gpu.logged("calls.txt")).isEmpty();
     }
 
-    private static void awaitFile(FakeGpu gpu, String name) throws InterruptedException {
-        for (int i = 0; i < 600 && gpu.logged(name).isBlank(); i++) {
-            Thread.sleep(25);
-        }
-        assertThat(gpu.logged(name)).as(name).isNotBlank();
+    private static void awaitFile(FakeGpu gpu, String name) throws IOException, InterruptedException {
+        assertThat(FileWait.content(gpu.log.resolve(name), Duration.ofMinutes(5)))
+                .as(name)
+                .isNotBlank();
     }
 }

@@ -8,7 +8,6 @@ import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
-import io.jenkins.plugins.gpusanitizer.testing.FileWait;
 import io.jenkins.plugins.gpusanitizer.testing.Processes;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -20,8 +19,11 @@ import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /** The real runner through real processes, with stand-in GPU tools replaying the H200 corpus. */
+@Execution(ExecutionMode.CONCURRENT) // real processes that mostly wait: the tests overlap
 class RunnerTest {
     @TempDir
     Path dir;
@@ -89,7 +91,7 @@ class RunnerTest {
                         + io.jenkins.plugins.gpusanitizer.engine.findings.RuntimeKernels.CUPY_CACHE_DIR);
         Report.PhaseJson blocking = phase(r, "blocking");
         assertThat(blocking.status()).isEqualTo("failed");
-        assertThat(blocking.timeToFailureSeconds()).isBetween(0.3, 5.0);
+        assertThat(blocking.timeToFailureSeconds()).isBetween(0.3, blocking.wallSeconds());
         assertThat(r.execution().referenceFailureSeconds()).isEqualTo(blocking.timeToFailureSeconds());
         assertThat(r.execution().referenceSource()).isEqualTo("this run's blocking phase");
         assertThat(r.execution().regressionTargetSeconds()).isEqualTo(2 * blocking.timeToFailureSeconds());
@@ -244,7 +246,9 @@ class RunnerTest {
         Report.PhaseJson p = phase(r, "regression");
         assertThat(p.status()).isEqualTo("stopped-at-target");
         assertThat(p.stoppedAtTarget()).isTrue();
-        assertThat(p.wallSeconds()).isBetween(2.0, 6.0);
+        assertThat(p.wallSeconds())
+                .as("the target, not the job's own end at 30 s")
+                .isBetween(2.0, 29.0);
         assertThat(r.execution().regressionTargetSeconds()).isEqualTo(2.0);
         assertThat(r.verdict()).isEqualTo(Verdict.PASS);
     }
@@ -317,38 +321,14 @@ class RunnerTest {
                 .put("gpu-count", "3");
         List<Tool> tools = List.of(Tool.MEMCHECK, Tool.RACECHECK);
         Report sequential = run(gpu, spec().tools(tools).phases(List.of(Phase.SANITIZER, Phase.BLOCKING)));
-        gpu.put("memcheck-app.gate", "").put("blocking.gate", "");
-        Path caseDir = dir.resolve("case");
-        Path log = dir.resolve("log");
-        java.util.concurrent.atomic.AtomicBoolean together = new java.util.concurrent.atomic.AtomicBoolean();
-        Thread opener = new Thread(() -> {
-            try {
-                together.set(FileWait.all(
-                        java.time.Duration.ofMinutes(1),
-                        log.resolve("gated-memcheck-app.txt"),
-                        log.resolve("gated-blocking.txt")));
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } finally {
-                try {
-                    Files.writeString(caseDir.resolve("memcheck-app.open"), "");
-                    Files.writeString(caseDir.resolve("blocking.open"), "");
-                } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
-                }
-            }
-        });
-        opener.start();
+        java.util.concurrent.CompletableFuture<Boolean> together = gpu.gatesOpenTogether("memcheck-app", "blocking");
         Report parallel = run(
                 gpu,
                 spec().outDir(dir.resolve("run2").toString())
                         .tools(tools)
                         .gpus(List.of("0", "1", "2"))
                         .phases(List.of(Phase.SANITIZER, Phase.BLOCKING)));
-        opener.join();
-        assertThat(together)
+        assertThat(together.get(5, java.util.concurrent.TimeUnit.MINUTES))
                 .as("memcheck's job and the blocking job waited at their gates at once")
                 .isTrue();
         assertThat(parallel.execution().phases())
@@ -386,11 +366,11 @@ class RunnerTest {
                     .forEach(pids::add);
         }
         assertThat(pids).as("pids recorded by the fake job").isNotEmpty();
-        Thread.sleep(200);
-        assertThat(pids)
-                .allSatisfy(pid -> assertThat(Processes.running(pid))
-                        .as("process " + pid + " survived")
-                        .isFalse());
+        assertThat(Processes.runningAfter(
+                        java.time.Duration.ofMinutes(1),
+                        pids.stream().mapToLong(Long::longValue).toArray()))
+                .as("survivors")
+                .isEmpty();
     }
 
     @Test

@@ -7,6 +7,7 @@ import io.jenkins.plugins.gpusanitizer.engine.run.lock.RunLease;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 
 /**
@@ -25,10 +26,13 @@ public final class EnvironmentCheck {
 
     private final Environment partial;
     private final CompletableFuture<Environment> whole;
+    /** The thread that runs the Python part; null for a check already answered. */
+    private final Thread checking;
 
-    private EnvironmentCheck(Environment partial, CompletableFuture<Environment> whole) {
+    private EnvironmentCheck(Environment partial, CompletableFuture<Environment> whole, Thread checking) {
         this.partial = partial;
         this.whole = whole;
+        this.checking = checking;
     }
 
     /** Starts the Python part; the settler hears the answer on the checking thread, before any waiter does. */
@@ -53,12 +57,12 @@ public final class EnvironmentCheck {
                 "gpu-sanitize-environment-check");
         thread.setDaemon(true);
         thread.start();
-        return new EnvironmentCheck(devices.partial(), whole);
+        return new EnvironmentCheck(devices.partial(), whole, thread);
     }
 
     /** A check already answered (tests; several GPUs, where nothing starts before the answer). */
     static EnvironmentCheck known(Environment environment) {
-        return new EnvironmentCheck(environment, CompletableFuture.completedFuture(environment));
+        return new EnvironmentCheck(environment, CompletableFuture.completedFuture(environment), null);
     }
 
     /** What the quick commands found: enough for the sanitizer run's command line. */
@@ -78,6 +82,47 @@ public final class EnvironmentCheck {
         } catch (ExecutionException e) {
             if (e.getCause() instanceof RuntimeException runtime) {
                 throw runtime; // a lost lease (RunLease.Superseded) among them
+            }
+            throw new IllegalStateException("environment check failed: " + e.getCause(), e.getCause());
+        }
+    }
+
+    /**
+     * Returns once the check has ended, whatever happened to the run. An aborted run (this thread interrupted, before
+     * or while it waits) stops the check's command first, through its supervisor: the run must not return while its
+     * check still runs and writes into the run directory. The interrupt stays set for the caller.
+     */
+    public void end() {
+        if (checking == null) {
+            return;
+        }
+        boolean aborted = Thread.interrupted();
+        while (true) {
+            if (aborted) {
+                checking.interrupt();
+            }
+            try {
+                checking.join();
+                break;
+            } catch (InterruptedException e) {
+                aborted = true;
+            }
+        }
+        if (aborted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Once {@link #end ended}: throws what the check threw (a lost lease among them), as {@link #await} does. */
+    public void rethrowFailure() {
+        if (!whole.isCompletedExceptionally()) {
+            return;
+        }
+        try {
+            whole.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
             }
             throw new IllegalStateException("environment check failed: " + e.getCause(), e.getCause());
         }

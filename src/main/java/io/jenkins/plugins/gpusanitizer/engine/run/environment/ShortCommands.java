@@ -35,6 +35,7 @@ public final class ShortCommands {
     private final PhaseProcess.Owner owner;
     private final RunLease lease;
     private int count;
+    private volatile long silenceMillis = PhaseProcess.HEARTBEAT_STALE_MILLIS;
 
     public ShortCommands(
             ProcessStarter starter,
@@ -51,6 +52,12 @@ public final class ShortCommands {
         this.owner = owner;
     }
 
+    /** How long a silent supervisor is given (the run's setting). */
+    public ShortCommands silence(long millis) {
+        this.silenceMillis = millis;
+        return this;
+    }
+
     /**
      * Runs ARGV to its end or its time limit; its output (stdout, then stderr) is also saved to SAVETO.
      * Exit -1: timed out; -2: could not be started (the output says why).
@@ -62,7 +69,8 @@ public final class ShortCommands {
         Path dir = root.resolve(name);
         try {
             Files.createDirectories(dir);
-            PhaseProcess process = new PhaseProcess(starter, supervisor, dir, env, null, owner, lease);
+            PhaseProcess process =
+                    new PhaseProcess(starter, supervisor, dir, env, null, owner, lease).silence(silenceMillis);
             PhaseProcess.Outcome outcome = process.run(
                     new PhaseSettings(timeoutSeconds, null, false, 2, 0, runId + "-env-" + name, false),
                     3600,

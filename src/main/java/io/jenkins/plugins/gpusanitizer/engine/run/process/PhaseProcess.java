@@ -30,7 +30,7 @@ public final class PhaseProcess {
     /** How the process ended, before the runner interprets it. */
     public record Outcome(String status, Integer exitCode, double wallSeconds, String note) {}
 
-    static final String EXIT_STATUS = "exit.status";
+    public static final String EXIT_STATUS = "exit.status";
     static final String STOP = "stop";
     static final String HEARTBEAT = "heartbeat";
     /**
@@ -38,7 +38,7 @@ public final class PhaseProcess {
      * a new count into it every second). Not the file's age by the wall clock: a clock step (NTP, a VM resumed)
      * would make a live supervisor look dead, or a dead one live.
      */
-    static final long HEARTBEAT_STALE_MILLIS = 15_000;
+    public static final long HEARTBEAT_STALE_MILLIS = 15_000;
 
     private final ProcessStarter starter;
     private final Path supervisor;
@@ -49,6 +49,8 @@ public final class PhaseProcess {
     private final RunLease lease;
     /** The monotonic clock, in nanoseconds ({@link System#nanoTime}; a test's own to step). */
     private final LongSupplier clock;
+    /** How long a silent supervisor is given before it is taken for gone; tests shorten it. */
+    private long silenceMillis = HEARTBEAT_STALE_MILLIS;
     /** The heartbeat as last seen (its count, size and modification time), and when it last changed. */
     private String lastBeat;
 
@@ -97,6 +99,12 @@ public final class PhaseProcess {
     }
 
     static final String STARTED = "started";
+
+    /** A supervisor whose heartbeat has not changed for this long is gone (default {@link #HEARTBEAT_STALE_MILLIS}). */
+    public PhaseProcess silence(long millis) {
+        this.silenceMillis = millis;
+        return this;
+    }
 
     /**
      * Whether this phase's supervisor was started already (by this run before a restart): the starter
@@ -167,7 +175,7 @@ public final class PhaseProcess {
         double giveUpAfter = settings.timeoutSeconds()
                 + settings.killGraceSeconds() * 2.0
                 + settings.toolWriteGraceSeconds()
-                + HEARTBEAT_STALE_MILLIS / 1000.0
+                + silenceMillis / 1000.0
                 + settings.leftoverMaxSeconds()
                 + 30;
         long nextLeaseCheck = 0;
@@ -188,7 +196,7 @@ public final class PhaseProcess {
             long now = clock.getAsLong();
             observeBeat(now);
             double elapsed = (now - begin) / 1e9;
-            if (elapsed > HEARTBEAT_STALE_MILLIS / 1000.0 && !heartbeatFresh(now)) {
+            if (elapsed > silenceMillis / 1000.0 && !heartbeatFresh(now)) {
                 if (!Files.exists(phaseDir.resolve(HEARTBEAT))) {
                     starter.killAll();
                     return new Outcome(
@@ -200,8 +208,7 @@ public final class PhaseProcess {
                                     + " put it under the workspace, which the container shares");
                 }
                 return lost(
-                        elapsed,
-                        "its supervisor stopped answering (no heartbeat for " + HEARTBEAT_STALE_MILLIS / 1000 + " s)");
+                        elapsed, "its supervisor stopped answering (no heartbeat for " + silenceMillis / 1000 + " s)");
             }
             if (elapsed > giveUpAfter) {
                 starter.killAll();
@@ -264,12 +271,12 @@ public final class PhaseProcess {
     }
 
     /**
-     * Whether the heartbeat was seen to change within the last {@link #HEARTBEAT_STALE_MILLIS} of the monotonic
+     * Whether the heartbeat was seen to change within the last {@link #silence} of the monotonic
      * clock (a heartbeat first seen counts as a change). The file's time is compared with nothing, so a wall clock
      * that steps changes no verdict.
      */
     private boolean heartbeatFresh(long now) {
-        return lastBeat != null && now - lastBeatChange < HEARTBEAT_STALE_MILLIS * 1_000_000L;
+        return lastBeat != null && now - lastBeatChange < silenceMillis * 1_000_000L;
     }
 
     /** What the heartbeat shows now; null when there is none. */

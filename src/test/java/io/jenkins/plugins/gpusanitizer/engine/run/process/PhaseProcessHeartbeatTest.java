@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jenkins.plugins.gpusanitizer.engine.run.PhaseResult;
 import io.jenkins.plugins.gpusanitizer.engine.run.lock.RunLease;
+import io.jenkins.plugins.gpusanitizer.testing.FileWait;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -142,18 +144,14 @@ class PhaseProcessHeartbeatTest {
                 .start();
         List<Long> counts = new ArrayList<>();
         try {
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (counts.size() < 3 && System.nanoTime() < deadline) {
-                String text = Files.exists(phase.resolve(PhaseProcess.HEARTBEAT))
-                        ? Files.readString(phase.resolve(PhaseProcess.HEARTBEAT))
-                                .trim()
-                        : "";
+            // each write wakes the watch (a truncated file read in between is no count)
+            FileWait.changes(phase.resolve(PhaseProcess.HEARTBEAT), Duration.ofMinutes(5), text -> {
                 if (text.matches("\\d+")
                         && (counts.isEmpty() || counts.get(counts.size() - 1) != Long.parseLong(text))) {
                     counts.add(Long.parseLong(text));
                 }
-                Thread.sleep(20);
-            }
+                return counts.size() >= 3;
+            });
         } finally {
             Files.writeString(phase.resolve(PhaseProcess.STOP), "abort\n");
             sh.waitFor(30, TimeUnit.SECONDS);

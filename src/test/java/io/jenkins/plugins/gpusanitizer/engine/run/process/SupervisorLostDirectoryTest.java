@@ -4,10 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.jenkins.plugins.gpusanitizer.engine.run.lock.RunLease;
+import io.jenkins.plugins.gpusanitizer.testing.FileWait;
 import io.jenkins.plugins.gpusanitizer.testing.Processes;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -15,6 +17,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * No phase runs on with nobody following it. A supervisor whose run directory is deleted under it (a workspace
@@ -22,6 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
  * redirection of {@code :} ended the supervisor and left the job running); a runner that fails while following a
  * phase stops it first.
  */
+@Execution(ExecutionMode.CONCURRENT) // real processes that mostly wait: the tests overlap
 class SupervisorLostDirectoryTest {
     @TempDir
     Path dir;
@@ -42,16 +47,12 @@ class SupervisorLostDirectoryTest {
                 .redirectErrorStream(true)
                 .redirectOutput(dir.resolve("supervisor.out").toFile())
                 .start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!Files.exists(pidFile) && System.nanoTime() < deadline) {
-            Thread.sleep(50);
-        }
-        long job = Long.parseLong(Files.readString(pidFile).trim());
+        long job = Long.parseLong(FileWait.content(pidFile, Duration.ofMinutes(5)));
         assertThat(Processes.running(job)).isTrue();
 
         deleteTree(run);
 
-        assertThat(sh.waitFor(15, TimeUnit.SECONDS)).as("the supervisor ends").isTrue();
+        assertThat(sh.waitFor(60, TimeUnit.SECONDS)).as("the supervisor ends").isTrue();
         assertThat(Processes.running(job)).as("and its job with it").isFalse();
     }
 
