@@ -415,7 +415,8 @@ public record Report(
             boolean timedOut,
             boolean stoppedAtTarget,
             List<String> files,
-            String note) {}
+            String note,
+            boolean ranBeside) {}
 
     /** {@code tolerance}: the accepted drop below the baseline (null in records written before it was kept). */
     public record ThroughputJson(

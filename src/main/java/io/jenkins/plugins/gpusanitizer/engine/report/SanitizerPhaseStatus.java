@@ -73,6 +73,7 @@ public final class SanitizerPhaseStatus {
                 p.timedOut(),
                 p.stoppedAtTarget(),
                 p.files(),
-                p.note() == null ? note : p.note() + "; " + note);
+                p.note() == null ? note : p.note() + "; " + note,
+                p.ranBeside());
     }
 }

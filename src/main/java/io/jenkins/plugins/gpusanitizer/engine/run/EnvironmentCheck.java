@@ -21,10 +21,12 @@ final class EnvironmentCheck {
 
     private final Environment partial;
     private final CompletableFuture<Environment> whole;
+    private final String nvidiaSmi;
 
-    private EnvironmentCheck(Environment partial, CompletableFuture<Environment> whole) {
+    private EnvironmentCheck(Environment partial, CompletableFuture<Environment> whole, String nvidiaSmi) {
         this.partial = partial;
         this.whole = whole;
+        this.nvidiaSmi = nvidiaSmi;
     }
 
     /** Starts the Python part; the settler hears the answer on the checking thread, before any waiter does. */
@@ -49,12 +51,17 @@ final class EnvironmentCheck {
                 "gpu-sanitize-environment-check");
         thread.setDaemon(true);
         thread.start();
-        return new EnvironmentCheck(devices.partial(), whole);
+        return new EnvironmentCheck(devices.partial(), whole, devices.nvidiaSmi());
     }
 
     /** A check already answered (tests; several GPUs, where nothing starts before the answer). */
     static EnvironmentCheck known(Environment environment) {
-        return new EnvironmentCheck(environment, CompletableFuture.completedFuture(environment));
+        return new EnvironmentCheck(environment, CompletableFuture.completedFuture(environment), null);
+    }
+
+    /** The nvidia-smi the quick commands ran, or null when not known (then it is looked up). */
+    String nvidiaSmi() {
+        return nvidiaSmi;
     }
 
     /** What the quick commands found: enough for the sanitizer run's command line. */

@@ -60,7 +60,8 @@ public final class EnvironmentProbe {
 
     /**
      * What the quick commands answer (driver, GPUs, nvcc, compute-sanitizer; 0.1-0.2 s each on the H200): enough to
-     * start the sanitizer run, whose command needs only the tool's path.
+     * start the sanitizer run, whose command needs only the tool's path. {@code nvidiaSmi}: the one that answered,
+     * for a memory sampler started before the check's Python answered (a lookup then would wait for it).
      */
     record Devices(
             String driver,
@@ -69,7 +70,8 @@ public final class EnvironmentProbe {
             String nvccVersion,
             String sanitizerPath,
             String sanitizerVersion,
-            List<String> messages) {
+            List<String> messages,
+            String nvidiaSmi) {
         Devices {
             gpus = List.copyOf(gpus);
             messages = List.copyOf(messages);
@@ -159,7 +161,8 @@ public final class EnvironmentProbe {
                         + "): " + v.firstLine());
             }
         }
-        return new Devices(driver, driverCuda, gpus, nvccVersion, sanitizerPath, sanitizerVersion, messages);
+        return new Devices(
+                driver, driverCuda, gpus, nvccVersion, sanitizerPath, sanitizerVersion, messages, smi.toString());
     }
 
     /**

@@ -1,5 +1,6 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
+import java.nio.file.Path;
 import java.util.Map;
 
 /**
@@ -23,5 +24,17 @@ record PhaseContext(
      */
     Environment environment() {
         return environmentCheck.answer();
+    }
+
+    /**
+     * The nvidia-smi of the memory samplers: the one the environment check ran, so that a phase started before its
+     * Python answered never waits for a lookup (where the job runs in a container, a lookup is a command in turn).
+     */
+    Path nvidiaSmi() {
+        String known = environmentCheck.nvidiaSmi();
+        if (known != null) {
+            return Path.of(known);
+        }
+        return tools.require("nvidia-smi", spec.nvidiaSmi() == null ? null : Path.of(spec.nvidiaSmi()), "--nvidia-smi");
     }
 }

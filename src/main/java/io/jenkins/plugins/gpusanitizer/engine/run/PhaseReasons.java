@@ -51,8 +51,20 @@ public final class PhaseReasons {
             }
             phase(p, dir, analysis, reasons);
         }
-        throughput(record.execution().throughput(), reasons);
+        throughput(record.execution().throughput(), regressionRanBeside(record), reasons);
         return reasons;
+    }
+
+    /**
+     * Whether the record's regression run shared its GPU with the sanitizer run: the card's memory total counts both
+     * jobs and the job's throughput was measured on a shared card, so neither is judged as the job's.
+     */
+    public static boolean regressionRanBeside(RunRecord record) {
+        return record != null
+                && record.execution() != null
+                && record.execution().phases() != null
+                && record.execution().phases().stream()
+                        .anyMatch(p -> p != null && Phase.REGRESSION.id().equals(p.name()) && p.ranBeside());
     }
 
     /** The phase a recorded phase entry is: sanitizer-TOOL, blocking or regression. */
@@ -112,7 +124,18 @@ public final class PhaseReasons {
         }
         boolean failed = PhaseResult.FAILED.equals(p.status());
         noGpu(p, phase, dir, reasons);
+        if (phase == Phase.REGRESSION && p.ranBeside()) {
+            reasons.add(Reason.warning(
+                    "memory-not-judged",
+                    name + " ran beside the sanitizer run: the card's memory total (nvidia-smi.csv) counts both jobs"
+                            + " and no per-process figures of its own were recorded, so its GPU memory was not judged"
+                            + " (--regression-after runs it alone)"));
+        }
         if (phase == Phase.SANITIZER) {
+            String unchecked = VendorKernels.unchecked(name, p.command());
+            if (unchecked != null) {
+                reasons.add(Reason.info("kernel-filter", unchecked));
+            }
             if (RunDirectory.isCachedRerun(name)) {
                 reasons.add(Reason.warning(
                         "capture-conflict",
@@ -200,8 +223,19 @@ public final class PhaseReasons {
         return false;
     }
 
-    private static void throughput(Report.ThroughputJson t, List<Reason> reasons) {
+    private static void throughput(Report.ThroughputJson t, boolean beside, List<Reason> reasons) {
         if (t == null) {
+            return;
+        }
+        if (beside && t.baseline() != null && t.measured() != null) {
+            reasons.add(Reason.warning(
+                    "throughput",
+                    String.format(
+                            Locale.ROOT,
+                            "throughput %.2f (baseline %.2f) not judged: the regression run ran beside the sanitizer"
+                                    + " run, on a shared card (--regression-after runs it alone and judges it)",
+                            t.measured(),
+                            t.baseline())));
             return;
         }
         double tolerance = t.tolerance() == null ? RunSpec.DEFAULT_THROUGHPUT_TOLERANCE : t.tolerance();

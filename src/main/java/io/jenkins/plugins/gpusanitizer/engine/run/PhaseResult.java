@@ -19,6 +19,8 @@ import java.util.Map;
  * @param directory       its folder in the run directory (relative)
  * @param files           its output files (relative to the run directory)
  * @param note            what the runner noticed (survivors killed, XML missing, ...), or null
+ * @param ranBeside       the regression run shared its GPU with the sanitizer run: the card's memory total and the
+ *                        job's throughput are then not its own (false for every other phase)
  */
 public record PhaseResult(
         String name,
@@ -33,7 +35,8 @@ public record PhaseResult(
         Double timeToFailure,
         String directory,
         List<String> files,
-        String note) {
+        String note,
+        boolean ranBeside) {
 
     public static final String PASSED = "passed";
     public static final String FAILED = "failed";
@@ -60,6 +63,26 @@ public record PhaseResult(
                 timeToFailure,
                 directory,
                 files,
-                note == null ? more : note + "; " + more);
+                note == null ? more : note + "; " + more,
+                ranBeside);
+    }
+
+    /** The same result, marked as having shared its GPU with the sanitizer run. */
+    public PhaseResult besideSanitizer() {
+        return new PhaseResult(
+                name,
+                phase,
+                command,
+                env,
+                gpu,
+                status,
+                exitCode,
+                signal,
+                wallSeconds,
+                timeToFailure,
+                directory,
+                files,
+                note,
+                true);
     }
 }

@@ -30,7 +30,9 @@ import java.util.Set;
  * run.json  report.json  report.html
  * env/                      nvidia-smi.txt, nvidia-smi-query.csv, nvcc-version.txt, python-probe.txt, compute-sanitizer-version.txt
  * sanitizer-TOOL/           command.txt, stdout.log, stderr.log, sanitizer.log (--log-file), sanitizer.xml (--xml --save)
- * blocking/                 command.txt, stdout.log, stderr.log, probe.jsonl, generated/ (torch.compile's code the output names: files.tsv, copies)
+ * blocking/                 command.txt, stdout.log, stderr.log, probe.jsonl, generated/ (torch.compile's code the output names: files.tsv, copies),
+ *                           nvidia-smi.csv (on one GPU: the card beside the sanitizer run, read for the regression run's place)
+ * regression-beside-sanitizer/  a regression run that ran out of memory beside the sanitizer run, run again alone
  * blocking-cut/             the blocking run cut when the sanitizer runs ended clean, kept when it ran again in full
  * blocking-before-environment-check/  a blocking run started before the environment check answered and run again
  *                           with the answer's settings; a GPU crash in it is judged
@@ -152,7 +154,8 @@ public final class RunDirectory {
             logs.put(String.valueOf(kept.getFileName()), kept.resolve(STDERR));
         }
         Path csv = dir(Phase.REGRESSION.id()).resolve(MEMORY_CSV);
-        Path memory = hasSamples(csv) ? csv : null;
+        // beside the sanitizer run the card's total is two jobs' memory: not this job's curve (PhaseReasons says so)
+        Path memory = hasSamples(csv) && !PhaseReasons.regressionRanBeside(record) ? csv : null;
         boolean expandable = record != null && record.expandableSegments();
         return new AnalysisInput(
                 sanitizer,
@@ -267,6 +270,15 @@ public final class RunDirectory {
                         .anyMatch(p -> p != null
                                 && Phase.BLOCKING.id().equals(p.name())
                                 && BlockingPhase.wasCut(p.status(), p.note()));
+    }
+
+    /** Whether a phase's stderr shows PyTorch's out of memory (on a shared card: the sharing, not the job). */
+    static boolean outOfMemory(Path stderr) {
+        try (var lines = Files.lines(stderr, java.nio.charset.StandardCharsets.ISO_8859_1)) {
+            return lines.anyMatch(line -> line.contains("CUDA out of memory") || line.contains("OutOfMemoryError"));
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return false;
+        }
     }
 
     static boolean nonEmpty(Path p) {

@@ -81,7 +81,8 @@ final class RunJournal {
                     PhaseResult.TIMED_OUT.equals(result.status()),
                     PhaseResult.STOPPED_AT_TARGET.equals(result.status()),
                     result.files(),
-                    result.note()));
+                    result.note(),
+                    result.ranBeside()));
         }
         Report.ExecutionJson execution = new Report.ExecutionJson(
                 environmentJson(),

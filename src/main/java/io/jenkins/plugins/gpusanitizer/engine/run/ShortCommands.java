@@ -54,6 +54,7 @@ final class ShortCommands {
         String name = ++count + "-" + safe(program == null ? argv.get(0) : program.toString());
         Path dir = root.resolve(name);
         try {
+            requireRoot();
             Files.createDirectories(dir);
             PhaseProcess process = new PhaseProcess(starter, supervisor, dir, env, null, owner, lease);
             PhaseProcess.Outcome outcome = process.run(
@@ -68,6 +69,7 @@ final class ShortCommands {
                 throw new RunException("interrupted while probing " + argv.get(0));
             }
             String output = read(dir.resolve(RunDirectory.STDOUT)) + read(dir.resolve(RunDirectory.STDERR));
+            requireRoot();
             Path saveIn = saveTo.toAbsolutePath().getParent();
             if (saveIn != null) {
                 Files.createDirectories(saveIn);
@@ -108,6 +110,17 @@ final class ShortCommands {
             }
         }
         return executables;
+    }
+
+    /**
+     * The commands' folder, made by the first command: when it is gone the run directory was deleted meanwhile (a
+     * workspace cleanup while the check ran beside the first phase), and nothing may create it again (the runner then
+     * says what happened).
+     */
+    private void requireRoot() throws IOException {
+        if (count > 1 && !Files.isDirectory(root)) {
+            throw new java.nio.file.NoSuchFileException(root.toString(), null, "the run directory was deleted");
+        }
     }
 
     private static String safe(String name) {

@@ -9,7 +9,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** On one GPU the blocking run runs beside the sanitizer run; the regression run stays alone. */
+/** On one GPU the blocking run runs beside the sanitizer run (where the regression run goes: RegressionBesideTest). */
 class PhaseOverlapTest {
     @TempDir
     Path dir;
