@@ -8,7 +8,7 @@ import java.util.concurrent.ExecutionException;
 /**
  * The environment check of one run. The quick commands (driver, GPUs, nvcc, compute-sanitizer) have answered
  * when it exists; the job's Python importing torch — 4-6 s of a gate's fixed cost on the H200
- * (docs/h200-gpu-minutes) — answers on a thread of its own, so that the sanitizer run can start beside it and be
+ * (docs/h200-gpu-minutes) — answers on a thread of its own, so that the first phase(s) can start beside it and be
  * stopped if the answer is "incompatible". Whoever needs the whole environment waits for it.
  */
 final class EnvironmentCheck {
@@ -54,7 +54,7 @@ final class EnvironmentCheck {
         return new EnvironmentCheck(devices.partial(), whole, devices.nvidiaSmi());
     }
 
-    /** A check already answered (tests; several GPUs, where nothing starts before the answer). */
+    /** A check already answered. */
     static EnvironmentCheck known(Environment environment) {
         return new EnvironmentCheck(environment, CompletableFuture.completedFuture(environment), null);
     }

@@ -19,8 +19,9 @@ record PhaseContext(
         PhaseProbe probe,
         ToolLocator tools) {
     /**
-     * The whole environment. Only the sanitizer run may start before the check answered (it needs only the tool's
-     * path, {@link EnvironmentCheck#partial()}); the scheduler starts the others after it.
+     * The whole environment, once the check answered. The phases started before its answer take what they need
+     * otherwise: the sanitizer run the tool's path ({@link EnvironmentCheck#partial()}), a blocking or regression run
+     * the usual torch ({@link EnvironmentCheck#assumed()}).
      */
     Environment environment() {
         return environmentCheck.answer();

@@ -424,7 +424,8 @@ final class PhaseScheduler {
      * an unusable environment (their results then set aside).
      */
     private SanitizerRuns runSanitizers(String gpu, BesideRun blocking, BesideRun besideRun) throws IOException {
-        SanitizerRuns ended = SanitizerRuns.ABORTED;
+        // null on a runner failure (a lease a resumed runner took over): the phases beside are left to run on
+        SanitizerRuns ended = null;
         try {
             boolean clean = true;
             for (Tool tool : context.spec().tools()) {
@@ -437,6 +438,7 @@ final class PhaseScheduler {
                 }
                 for (PhaseResult result : results) {
                     if (record(result)) {
+                        ended = SanitizerRuns.ABORTED;
                         return ended;
                     }
                 }
@@ -446,6 +448,7 @@ final class PhaseScheduler {
             return ended;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            ended = SanitizerRuns.ABORTED;
             return ended;
         } finally {
             if (ended == SanitizerRuns.ABORTED || Thread.currentThread().isInterrupted()) {

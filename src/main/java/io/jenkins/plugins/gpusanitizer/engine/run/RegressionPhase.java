@@ -125,7 +125,8 @@ final class RegressionPhase {
     private static RegressionPlan besideBeforeRestart(Path phaseDir, RegressionPlan plan) throws IOException {
         Path mark = phaseDir.resolve(BESIDE_MARK);
         if (PhaseProcess.started(phaseDir) && Files.isRegularFile(mark)) {
-            return new RegressionPlan(true, Files.readString(mark, StandardCharsets.UTF_8).strip());
+            return new RegressionPlan(
+                    true, Files.readString(mark, StandardCharsets.UTF_8).strip());
         }
         if (plan != null && plan.beside() && !PhaseProcess.started(phaseDir)) {
             Files.writeString(mark, plan.why() + "\n", StandardCharsets.UTF_8);
