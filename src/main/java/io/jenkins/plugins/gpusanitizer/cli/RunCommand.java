@@ -137,12 +137,32 @@ final class RunCommand implements Callable<Integer> {
     @Option(
             names = "--no-overlap",
             description =
-                    "on one GPU, run the environment check, the sanitizer run and the blocking run one after "
-                            + "the other instead of side by side (side by side the gate costs about the sanitizer run plus the "
-                            + "regression run; an unusable environment stops the runs started beside its check, a blocking run "
-                            + "that runs out of memory beside the sanitizer is run again alone; a blocking run still going when "
-                            + "every sanitizer run ended clean is cut, and run again in full only if the regression run fails).")
+                    "run the environment check and every phase one after the other instead of side by side (side by "
+                            + "side the first phases start while the check still runs, and on one GPU the blocking run, and "
+                            + "the regression run when the card has room, run beside the sanitizer run, so the gate costs "
+                            + "about the sanitizer run; an unusable environment stops the runs started beside its check, a "
+                            + "blocking or regression run that runs out of memory beside the sanitizer is run again alone; a "
+                            + "blocking run still going when every sanitizer run ended clean is cut, and run again in full "
+                            + "only if the regression run fails).")
     boolean noOverlap;
+
+    @Option(
+            names = "--regression-after",
+            description = "on one GPU, run the regression run after the sanitizer run, alone, even when the card has "
+                    + "room for it beside (by default it starts beside the sanitizer run once the blocking run beside "
+                    + "that showed the job's GPU memory and the card holds it once more plus a tenth in reserve; the "
+                    + "report says which and why). Alone, its throughput is judged against --throughput-baseline and "
+                    + "the card's memory curve is the job's own; beside, neither is judged.")
+    boolean regressionAfter;
+
+    @Option(
+            names = "--exclude-vendor-kernels",
+            description = "leave the vendor libraries' kernels out of the sanitizer runs (compute-sanitizer "
+                    + "--kernel-name-exclude: cuBLAS/cuBLASLt, cuDNN, cuFFT, NCCL, flash and memory-efficient "
+                    + "attention, by kernel-name substrings): cheaper on a transformer, but an out-of-bounds access "
+                    + "inside them (a wrong shape, stride or count passed to the library) and one in a kernel of the "
+                    + "job's own whose name holds such a substring go unseen; the report says the exclusion was on.")
+    boolean excludeVendorKernels;
 
     @Option(
             names = "--no-gpu-lock",
@@ -316,6 +336,8 @@ final class RunCommand implements Callable<Integer> {
                 .expandableSegments(expandableSegments)
                 .probe(!noProbe)
                 .overlapBlocking(!noOverlap)
+                .regressionBeside(!regressionAfter)
+                .excludeVendorKernels(excludeVendorKernels)
                 .gpuLock(!noGpuLock)
                 .gpuLockTimeoutSeconds(gpuLockTimeout)
                 .probeMemory(probeMemory)

@@ -70,6 +70,8 @@ public class GpuSanitizeStep extends Step implements Serializable {
     private boolean expandableSegments;
     private boolean probe = true;
     private boolean overlapBlocking = true;
+    private boolean regressionAfter;
+    private boolean excludeVendorKernels;
     private boolean gpuLock = true;
     private int gpuLockTimeout = RunSpec.DEFAULT_GPU_LOCK_TIMEOUT_SECONDS;
     private String throughputRegex;
@@ -254,10 +256,30 @@ public class GpuSanitizeStep extends Step implements Serializable {
         return overlapBlocking;
     }
 
-    /** On one GPU, the blocking run beside the sanitizer run (the regression run stays alone). */
+    /** On one GPU, the blocking run (and the regression run, when it fits) beside the sanitizer run. */
     @DataBoundSetter
     public void setOverlapBlocking(boolean overlapBlocking) {
         this.overlapBlocking = overlapBlocking;
+    }
+
+    public boolean isRegressionAfter() {
+        return regressionAfter;
+    }
+
+    /** On one GPU, the regression run after the sanitizer run, alone, even when the card has room beside it. */
+    @DataBoundSetter
+    public void setRegressionAfter(boolean regressionAfter) {
+        this.regressionAfter = regressionAfter;
+    }
+
+    public boolean isExcludeVendorKernels() {
+        return excludeVendorKernels;
+    }
+
+    /** The vendor libraries' kernels left out of the sanitizer runs (cheaper; what it misses is in the help). */
+    @DataBoundSetter
+    public void setExcludeVendorKernels(boolean excludeVendorKernels) {
+        this.excludeVendorKernels = excludeVendorKernels;
     }
 
     public boolean isGpuLock() {

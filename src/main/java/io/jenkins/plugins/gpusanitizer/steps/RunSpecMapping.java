@@ -40,6 +40,8 @@ final class RunSpecMapping {
                 .expandableSegments(step.isExpandableSegments())
                 .probe(step.isProbe())
                 .overlapBlocking(step.isOverlapBlocking())
+                .regressionBeside(!step.isRegressionAfter())
+                .excludeVendorKernels(step.isExcludeVendorKernels())
                 .gpuLock(step.isGpuLock())
                 .gpuLockTimeoutSeconds(step.getGpuLockTimeout())
                 .throughputRegex(step.getThroughputRegex())

@@ -36,6 +36,8 @@ class GpuSanitizeStepTest {
         assertThat(s.printLimit()).isEqualTo(engine.printLimit());
         assertThat(s.keepCachingAllocator()).isFalse();
         assertThat(s.probe()).isTrue();
+        assertThat(s.regressionBeside()).isTrue();
+        assertThat(s.excludeVendorKernels()).isFalse();
         assertThat(s.regressionMultiple()).isEqualTo(engine.regressionMultiple());
         for (Phase p : Phase.values()) {
             assertThat(s.timeoutSeconds(p)).isEqualTo(engine.timeoutSeconds(p));
@@ -63,6 +65,8 @@ class GpuSanitizeStepTest {
         step.setReferenceSeconds(12.5);
         step.setExpandableSegments(true);
         step.setProbe(false);
+        step.setRegressionAfter(true);
+        step.setExcludeVendorKernels(true);
         step.setThroughputRegex("it/s ([0-9.]+)");
         step.setThroughputBaseline(230.0);
         step.setToolActions("initcheck=fail");
@@ -88,6 +92,8 @@ class GpuSanitizeStepTest {
         assertThat(s.referenceSeconds()).isEqualTo(12.5);
         assertThat(s.expandableSegments()).isTrue();
         assertThat(s.probe()).isFalse();
+        assertThat(s.regressionBeside()).isFalse();
+        assertThat(s.excludeVendorKernels()).isTrue();
         assertThat(s.throughputRegex()).isEqualTo("it/s ([0-9.]+)");
         assertThat(s.throughputBaseline()).isEqualTo(230.0);
         assertThat(s.computeSanitizer()).isEqualTo("/opt/cuda/bin/compute-sanitizer");

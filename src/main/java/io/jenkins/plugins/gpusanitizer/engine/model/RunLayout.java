@@ -8,7 +8,9 @@ package io.jenkins.plugins.gpusanitizer.engine.model;
  * run.json  report.json  report.html
  * env/                      nvidia-smi.txt, nvidia-smi-query.csv, nvcc-version.txt, python-probe.txt, compute-sanitizer-version.txt
  * sanitizer-TOOL/           command.txt, stdout.log, stderr.log, sanitizer.log (--log-file), sanitizer.xml (--xml --save)
- * blocking/                 command.txt, stdout.log, stderr.log, probe.jsonl, generated/ (torch.compile's code the output names: files.tsv, copies)
+ * blocking/                 command.txt, stdout.log, stderr.log, probe.jsonl, generated/ (torch.compile's code the output names: files.tsv, copies),
+ *                           nvidia-smi.csv (on one GPU: the card beside the sanitizer run, read for the regression run's place)
+ * regression-beside-sanitizer/  a regression run that ran out of memory beside the sanitizer run, run again alone
  * blocking-cut/             the blocking run cut when the sanitizer runs ended clean, kept when it ran again in full
  * blocking-before-environment-check/  a blocking run started before the environment check answered and run again
  *                           with the answer's settings; a GPU crash in it is judged

@@ -21,9 +21,20 @@ import java.util.function.Supplier;
  */
 final class BlockingPhase {
     private final PhaseContext context;
+    private final boolean sampleCard;
 
     BlockingPhase(PhaseContext context) {
+        this(context, false);
+    }
+
+    /**
+     * @param sampleCard nvidia-smi samples the card's memory beside it ({@code blocking/nvidia-smi.csv}): what the
+     *                   sanitizer and blocking runs take together tells whether the regression run fits beside them
+     *                   ({@link RegressionPlan})
+     */
+    BlockingPhase(PhaseContext context, boolean sampleCard) {
         this.context = context;
+        this.sampleCard = sampleCard;
     }
 
     PhaseResult run(String gpu) throws IOException {
@@ -71,7 +82,7 @@ final class BlockingPhase {
         }
         Path ran = context.dir().dir(Phase.BLOCKING.id());
         Path kept = EnvironmentCheck.setAside(ran);
-        context.reference().forget();
+        context.reference().forget(ReferenceTime.BLOCKING);
         context.progress()
                 .say("the blocking run started before the environment check answered"
                         + (Boolean.TRUE.equals(answer.torchDsa()) ? " (this torch has device-side assertions)" : "")
@@ -121,8 +132,12 @@ final class BlockingPhase {
                         .timeoutSeconds(spec.timeoutSeconds(Phase.BLOCKING))
                         .onProgress(elapsed -> context.progress().say("blocking running " + Math.round(elapsed) + " s"))
                         .stopEarly(stop)
+                        .sidecar(
+                                sampleCard
+                                        ? CardMemory.samplerArgv(context.nvidiaSmi(), gpu, spec.samplerIntervalMs())
+                                        : List.of())
                         .build());
-        context.reference().offer(result.timeToFailure(), "this run's blocking phase");
+        context.reference().offer(result.timeToFailure(), ReferenceTime.BLOCKING);
         copyGeneratedCode(phaseDir);
         return result;
     }

@@ -3,6 +3,7 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 import io.jenkins.plugins.gpusanitizer.engine.run.environment.Environment;
 import io.jenkins.plugins.gpusanitizer.engine.run.environment.EnvironmentCheck;
 import io.jenkins.plugins.gpusanitizer.engine.run.environment.ToolLocator;
+import java.nio.file.Path;
 import java.util.Map;
 
 /**
@@ -21,10 +22,23 @@ record PhaseContext(
         PhaseProbe probe,
         ToolLocator tools) {
     /**
-     * The whole environment. Only the sanitizer run may start before the check answered (it needs only the tool's
-     * path, {@link EnvironmentCheck#partial()}); the scheduler starts the others after it.
+     * The whole environment, once the check answered. The phases started before its answer take what they need
+     * otherwise: the sanitizer run the tool's path ({@link EnvironmentCheck#partial()}), a blocking or regression run
+     * the usual torch ({@link EnvironmentCheck#assumed()}).
      */
     Environment environment() {
         return environmentCheck.answer();
+    }
+
+    /**
+     * The nvidia-smi of the memory samplers: the one the environment check ran, so that a phase started before its
+     * Python answered never waits for a lookup (where the job runs in a container, a lookup is a command in turn).
+     */
+    Path nvidiaSmi() {
+        String known = environmentCheck.nvidiaSmi();
+        if (known != null) {
+            return Path.of(known);
+        }
+        return tools.require("nvidia-smi", spec.nvidiaSmi() == null ? null : Path.of(spec.nvidiaSmi()), "--nvidia-smi");
     }
 }

@@ -141,7 +141,8 @@ final class PhaseLauncher {
                 timeToFailure,
                 dir.root().relativize(phaseDir).toString(),
                 files,
-                secrets.mask(note));
+                secrets.mask(note),
+                false);
     }
 
     private String describeEnv(PhaseCommand command) {

@@ -54,7 +54,7 @@ public final class PhaseReasons {
             }
             phase(p, dir, analysis, WorkPaths.of(record.execution().workDirectory()), reasons);
         }
-        throughput(record.execution().throughput(), reasons);
+        throughput(record.execution().throughput(), RunDirectory.regressionRanBeside(record), reasons);
         return reasons;
     }
 
@@ -135,6 +135,10 @@ public final class PhaseReasons {
     private static void sanitizerPhase(Report.PhaseJson p, RunDirectory dir, Analysis a, List<Reason> reasons) {
         String name = p.name();
         boolean failed = PhaseResult.FAILED.equals(p.status());
+        String unchecked = VendorKernels.unchecked(name, p.command());
+        if (unchecked != null) {
+            reasons.add(Reason.info("kernel-filter", unchecked));
+        }
         if (RunDirectory.isCachedRerun(name)) {
             reasons.add(Reason.warning(
                     "capture-conflict",
@@ -241,8 +245,19 @@ public final class PhaseReasons {
         return false;
     }
 
-    private static void throughput(Report.ThroughputJson t, List<Reason> reasons) {
+    private static void throughput(Report.ThroughputJson t, boolean beside, List<Reason> reasons) {
         if (t == null) {
+            return;
+        }
+        if (beside && t.baseline() != null && t.measured() != null) {
+            reasons.add(Reason.warning(
+                    "throughput",
+                    String.format(
+                            Locale.ROOT,
+                            "throughput %.2f (baseline %.2f) not judged: the regression run ran beside the sanitizer"
+                                    + " run, on a shared card (--regression-after runs it alone and judges it)",
+                            t.measured(),
+                            t.baseline())));
             return;
         }
         double tolerance = t.tolerance() == null ? RunSpec.DEFAULT_THROUGHPUT_TOLERANCE : t.tolerance();

@@ -1,12 +1,11 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
+import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
 import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.run.environment.Environment;
 import io.jenkins.plugins.gpusanitizer.engine.run.environment.EnvironmentCheck;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -20,10 +19,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Runs the planned phases: on one GPU the blocking run beside the sanitizer runs, then the regression
- * run (or all in order with overlap off); with several GPUs the independent ones at once. Either way a
- * blocking run still going when every sanitizer run ended clean is cut, and run again in full only if the
- * regression run fails. Records each result as it finishes and stops at the first abort.
+ * Runs the planned phases. Unless {@code --no-overlap}, the first phase(s) start beside the environment check (the
+ * job's Python importing torch, seconds) and only what comes later waits for its answer. On one GPU the blocking run
+ * runs beside the sanitizer runs, and the regression run beside them too when the card has room ({@link
+ * RegressionPlan}), else after them; with several GPUs the independent ones at once. Either way a blocking run still
+ * going when every sanitizer run ended clean is cut, and run again in full only if the regression run fails.
+ * Records each result as it finishes (sanitizer, blocking, regression) and stops at the first abort.
  */
 final class PhaseScheduler {
     private final PhaseContext context;
@@ -38,10 +39,16 @@ final class PhaseScheduler {
     }
 
     /**
-     * Whether the sanitizer run starts beside the environment check: on one GPU with the blocking run beside it
-     * (the default), the check's seconds are hidden too. Otherwise the check answers before any phase.
+     * Whether the first phase(s) start beside the environment check (the default); with {@code --no-overlap} the
+     * check answers before any phase. The phases that start before its answer stop when it finds the environment
+     * unusable (their files are set aside, none of their results counts); the others start after it.
      */
     static boolean startsBesideCheck(RunSpec spec) {
+        return spec.overlapBlocking();
+    }
+
+    /** One GPU, the sanitizer runs with the blocking run beside them (and the regression run when it fits). */
+    private static boolean overlapped(RunSpec spec) {
         return spec.gpus().size() == 1
                 && spec.overlapBlocking()
                 && spec.phases().contains(Phase.SANITIZER)
@@ -52,34 +59,118 @@ final class PhaseScheduler {
     /** @return true when aborted */
     boolean run() throws IOException {
         RunSpec spec = context.spec();
-        if (startsBesideCheck(spec)) {
+        if (overlapped(spec)) {
             return runOverlapped(spec.gpus().get(0));
         }
         if (spec.gpus().size() > 1) {
             return runInParallel();
         }
-        String gpu = spec.gpus().get(0);
+        return runInOrder(spec.gpus().get(0));
+    }
+
+    /**
+     * One GPU, one phase after the other; unless {@code --no-overlap} the first starts beside the environment check,
+     * and a regression run after a sanitizer run says why it did not go beside it.
+     *
+     * @return true when aborted
+     */
+    private boolean runInOrder(String gpu) throws IOException {
+        RunSpec spec = context.spec();
+        boolean besideCheck = startsBesideCheck(spec);
         for (Phase phase : spec.phases()) {
-            switch (phase) {
-                case SANITIZER -> {
-                    for (Tool tool : spec.tools()) {
-                        for (PhaseResult result : new SanitizerPhase(context, tool).run(gpu)) {
-                            if (record(result)) {
-                                return true;
-                            }
+            List<PhaseResult> first = new ArrayList<>();
+            // beside the check, results are recorded once it found the environment usable; else as each ends
+            Outcome outcome = besideCheck
+                    ? result -> {
+                        first.add(result);
+                        return PhaseResult.ABORTED.equals(result.status());
+                    }
+                    : this::record;
+            if (runOne(phase, gpu, besideCheck, outcome) && !besideCheck) {
+                return true;
+            }
+            if (besideCheck) {
+                besideCheck = false;
+                if (!answeredUsable(first)) {
+                    return Thread.currentThread().isInterrupted();
+                }
+                for (PhaseResult result : first) {
+                    if (record(result)) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    /** What becomes of a phase's result; true: stop (an abort). */
+    private interface Outcome {
+        boolean take(PhaseResult result) throws IOException;
+    }
+
+    /** One phase; each tool's sanitizer run beside the check stops within a second of "unusable". */
+    private boolean runOne(Phase phase, String gpu, boolean besideCheck, Outcome outcome) throws IOException {
+        RunSpec spec = context.spec();
+        EnvironmentCheck check = context.environmentCheck();
+        switch (phase) {
+            case SANITIZER -> {
+                for (Tool tool : spec.tools()) {
+                    for (PhaseResult result : new SanitizerPhase(context, tool).run(gpu)) {
+                        if (outcome.take(result)) {
+                            return true;
                         }
                     }
                 }
-                case BLOCKING -> {
-                    if (record(new BlockingPhase(context).run(gpu))) {
-                        return true;
-                    }
-                }
-                case REGRESSION -> {
-                    if (record(regression.run(gpu))) {
-                        return true;
-                    }
-                }
+                return false;
+            }
+            case BLOCKING -> {
+                return outcome.take(
+                        besideCheck
+                                ? new BlockingPhase(context).runBesideCheck(gpu, check, () -> null)
+                                : new BlockingPhase(context).run(gpu));
+            }
+            case REGRESSION -> {
+                return outcome.take(
+                        besideCheck
+                                ? regression.runBesideCheck(gpu, check)
+                                : regression.run(gpu, afterSanitizer(spec)));
+            }
+            default -> throw new IllegalStateException("unknown phase " + phase);
+        }
+    }
+
+    /** The plan of a regression run after a sanitizer run on one GPU (said once), or null when none ran before it. */
+    private RegressionPlan afterSanitizer(RunSpec spec) {
+        if (!spec.phases().contains(Phase.SANITIZER)
+                || spec.phases().indexOf(Phase.SANITIZER) > spec.phases().indexOf(Phase.REGRESSION)) {
+            return null;
+        }
+        RegressionPlan plan = RegressionPlan.fixed(spec);
+        announce(plan);
+        if (plan != null) {
+            context.reasons().add(Reason.info("regression-plan", plan.why()));
+        }
+        return plan;
+    }
+
+    /**
+     * Waits for the environment check's answer after the phases started beside it; when it found the environment
+     * unusable their results are set aside (their files kept, none counts) and false is returned.
+     */
+    private boolean answeredUsable(List<PhaseResult> besideCheck) throws IOException {
+        try {
+            if (EnvironmentCheck.usable(awaitCheck())) {
+                return true;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (!Thread.currentThread().isInterrupted()) {
+            setAside(besideCheck);
+        } else {
+            for (PhaseResult result : besideCheck) {
+                record(result); // an abort: what ran is evidence
             }
         }
         return false;
@@ -107,9 +198,14 @@ final class PhaseScheduler {
                 independent.add(() -> phase.run(gpu));
             }
         }
+        boolean besideCheck = startsBesideCheck(spec);
         if (spec.phases().contains(Phase.BLOCKING)) {
             String gpu = gpus.get(next++ % gpus.size());
-            independent.add(() -> List.of(new BlockingPhase(context).run(gpu, cut::get)));
+            EnvironmentCheck check = context.environmentCheck();
+            independent.add(() -> List.of(
+                    besideCheck
+                            ? new BlockingPhase(context).runBesideCheck(gpu, check, cut::get)
+                            : new BlockingPhase(context).run(gpu, cut::get)));
         }
         ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(independent.size(), gpus.size())));
         List<Future<List<PhaseResult>>> futures = new ArrayList<>();
@@ -118,6 +214,10 @@ final class PhaseScheduler {
         boolean aborted = false;
         boolean clean = !sanitizers.isEmpty();
         PhaseResult blocking = null;
+        if (besideCheck && !usableBeside(futures)) {
+            awaitQuietly(pool);
+            return Thread.currentThread().isInterrupted();
+        }
         for (int i = 0; i < futures.size(); i++) {
             try {
                 List<PhaseResult> results = futures.get(i).get();
@@ -152,6 +252,29 @@ final class PhaseScheduler {
         return false;
     }
 
+    /**
+     * The independent phases started beside the environment check: true once it found the environment usable; else
+     * (they stop within a second) their results are set aside and false is returned.
+     */
+    private boolean usableBeside(List<Future<List<PhaseResult>>> futures) throws IOException {
+        try {
+            if (EnvironmentCheck.usable(awaitCheck())) {
+                return true;
+            }
+            List<PhaseResult> stopped = new ArrayList<>();
+            for (Future<List<PhaseResult>> future : futures) {
+                stopped.addAll(future.get());
+            }
+            setAside(stopped);
+        } catch (InterruptedException e) {
+            futures.forEach(other -> other.cancel(true)); // each phase kills its own tree and records its abort
+            Thread.currentThread().interrupt();
+        } catch (ExecutionException e) {
+            throw new IOException("phase failed: " + e.getCause(), e.getCause());
+        }
+        return false;
+    }
+
     /** A blocking run still going once every sanitizer run ended clean is cut (see {@link #runOverlapped}). */
     private void cutBlocking(AtomicReference<String> cut) {
         if (regressionRunsWholeJob()) {
@@ -182,7 +305,11 @@ final class PhaseScheduler {
      * @return true when aborted
      */
     private boolean runRegression(String gpu, PhaseResult blocking) throws IOException {
-        PhaseResult regressed = regression.run(gpu);
+        return recordRegression(gpu, blocking, regression.run(gpu));
+    }
+
+    /** @return true when aborted */
+    private boolean recordRegression(String gpu, PhaseResult blocking, PhaseResult regressed) throws IOException {
         if (record(regressed)) {
             return true;
         }
@@ -193,10 +320,10 @@ final class PhaseScheduler {
     }
 
     /**
-     * One GPU: the blocking run beside the sanitizer runs (it is short and its traceback does not depend
-     * on what else runs on the card), then the regression run alone, whose memory curve is judged. A
-     * blocking run that ran out of memory beside the sanitizer is run again alone: the card was shared,
-     * so that failure is not the job's.
+     * One GPU: the blocking run beside the sanitizer runs (it is short and its traceback does not depend on what else
+     * runs on the card), and the regression run beside them too when the card has room ({@link RegressionBeside}),
+     * else after them, alone. A blocking or regression run that ran out of memory beside the sanitizer run is run
+     * again alone: the card was shared, so that failure is not the job's.
      *
      * @return true when aborted
      */
@@ -204,66 +331,143 @@ final class PhaseScheduler {
         RunSpec spec = context.spec();
         EnvironmentCheck check = context.environmentCheck();
         AtomicReference<String> cut = new AtomicReference<>();
-        BesideRun blocking = new BesideRun(() -> new BlockingPhase(context).runBesideCheck(gpu, check, cut::get));
+        boolean regressionPlanned = spec.phases().contains(Phase.REGRESSION);
+        RegressionPlan fixed = regressionPlanned ? RegressionPlan.fixed(spec) : null;
+        boolean watch = regressionPlanned && fixed == null;
+        BesideRun blocking =
+                new BesideRun(() -> new BlockingPhase(context, watch).runBesideCheck(gpu, check, cut::get));
+        RegressionBeside beside = watch ? new RegressionBeside(context, regression, gpu, blocking) : null;
+        BesideRun besideRun = beside == null ? null : new BesideRun(beside);
         context.progress()
                 .say("blocking runs beside the sanitizer on GPU " + gpu + ", both beside the environment check"
+                        + (watch ? ", the regression run beside them too if the card has room" : "")
                         + " (--no-overlap: one after the other)");
-        boolean aborted = false;
-        boolean unusable = false;
-        boolean clean = true;
-        try {
-            sanitizer:
-            for (Tool tool : spec.tools()) {
-                SanitizerPhase phase = new SanitizerPhase(context, tool);
-                List<PhaseResult> results = phase.run(gpu);
-                if (!EnvironmentCheck.usable(awaitCheck())) {
-                    setAside(results);
-                    unusable = true;
-                    break;
-                }
-                for (PhaseResult result : results) {
-                    if (record(result)) {
-                        aborted = true;
-                        break sanitizer;
-                    }
-                }
-                clean &= phase.endedClean(results);
-            }
-            if (!aborted && !unusable && clean) {
-                cutBlocking(cut);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            aborted = true;
-        } finally {
-            if (aborted || Thread.currentThread().isInterrupted()) {
-                blocking.abort(); // its process is stopped through its supervisor, like any abort
-            }
+        announce(fixed);
+        SanitizerRuns sanitizers = runSanitizers(gpu, blocking, besideRun);
+        if (beside != null) {
+            beside.sanitizerEnded();
+        }
+        if (sanitizers == SanitizerRuns.CLEAN) {
+            cutBlocking(cut);
         }
         PhaseResult result = blocking.result();
-        if (unusable) {
+        PhaseResult besideResult = besideRun == null ? null : besideRun.result();
+        if (sanitizers == SanitizerRuns.UNUSABLE) {
+            // the regression run starts only after a usable answer: none ran
             if (result != null) {
                 setAside(List.of(result));
             }
             return false;
         }
+        boolean aborted = sanitizers == SanitizerRuns.ABORTED;
         if (result == null) {
+            recordAll(besideResult);
             return true;
         }
-        if (!aborted && ranOutOfMemory(result)) {
+        if (!aborted && ranOutOfMemory(context.dir(), result)) {
             Path kept = RunDirectory.setAside(context.dir().dir(Phase.BLOCKING.id()), "beside-sanitizer");
             context.progress()
                     .say(
                             "the blocking run ran out of GPU memory beside the sanitizer: run again alone (the first is kept in "
                                     + kept.getFileName() + ")");
-            context.reference().forget();
+            context.reference().forget(ReferenceTime.BLOCKING);
             result = new BlockingPhase(context).run(gpu);
         }
         // recorded even after an abort: it ran, and what it found is evidence
         if (record(result) || aborted) {
+            recordAll(besideResult);
             return true;
         }
-        return spec.phases().contains(Phase.REGRESSION) && runRegression(gpu, result);
+        return regressionPlanned
+                && regressionAfterOverlap(gpu, result, beside == null ? fixed : beside.plan(), besideResult);
+    }
+
+    /**
+     * The regression run's result when it ran beside the sanitizer run, or it alone now: planned after, or run again
+     * after it ran out of memory beside (its first run kept as {@code regression-beside-sanitizer}).
+     *
+     * @return true when aborted
+     */
+    private boolean regressionAfterOverlap(String gpu, PhaseResult blocking, RegressionPlan plan, PhaseResult beside)
+            throws IOException {
+        RegressionPlan next = plan;
+        if (beside != null) {
+            if (!ranOutOfMemory(context.dir(), beside)) {
+                context.reasons().add(Reason.info("regression-plan", plan.why()));
+                return recordRegression(gpu, blocking, beside);
+            }
+            Path kept = RunDirectory.setAside(context.dir().dir(Phase.REGRESSION.id()), "beside-sanitizer");
+            context.reference().forget(ReferenceTime.REGRESSION);
+            next = RegressionPlan.after("it ran out of GPU memory beside the sanitizer run: run again alone (the first"
+                    + " is kept in " + kept.getFileName() + ")");
+            context.progress().say(next.why());
+        }
+        if (next != null) {
+            context.reasons().add(Reason.info("regression-plan", next.why()));
+        }
+        return recordRegression(gpu, blocking, regression.run(gpu, next));
+    }
+
+    private void recordAll(PhaseResult result) throws IOException {
+        if (result != null) {
+            record(result);
+        }
+    }
+
+    /** How the sanitizer runs beside the blocking run ended. */
+    private enum SanitizerRuns {
+        CLEAN,
+        FOUND,
+        UNUSABLE,
+        ABORTED
+    }
+
+    /**
+     * The sanitizer runs, one tool after the other, beside the blocking (and regression) run; stopped by an abort or
+     * an unusable environment (their results then set aside).
+     */
+    private SanitizerRuns runSanitizers(String gpu, BesideRun blocking, BesideRun besideRun) throws IOException {
+        // null on a runner failure (a lease a resumed runner took over): the phases beside are left to run on
+        SanitizerRuns ended = null;
+        try {
+            boolean clean = true;
+            for (Tool tool : context.spec().tools()) {
+                SanitizerPhase phase = new SanitizerPhase(context, tool);
+                List<PhaseResult> results = phase.run(gpu);
+                if (!EnvironmentCheck.usable(awaitCheck())) {
+                    setAside(results);
+                    ended = SanitizerRuns.UNUSABLE;
+                    return ended;
+                }
+                for (PhaseResult result : results) {
+                    if (record(result)) {
+                        ended = SanitizerRuns.ABORTED;
+                        return ended;
+                    }
+                }
+                clean &= phase.endedClean(results);
+            }
+            ended = clean ? SanitizerRuns.CLEAN : SanitizerRuns.FOUND;
+            return ended;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            ended = SanitizerRuns.ABORTED;
+            return ended;
+        } finally {
+            if (ended == SanitizerRuns.ABORTED || Thread.currentThread().isInterrupted()) {
+                blocking.abort(); // its process is stopped through its supervisor, like any abort
+                if (besideRun != null) {
+                    besideRun.abort();
+                }
+            }
+        }
+    }
+
+    /** Says once, on the console, a regression plan known before anything ran. */
+    private void announce(RegressionPlan plan) {
+        if (plan != null) {
+            context.progress().say(plan.why());
+        }
     }
 
     /**
@@ -312,7 +516,7 @@ final class PhaseScheduler {
     }
 
     /** A phase on a thread of its own, beside the scheduler's; an abort interrupts it and waits for its result. */
-    private static final class BesideRun {
+    private static final class BesideRun implements RegressionBeside.Blocking {
         private final Thread thread;
         private volatile PhaseResult result;
         private volatile Throwable failure;
@@ -333,6 +537,17 @@ final class PhaseScheduler {
 
         void abort() {
             thread.interrupt();
+        }
+
+        @Override
+        public boolean awaitEnd(long millis) throws InterruptedException {
+            thread.join(millis);
+            return !thread.isAlive();
+        }
+
+        @Override
+        public PhaseResult ended() {
+            return thread.isAlive() ? null : result;
         }
 
         /** Waits for it (an interrupt of the waiting thread aborts it first); null when it produced nothing. */
@@ -362,16 +577,12 @@ final class PhaseScheduler {
         }
     }
 
-    private boolean ranOutOfMemory(PhaseResult result) {
+    /** Whether a phase failed of an out of memory (on a shared card: the sharing, not the job). */
+    static boolean ranOutOfMemory(RunDirectory dir, PhaseResult result) {
         if (!PhaseResult.FAILED.equals(result.status())) {
             return false;
         }
-        Path stderr = context.dir().dir(Phase.BLOCKING.id()).resolve(RunLayout.STDERR);
-        try (var lines = Files.lines(stderr, StandardCharsets.ISO_8859_1)) {
-            return lines.anyMatch(line -> line.contains("CUDA out of memory") || line.contains("OutOfMemoryError"));
-        } catch (IOException | UncheckedIOException e) {
-            return false;
-        }
+        return RunDirectory.outOfMemory(dir.dir(result.directory()).resolve(RunLayout.STDERR));
     }
 
     private void awaitQuietly(ExecutorService pool) {

@@ -36,15 +36,23 @@ final class ReferenceTime {
         }
     }
 
-    /** A phase's own failure time, kept when no earlier one is known. */
-    /** Drops a failure time this run offered (a blocking run that failed only because it shared the card). */
-    synchronized void forget() {
-        if (source != null && source.startsWith("this run")) {
+    /** Where this run's own failure times come from (the blocking run's, else the regression run's). */
+    static final String BLOCKING = "this run's blocking phase";
+
+    static final String REGRESSION = "this run's regression phase";
+
+    /**
+     * Drops a failure time this run's phase offered (a run that failed only because it shared the card, or that runs
+     * again with other settings); one given or read from a report, or offered by the other phase, stays.
+     */
+    synchronized void forget(String from) {
+        if (from.equals(source)) {
             failureSeconds = null;
             source = null;
         }
     }
 
+    /** A phase's own failure time, kept when no earlier one is known. */
     synchronized void offer(Double timeToFailure, String from) {
         if (failureSeconds == null && timeToFailure != null) {
             failureSeconds = timeToFailure;
@@ -63,6 +71,22 @@ final class ReferenceTime {
             regressionTarget = spec.regressionMultiple() * failureSeconds;
         }
         return regressionTarget != null ? Math.min(regressionTarget, timeoutSeconds) : timeoutSeconds;
+    }
+
+    /**
+     * A target learned after the regression run started without one (beside the sanitizer run, before the blocking run
+     * failed): the multiple of the blocking run's failure time, now that it is known; null while none is. Kept as the
+     * regression target from then on. A given duration or failure time was known at the start: never late.
+     */
+    synchronized Double lateRegressionTarget(RunSpec spec, int timeoutSeconds) {
+        if (regressionTarget == null
+                && spec.regressionSeconds() == null
+                && failureSeconds != null
+                && BLOCKING.equals(source)) {
+            regressionTarget = spec.regressionMultiple() * failureSeconds;
+            return Math.min(regressionTarget, timeoutSeconds);
+        }
+        return null;
     }
 
     synchronized Double failureSeconds() {

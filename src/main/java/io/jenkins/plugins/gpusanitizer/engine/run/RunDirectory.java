@@ -269,6 +269,15 @@ public final class RunDirectory {
                                 && BlockingPhase.wasCut(p.status(), p.note()));
     }
 
+    /** Whether a phase's stderr shows PyTorch's out of memory (on a shared card: the sharing, not the job). */
+    static boolean outOfMemory(Path stderr) {
+        try (var lines = Files.lines(stderr, java.nio.charset.StandardCharsets.ISO_8859_1)) {
+            return lines.anyMatch(line -> line.contains("CUDA out of memory") || line.contains("OutOfMemoryError"));
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return false;
+        }
+    }
+
     static boolean nonEmpty(Path p) {
         try {
             return Files.isRegularFile(p) && Files.size(p) > 0;

@@ -75,6 +75,18 @@ public final class RunSpec implements Serializable {
      * then about the sanitizer's plus the regression's (docs/performance.md, GPU time per merge).
      */
     private boolean overlapBlocking = true;
+    /**
+     * On one GPU, the regression run beside the sanitizer run when the card has room for it ({@link RegressionPlan});
+     * false: after it, alone (its throughput and the card's memory curve are then its own).
+     */
+    private boolean regressionBeside = true;
+    /**
+     * How long the blocking run beside the sanitizer run is watched before the regression run's place is decided
+     * (its peak GPU memory in these first seconds is the job's need); the decision comes earlier when it ends.
+     */
+    private int roomCheckSeconds = 10;
+    /** compute-sanitizer's kernel-name filters leave the vendor libraries' kernels unchecked ({@link VendorKernels}). */
+    private boolean excludeVendorKernels;
 
     private List<String> extraSanitizerArgs = new ArrayList<>();
     private Map<String, String> extraEnv = new LinkedHashMap<>();
@@ -564,6 +576,35 @@ public final class RunSpec implements Serializable {
         return this;
     }
 
+    /** On one GPU, whether the regression run may start beside the sanitizer run (when the card has room). */
+    public boolean regressionBeside() {
+        return regressionBeside;
+    }
+
+    public RunSpec regressionBeside(boolean beside) {
+        regressionBeside = beside;
+        return this;
+    }
+
+    /** Seconds of the blocking run watched before the regression run's place is decided. */
+    public int roomCheckSeconds() {
+        return roomCheckSeconds;
+    }
+
+    public RunSpec roomCheckSeconds(int seconds) {
+        roomCheckSeconds = seconds;
+        return this;
+    }
+
+    public boolean excludeVendorKernels() {
+        return excludeVendorKernels;
+    }
+
+    public RunSpec excludeVendorKernels(boolean exclude) {
+        excludeVendorKernels = exclude;
+        return this;
+    }
+
     /** Whether the regression phase gets the probe: as asked, else unless a throughput baseline is judged. */
     public boolean probeMemory() {
         return probeMemory != null ? probeMemory : throughputBaseline == null;
@@ -634,6 +675,9 @@ public final class RunSpec implements Serializable {
         }
         if (padding < 0) {
             throw new RunException("padding must be 0 (none) or more bytes, got " + padding);
+        }
+        if (roomCheckSeconds < 0) {
+            throw new RunException("room check must be 0 or more seconds, got " + roomCheckSeconds);
         }
         if (gpuLockTimeoutSeconds < 0) {
             throw new RunException(

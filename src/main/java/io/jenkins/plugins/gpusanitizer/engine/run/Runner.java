@@ -213,7 +213,7 @@ public final class Runner {
     }
 
     /**
-     * The phases, once the GPUs are this run's; the sanitizer run may start before the environment check answered
+     * The phases, once the GPUs are this run's; the first may start before the environment check answered
      * ({@link PhaseScheduler#startsBesideCheck}), the others start after it.
      *
      * @return true when aborted

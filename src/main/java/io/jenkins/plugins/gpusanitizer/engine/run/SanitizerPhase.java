@@ -157,6 +157,9 @@ final class SanitizerPhase {
         if (tool == Tool.MEMCHECK && spec.padding() > 0) {
             argv.addAll(List.of("--padding", Integer.toString(spec.padding())));
         }
+        if (spec.excludeVendorKernels()) {
+            argv.add(VendorKernels.argument());
+        }
         argv.addAll(spec.extraSanitizerArgs());
         argv.addAll(RunSpec.argv(spec.sanitizerCommand()));
         return argv;

@@ -5,28 +5,35 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.run.process.PhaseProcess;
+import io.jenkins.plugins.gpusanitizer.testing.FileWait;
 import io.jenkins.plugins.gpusanitizer.testing.Processes;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The environment check's slow part (the job's Python importing torch) runs beside the sanitizer and blocking runs
  * on one GPU; an unusable answer stops them and counts none of it; an answer that changes the blocking run's
- * settings runs it again; the regression run starts after the answer.
+ * settings runs it again; the regression run starts after the answer. Whatever the plan, the first phase(s) start
+ * beside the check (unless {@code --no-overlap}).
  */
 @Execution(ExecutionMode.CONCURRENT) // real processes that mostly wait: the tests overlap
 class EnvironmentCheckBesideTest {
     @TempDir
     Path dir;
 
-    private final List<String> console = new ArrayList<>();
+    private final List<String> console = java.util.Collections.synchronizedList(new ArrayList<>());
 
     private Report run(FakeGpu gpu, RunSpec spec) {
         return new Runner(spec, gpu.env(), console::add).run();
@@ -176,6 +183,71 @@ class EnvironmentCheckBesideTest {
                 .content()
                 .contains("SignalException");
         assertThat(report.verdict()).as(report.reasons().toString()).isEqualTo(Verdict.PASS);
+    }
+
+    /**
+     * Whatever the plan, the first phase's job starts while the check's Python still waits at its gate: the test opens
+     * that gate only once it saw the job start, so a first phase that waited for the check would never start.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"all three", "sanitizer then regression", "two GPUs", "regression alone", "blocking first"})
+    void theFirstPhaseNeverWaitsForTheEnvironmentCheck(String plan) throws Exception {
+        FakeGpu gpu = new FakeGpu(dir).clean().put("async.sleep", "0").put("torch-probe.gate", "");
+        RunSpec spec = FakeGpu.farOobSpec(dir.resolve("run"));
+        String first = "memcheck-app";
+        switch (plan) {
+            case "sanitizer then regression" -> spec.phases(List.of(Phase.SANITIZER, Phase.REGRESSION));
+            case "two GPUs" -> {
+                gpu.put("gpu-count", "2");
+                spec.gpus(List.of("0", "1"));
+            }
+            case "regression alone" -> {
+                spec.phases(List.of(Phase.REGRESSION));
+                first = "async";
+            }
+            case "blocking first" -> {
+                spec.phases(List.of(Phase.BLOCKING, Phase.REGRESSION));
+                first = "blocking";
+            }
+            default -> {}
+        }
+        FutureTask<Report> run = new FutureTask<>(() -> new Runner(spec, gpu.env(), console::add).run());
+        Thread runner = new Thread(run, "runner-under-test");
+        runner.setDaemon(true);
+        runner.start();
+
+        boolean started = FileWait.all(Duration.ofMinutes(2), gpu.log.resolve("pid-" + first + ".txt"));
+        boolean checkStillWaiting = !Files.exists(gpu.log.resolve("torch-probe.end"));
+        gpu.put("torch-probe.open", "");
+        Report report = run.get(5, TimeUnit.MINUTES);
+
+        assertThat(started)
+                .as("the first phase's job started before the check's Python answered")
+                .isTrue();
+        assertThat(checkStillWaiting).isTrue();
+        assertThat(report.execution().environment().torchVersion()).isEqualTo("2.11.0+cu130");
+        assertThat(report.verdict()).as(report.reasons().toString()).isEqualTo(Verdict.PASS);
+        assertThat(report.execution().phases()).isNotEmpty();
+    }
+
+    @Test
+    void anUnusableEnvironmentStopsARegressionRunStartedBesideItsCheck() {
+        FakeGpu gpu = new FakeGpu(dir)
+                .clean()
+                .put("torch-probe.sleep", "1")
+                .put(
+                        "torch-probe.json",
+                        "{\"python\": \"3.12.3\", \"torch\": \"2.11.0+cu130\", \"cuda\": \"13.0\","
+                                + " \"cuda_available\": false, \"dsa\": false}")
+                .hang("async");
+        Report report = run(gpu, FakeGpu.farOobSpec(dir.resolve("run")).phases(List.of(Phase.REGRESSION)));
+
+        assertThat(report.verdict()).isEqualTo(Verdict.ERROR);
+        assertThat(report.execution().phases()).as("no phase result counts").isEmpty();
+        assertThat(dir.resolve("run/regression-before-environment-check/stderr.log"))
+                .as("what the stopped run wrote is kept")
+                .exists();
+        assertThat(dir.resolve("run/regression")).doesNotExist();
     }
 
     @Test

@@ -17,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
 
-/** On one GPU the blocking run runs beside the sanitizer run; the regression run stays alone. */
+/** On one GPU the blocking run runs beside the sanitizer run (where the regression run goes: RegressionBesideTest). */
 @Execution(ExecutionMode.CONCURRENT) // real processes that mostly wait: the tests overlap
 class PhaseOverlapTest {
     @TempDir

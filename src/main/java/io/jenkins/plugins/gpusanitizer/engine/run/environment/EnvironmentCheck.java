@@ -13,8 +13,8 @@ import java.util.concurrent.ExecutionException;
 /**
  * The environment check of one run. The quick commands (driver, GPUs, nvcc, compute-sanitizer) have answered
  * when it exists; the job's Python importing torch — 4-6 s of a gate's fixed cost on the H200
- * (records/h200-gpu-minutes.zip) — answers on a thread of its own, so that the sanitizer run can start beside it
- * and be stopped if the answer is "incompatible". Whoever needs the whole environment waits for it.
+ * (records/h200-2026-12-04-gpu-minutes-before.zip) — answers on a thread of its own, so that the first phase(s) can
+ * start beside it and be stopped if the answer is "incompatible". Whoever needs the whole environment waits for it.
  */
 public final class EnvironmentCheck {
     /** What the run does with the answer once it is known: record it, print it, turn its findings into reasons. */
@@ -29,10 +29,14 @@ public final class EnvironmentCheck {
     /** The thread that runs the Python part; null for a check already answered. */
     private final Thread checking;
 
-    private EnvironmentCheck(Environment partial, CompletableFuture<Environment> whole, Thread checking) {
+    private final String nvidiaSmi;
+
+    private EnvironmentCheck(
+            Environment partial, CompletableFuture<Environment> whole, Thread checking, String nvidiaSmi) {
         this.partial = partial;
         this.whole = whole;
         this.checking = checking;
+        this.nvidiaSmi = nvidiaSmi;
     }
 
     /** Starts the Python part; the settler hears the answer on the checking thread, before any waiter does. */
@@ -57,12 +61,17 @@ public final class EnvironmentCheck {
                 "gpu-sanitize-environment-check");
         thread.setDaemon(true);
         thread.start();
-        return new EnvironmentCheck(devices.partial(), whole, thread);
+        return new EnvironmentCheck(devices.partial(), whole, thread, devices.nvidiaSmi());
     }
 
-    /** A check already answered (tests; several GPUs, where nothing starts before the answer). */
+    /** A check already answered. */
     static EnvironmentCheck known(Environment environment) {
-        return new EnvironmentCheck(environment, CompletableFuture.completedFuture(environment), null);
+        return new EnvironmentCheck(environment, CompletableFuture.completedFuture(environment), null, null);
+    }
+
+    /** The nvidia-smi the quick commands ran, or null when not known (then it is looked up). */
+    public String nvidiaSmi() {
+        return nvidiaSmi;
     }
 
     /** What the quick commands found: enough for the sanitizer run's command line. */

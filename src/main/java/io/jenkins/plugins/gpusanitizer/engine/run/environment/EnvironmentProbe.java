@@ -63,7 +63,8 @@ public final class EnvironmentProbe {
 
     /**
      * What the quick commands answer (driver, GPUs, nvcc, compute-sanitizer; 0.1-0.2 s each on the H200): enough to
-     * start the sanitizer run, whose command needs only the tool's path.
+     * start the sanitizer run, whose command needs only the tool's path. {@code nvidiaSmi}: the one that answered,
+     * for a memory sampler started before the check's Python answered (a lookup then would wait for it).
      */
     public record Devices(
             String driver,
@@ -72,7 +73,8 @@ public final class EnvironmentProbe {
             String nvccVersion,
             String sanitizerPath,
             String sanitizerVersion,
-            List<String> messages) {
+            List<String> messages,
+            String nvidiaSmi) {
         public Devices {
             gpus = List.copyOf(gpus);
             messages = List.copyOf(messages);
@@ -162,7 +164,8 @@ public final class EnvironmentProbe {
                         + "): " + v.firstLine());
             }
         }
-        return new Devices(driver, driverCuda, gpus, nvccVersion, sanitizerPath, sanitizerVersion, messages);
+        return new Devices(
+                driver, driverCuda, gpus, nvccVersion, sanitizerPath, sanitizerVersion, messages, smi.toString());
     }
 
     /**

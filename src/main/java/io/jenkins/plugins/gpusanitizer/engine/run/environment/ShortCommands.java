@@ -68,6 +68,7 @@ public final class ShortCommands {
         String name = ++count + "-" + safe(program == null ? argv.get(0) : program.toString());
         Path dir = root.resolve(name);
         try {
+            requireRoot();
             Files.createDirectories(dir);
             PhaseProcess process =
                     new PhaseProcess(starter, supervisor, dir, env, null, owner, lease).silence(silenceMillis);
@@ -83,6 +84,7 @@ public final class ShortCommands {
                 throw new RunException("interrupted while probing " + argv.get(0));
             }
             String output = read(dir.resolve(RunLayout.STDOUT)) + read(dir.resolve(RunLayout.STDERR));
+            requireRoot();
             Path saveIn = saveTo.toAbsolutePath().getParent();
             if (saveIn != null) {
                 Files.createDirectories(saveIn);
@@ -123,6 +125,17 @@ public final class ShortCommands {
             }
         }
         return executables;
+    }
+
+    /**
+     * The commands' folder, made by the first command: when it is gone the run directory was deleted meanwhile (a
+     * workspace cleanup while the check ran beside the first phase), and nothing may create it again (the runner then
+     * says what happened).
+     */
+    private void requireRoot() throws IOException {
+        if (count > 1 && !Files.isDirectory(root)) {
+            throw new java.nio.file.NoSuchFileException(root.toString(), null, "the run directory was deleted");
+        }
     }
 
     private static String safe(String name) {

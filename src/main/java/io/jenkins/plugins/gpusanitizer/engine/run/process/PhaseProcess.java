@@ -32,6 +32,9 @@ public final class PhaseProcess {
 
     public static final String EXIT_STATUS = "exit.status";
     static final String STOP = "stop";
+    /** A stop-at time learned while the phase runs, in centiseconds: the supervisor stops it there (at target). */
+    static final String LATE_TARGET = "target";
+
     static final String HEARTBEAT = "heartbeat";
     /**
      * A supervisor whose heartbeat has not changed for this long, by this JVM's monotonic clock, is gone (it writes
@@ -251,6 +254,17 @@ public final class PhaseProcess {
 
     private Outcome lost(double elapsed, String why) {
         return new Outcome(PhaseResult.ABORTED, null, elapsed, why);
+    }
+
+    /**
+     * Tells the phase's supervisor to stop it cleanly once it has run this long (at once when it ran longer), status
+     * stopped-at-target: a target learned after it started.
+     */
+    public static void lateTarget(Path phaseDir, double seconds) throws IOException {
+        Path file = phaseDir.resolve(LATE_TARGET);
+        Path tmp = phaseDir.resolve(LATE_TARGET + ".tmp");
+        Files.writeString(tmp, Math.round(seconds * 100) + "\n", StandardCharsets.UTF_8);
+        Files.move(tmp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE); // never read half-written
     }
 
     void requestStop(String request) {

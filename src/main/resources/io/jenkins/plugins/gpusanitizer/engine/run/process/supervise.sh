@@ -2,7 +2,8 @@
 # GPU Sanitizer phase supervisor (docs/execution.md).
 #
 # Runs one phase's process (PHASE_DIR/phase.sh) in a session of its own and watches it: the time
-# limit, the clean stop at the target time, a stop request (PHASE_DIR/stop, written by the runner)
+# limit, the clean stop at the target time (or at one the runner learned later: PHASE_DIR/target), a stop request
+# (PHASE_DIR/stop, written by the runner)
 # and its owner (the gpu-sanitize JVM, unless the run was started detached on purpose). However the
 # phase ends it kills in the order compute-sanitizer needs (the job first; then the tool gets its
 # write grace to write its XML and summary; then the session), sweeps what is left of the phase and
@@ -27,6 +28,7 @@ if [ ! -r "$conf" ]; then
   echo "supervise.sh: cannot read $conf" >&2
   exit 2
 fi
+LATE_TARGET=
 COOKIE= TIMEOUT_CS= STOP_AT_CS= TOOL_WRAPS=0 KILL_GRACE_CS=500 WRITE_GRACE_CS=3000 OWNER_PID= OWNER_START= SIDECAR=
 LEFTOVER_GRACE_CS=0 LEFTOVER_MAX_CS=0 SUBREAPER=
 . "$conf"
@@ -429,6 +431,12 @@ while :; do
   if [ -f "$dir/stop" ]; then why=stop; break; fi
   # nothing of the phase can be recorded and the runner takes a silent supervisor for gone: stop it
   if [ -n "$DIR_LOST" ]; then why=lost; break; fi
+  # a target the runner learned while the phase ran (PHASE_DIR/target, centiseconds: a failure time found after the
+  # regression run started beside the sanitizer run); read once
+  if [ -z "$LATE_TARGET" ] && [ -f "$dir/target" ]; then
+    { read -r LATE_TARGET < "$dir/target"; } 2>/dev/null
+    case $LATE_TARGET in '' | *[!0-9]*) LATE_TARGET= ;; *) STOP_AT_CS=$LATE_TARGET ;; esac
+  fi
   if [ -n "$STOP_AT_CS" ] && [ "$elapsed" -ge "$STOP_AT_CS" ] && [ "$STOP_AT_CS" -le "$TIMEOUT_CS" ]; then
     why=target
     break

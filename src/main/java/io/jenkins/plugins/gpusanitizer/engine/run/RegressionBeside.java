@@ -1,0 +1,97 @@
+package io.jenkins.plugins.gpusanitizer.engine.run;
+
+import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
+import io.jenkins.plugins.gpusanitizer.engine.run.environment.EnvironmentCheck;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+
+/**
+ * On one GPU, the regression run beside the sanitizer run: watches the blocking run beside the sanitizer run until it
+ * shows what the job needs (its first {@link RunSpec#roomCheckSeconds()} with memory in use, or its end), decides
+ * ({@link RegressionPlan}) and, when the card has room and the sanitizer run is still going, starts the regression
+ * run. Runs on a thread of its own; its result is null when the regression run goes after the sanitizer run.
+ */
+final class RegressionBeside implements Callable<PhaseResult> {
+    /** The blocking run beside the sanitizer run, as the watcher sees it. */
+    interface Blocking {
+        /** Waits at most that long for its end; true once it ended. */
+        boolean awaitEnd(long millis) throws InterruptedException;
+
+        /** Its result once it ended (null while it runs or when it produced none). */
+        PhaseResult ended();
+    }
+
+    private static final long POLL_MILLIS = 500;
+
+    private final PhaseContext context;
+    private final RegressionPhase regression;
+    private final String gpu;
+    private final Blocking blocking;
+    private boolean sanitizerEnded;
+    private volatile RegressionPlan plan;
+
+    RegressionBeside(PhaseContext context, RegressionPhase regression, String gpu, Blocking blocking) {
+        this.context = context;
+        this.regression = regression;
+        this.gpu = gpu;
+        this.blocking = blocking;
+    }
+
+    /**
+     * The sanitizer runs ended: from now on the regression run goes after them. Decided under the same lock as the
+     * plan, so a regression run is marked beside only when it was planned while the sanitizer run still went.
+     */
+    synchronized void sanitizerEnded() {
+        sanitizerEnded = true;
+    }
+
+    /** The plan once decided, else null (the watcher was stopped before: an abort, an unusable environment). */
+    RegressionPlan plan() {
+        return plan;
+    }
+
+    @Override
+    public PhaseResult call() throws Exception {
+        try {
+            RegressionPlan decided = awaitPlan();
+            plan = decided;
+            context.progress().say(decided.why());
+            if (!decided.beside()
+                    || !EnvironmentCheck.usable(context.environmentCheck().await())) {
+                return null;
+            }
+            return regression.run(gpu, decided);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt(); // an abort: nothing was started, or the phase recorded its stop
+            return null;
+        }
+    }
+
+    private RegressionPlan awaitPlan() throws InterruptedException {
+        long begin = System.nanoTime();
+        Path csv = context.dir().dir(Phase.BLOCKING.id()).resolve(RunLayout.MEMORY_CSV);
+        int watch = context.spec().roomCheckSeconds();
+        while (true) {
+            boolean ended = blocking.awaitEnd(POLL_MILLIS); // wakes at the blocking run's end
+            double watched = (System.nanoTime() - begin) / 1e9;
+            RegressionPlan decided = null;
+            if (ended) {
+                PhaseResult result = blocking.ended();
+                decided = result != null && PhaseScheduler.ranOutOfMemory(context.dir(), result)
+                        ? RegressionPlan.after("the blocking run ran out of GPU memory beside the sanitizer run")
+                        : RegressionPlan.fromCard(CardMemory.read(csv), watched);
+            } else if (watched >= watch) {
+                CardMemory card = CardMemory.read(csv);
+                decided = card != null && card.rose() ? RegressionPlan.fromCard(card, watched) : null;
+            }
+            synchronized (this) {
+                if (sanitizerEnded) {
+                    return RegressionPlan.after("the sanitizer run ended before the job's GPU memory was known");
+                }
+                if (decided != null) {
+                    return decided;
+                }
+            }
+        }
+    }
+}

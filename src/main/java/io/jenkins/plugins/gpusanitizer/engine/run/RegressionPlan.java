@@ -1,0 +1,76 @@
+package io.jenkins.plugins.gpusanitizer.engine.run;
+
+import java.util.Locale;
+
+/**
+ * Where the regression run goes on one GPU, and why, in the words the console, the report (reason {@code
+ * regression-plan}) and the phase's note use. Beside the sanitizer run it costs no wall time of its own, but it
+ * shares the card: only when the card has room for one more job does it go there.
+ *
+ * <p>The room is judged from what the card held while the sanitizer and blocking runs ran beside each other
+ * (their first seconds, or the whole blocking run when it ended first): the regression run is the job once more,
+ * which needs at most what the two took together (the blocking run is the same job; the sanitizer's uncached one
+ * holds no cache). It goes beside them when the card's memory still free at that peak holds as much again and a
+ * tenth of the card in reserve, for what the job allocates later. A regression run that ran out of memory beside
+ * them all the same is run again alone ({@link PhaseScheduler}).
+ *
+ * @param beside true: started beside the sanitizer run; false: after it, alone
+ * @param why    the plan and its reason, one line
+ */
+record RegressionPlan(boolean beside, String why) {
+    /** The part of the card kept free beyond the job's first seconds' peak. */
+    static final double RESERVE = 0.10;
+
+    static RegressionPlan after(String why) {
+        return new RegressionPlan(false, "regression after the sanitizer run, one after the other: " + why);
+    }
+
+    /**
+     * The plan known before anything runs, or null when it depends on the card (decided by {@link
+     * RegressionBeside}).
+     */
+    static RegressionPlan fixed(RunSpec spec) {
+        if (!spec.overlapBlocking()) {
+            return after("--no-overlap");
+        }
+        if (!spec.regressionBeside()) {
+            return after("--regression-after (its memory curve and throughput are then the job's alone)");
+        }
+        if (!spec.phases().contains(Phase.BLOCKING)) {
+            return after("no blocking run beside the sanitizer run shows how much GPU memory the job needs");
+        }
+        return null;
+    }
+
+    /** The plan from the card's memory while the sanitizer and blocking runs shared it for {@code watched} seconds. */
+    static RegressionPlan fromCard(CardMemory card, double watched) {
+        if (card == null) {
+            return after("the card's memory could not be read beside the blocking run (nvidia-smi gave no figures),"
+                    + " so its room is unknown");
+        }
+        if (!card.rose()) {
+            return after(String.format(
+                    Locale.ROOT,
+                    "the sanitizer and blocking runs showed no GPU memory in use in %.0f s, so the job's need is"
+                            + " unknown",
+                    watched));
+        }
+        double reserve = RESERVE * card.totalMiB();
+        String figures = String.format(
+                Locale.ROOT,
+                "card has %,.0f MiB free, the job peaked at %,.0f MiB (the sanitizer and blocking runs together, in"
+                        + " %.0f s; %,.0f MiB total)",
+                card.freeAtPeakMiB(),
+                card.peakUsedMiB(),
+                watched,
+                card.totalMiB());
+        if (card.freeAtPeakMiB() >= card.peakUsedMiB() + reserve) {
+            return new RegressionPlan(true, "regression beside the sanitizer run: " + figures);
+        }
+        return after(figures
+                + String.format(
+                        Locale.ROOT,
+                        ": no room for the job once more and a reserve of %,.0f MiB (a tenth of the card)",
+                        reserve));
+    }
+}

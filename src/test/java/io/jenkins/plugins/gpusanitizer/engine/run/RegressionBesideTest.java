@@ -1,0 +1,332 @@
+package io.jenkins.plugins.gpusanitizer.engine.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
+import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
+import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import io.jenkins.plugins.gpusanitizer.testing.FileWait;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * On one GPU the regression run starts beside the sanitizer run when the card has room for the job once more (seen
+ * beside the blocking run), else after it, and says which and why. The sanitizer's and blocking jobs wait at gates the
+ * test opens only once it saw what it checks (the regression run's job started, or the plan said "after"): the order
+ * is proven by the gates, not by time.
+ */
+class RegressionBesideTest {
+    private static final Duration LIMIT = Duration.ofMinutes(2);
+
+    @TempDir
+    Path dir;
+
+    private final List<String> console = Collections.synchronizedList(new ArrayList<>());
+
+    /** A card of 143,771 MiB (the H200) as the sampler beside the blocking run prints it: idle, then in use. */
+    private static String card(String idle, String used) {
+        return "timestamp, index, memory.used [MiB], memory.total [MiB]\n"
+                + "2026/12/02 14:41:59.920, 0, " + idle + ", 143771\n"
+                + "2026/12/02 14:42:00.173, 0, " + used + ", 143771\n";
+    }
+
+    /** A clean job whose sanitizer and blocking jobs wait at their gates; the regression run's job reports it/s. */
+    private FakeGpu gatedCleanJob(String cardCsv) {
+        return new FakeGpu(dir)
+                .clean()
+                .copy("slowdown/plain-200-steps.stdout", "async.stdout")
+                .put("async.sleep", "0")
+                .put("memcheck-app.gate", "")
+                .put("blocking.gate", "")
+                .put("card.csv", cardCsv);
+    }
+
+    private RunSpec spec() {
+        return FakeGpu.farOobSpec(dir.resolve("run")).roomCheckSeconds(0);
+    }
+
+    /** The run on a thread of its own; {@code said} counts down when a console line holds {@code words}. */
+    private FutureTask<Report> start(FakeGpu gpu, RunSpec spec, String words, CountDownLatch said) {
+        FutureTask<Report> run = new FutureTask<>(() -> new Runner(spec, gpu.env(), line -> {
+                    console.add(line);
+                    if (words != null && line.contains(words)) {
+                        said.countDown();
+                    }
+                })
+                .run());
+        Thread thread = new Thread(run, "runner-under-test");
+        thread.setDaemon(true);
+        thread.start();
+        return run;
+    }
+
+    private static void open(FakeGpu gpu, String... modes) {
+        for (String mode : modes) {
+            gpu.put(mode + ".open", "");
+        }
+    }
+
+    /** The seconds the plan's line says the card was watched (they depend on the machine's load). */
+    private static String watched(String line) {
+        int in = line.indexOf("together, in ");
+        return in < 0 ? "?" : line.substring(in + "together, in ".length(), line.indexOf(" s;", in));
+    }
+
+    private static Report.PhaseJson phase(Report r, String name) {
+        return RunnerTest.phase(r, name);
+    }
+
+    @Test
+    void withRoomOnTheCardTheRegressionRunStartsBesideTheSanitizerRunAndItsThroughputIsNotJudged() throws Exception {
+        FakeGpu gpu = gatedCleanJob(card("0", "4000"));
+        FutureTask<Report> run =
+                start(gpu, spec().throughputRegex("it/s ([0-9.]+)").throughputBaseline(2370.0), null, null);
+
+        boolean started = FileWait.all(LIMIT, gpu.log.resolve("pid-async.txt"));
+        open(gpu, "memcheck-app", "blocking"); // only now can the sanitizer run end
+        Report r = run.get(5, TimeUnit.MINUTES);
+
+        assertThat(started)
+                .as("the regression run's job started while the sanitizer's job waited")
+                .isTrue();
+        assertThat(console)
+                .anyMatch(l -> l.endsWith("] regression beside the sanitizer run: card has 139,771 MiB free, the"
+                        + " job peaked at 4,000 MiB (the sanitizer and blocking runs together, in " + watched(l)
+                        + " s; 143,771 MiB total)"));
+        Report.PhaseJson regression = phase(r, "regression");
+        assertThat(regression.ranBeside()).isTrue();
+        assertThat(regression.note()).contains("regression beside the sanitizer run: card has 139,771 MiB free");
+        assertThat(r.execution().phases())
+                .extracting(Report.PhaseJson::name)
+                .containsExactly("sanitizer-memcheck", "blocking", "regression");
+        assertThat(r.reasons())
+                .anyMatch(x -> x.code().equals("regression-plan")
+                        && x.level().equals("info")
+                        && x.message().startsWith("regression beside the sanitizer run"));
+        // a baseline of 2370 it/s would fail it alone (it ran ~237 it/s): beside, it is recorded, not judged
+        assertThat(r.execution().throughput().measured()).isBetween(200.0, 240.0);
+        assertThat(r.reasons())
+                .anyMatch(x -> x.code().equals("throughput")
+                        && x.level().equals("warning")
+                        && x.message().contains("not judged: the regression run ran beside the sanitizer run"));
+        // the card's total counts both jobs and the stand-in lists no process of the job's: drawn, not judged
+        assertThat(r.memory()).singleElement().satisfies(m -> {
+            assertThat(m.basis()).isEqualTo("card-total");
+            assertThat(m.shape()).isEqualTo("unknown");
+            assertThat(m.description()).startsWith("not judged: card shared with the sanitizer run");
+        });
+        assertThat(r.reasons()).anyMatch(x -> x.code().equals("memory-not-judged"));
+        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.PASS);
+    }
+
+    @Test
+    void withoutRoomTheRegressionRunWaitsForTheSanitizerRunAndItsThroughputIsJudged() throws Exception {
+        FakeGpu gpu = gatedCleanJob(card("0", "100000"));
+        CountDownLatch planned = new CountDownLatch(1);
+        FutureTask<Report> run = start(
+                gpu,
+                spec().throughputRegex("it/s ([0-9.]+)").throughputBaseline(2370.0),
+                "regression after the sanitizer run",
+                planned);
+
+        boolean said = planned.await(2, TimeUnit.MINUTES);
+        boolean startedBeforeTheSanitizerEnded = Files.exists(gpu.log.resolve("pid-async.txt"));
+        open(gpu, "memcheck-app", "blocking");
+        Report r = run.get(5, TimeUnit.MINUTES);
+
+        assertThat(said).isTrue();
+        assertThat(startedBeforeTheSanitizerEnded).isFalse();
+        assertThat(console)
+                .anyMatch(l -> l.endsWith("] regression after the sanitizer run, one after the other: card has"
+                        + " 43,771 MiB free, the job peaked at 100,000 MiB (the sanitizer and blocking runs together, in "
+                        + watched(l) + " s; 143,771 MiB total): no room for the job once more and a reserve of 14,377"
+                        + " MiB (a tenth of the card)"));
+        Report.PhaseJson regression = phase(r, "regression");
+        assertThat(regression.ranBeside()).isFalse();
+        assertThat(regression.note()).contains("one after the other: card has 43,771 MiB free");
+        assertThat(r.reasons())
+                .anyMatch(x -> x.code().equals("regression-plan") && x.level().equals("info"));
+        assertThat(r.reasons()).noneMatch(x -> x.code().equals("memory-not-judged"));
+        assertThat(r.reasons())
+                .as("alone, its throughput is judged against the baseline")
+                .anyMatch(x -> x.code().equals("throughput") && x.level().equals("unstable"));
+        assertThat(r.verdict()).isEqualTo(Verdict.UNSTABLE);
+    }
+
+    @Test
+    void whenTheCardsMemoryCannotBeReadTheRegressionRunGoesAfterAndSaysWhy() throws Exception {
+        // a card that shows no figures (nvidia-smi prints [N/A], as for a MIG instance): room unknown, so after
+        FakeGpu gpu = gatedCleanJob(card("[N/A]", "[N/A]"));
+        CountDownLatch planned = new CountDownLatch(1);
+        FutureTask<Report> run = start(gpu, spec(), "regression after the sanitizer run", planned);
+
+        open(gpu, "blocking"); // the watch ends with the blocking run: nothing was ever seen
+        boolean said = planned.await(2, TimeUnit.MINUTES);
+        boolean startedBeforeTheSanitizerEnded = Files.exists(gpu.log.resolve("pid-async.txt"));
+        open(gpu, "memcheck-app");
+        Report r = run.get(5, TimeUnit.MINUTES);
+
+        assertThat(said).isTrue();
+        assertThat(startedBeforeTheSanitizerEnded).isFalse();
+        assertThat(phase(r, "regression").note())
+                .contains("one after the other: the card's memory could not be read beside the blocking run");
+        assertThat(phase(r, "regression").ranBeside()).isFalse();
+        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.PASS);
+    }
+
+    @Test
+    void aFailureTimeFoundAfterTheRegressionRunStartedBesideStillHoldsItForTwiceThatTime() throws Exception {
+        // the regression run's job never ends by itself: without the blocking run's failure time it would run to its
+        // limit (120 s); once the blocking run fails, it stops at twice that time, as it would have alone
+        FakeGpu gpu = new FakeGpu(dir)
+                .farOob()
+                .put("memcheck-app.gate", "")
+                .put("blocking.gate", "")
+                .hang("async")
+                .put("card.csv", card("0", "4000"));
+        FutureTask<Report> run = start(gpu, spec().timeoutSeconds(Phase.REGRESSION, 120), null, null);
+
+        boolean started = FileWait.all(LIMIT, gpu.log.resolve("pid-async.txt"));
+        open(gpu, "blocking", "memcheck-app"); // the blocking run fails now, after the regression run started
+        Report r = run.get(5, TimeUnit.MINUTES);
+
+        assertThat(started).isTrue();
+        Report.PhaseJson blocking = phase(r, "blocking");
+        Report.PhaseJson regression = phase(r, "regression");
+        assertThat(blocking.status()).isEqualTo("failed");
+        double failure = blocking.timeToFailureSeconds();
+        assertThat(r.execution().referenceFailureSeconds()).isEqualTo(failure);
+        assertThat(r.execution().regressionTargetSeconds()).isEqualTo(2 * failure);
+        assertThat(regression.ranBeside()).isTrue();
+        assertThat(regression.status()).isEqualTo(PhaseResult.STOPPED_AT_TARGET);
+        assertThat(regression.wallSeconds())
+                .as("the regression run lasted at least twice the failure time, not its 120 s limit")
+                .isGreaterThanOrEqualTo(2 * failure - 0.05)
+                .isLessThan(100);
+        assertThat(regression.note()).contains("came later");
+        assertThat(r.verdict()).isEqualTo(Verdict.FAIL);
+        assertThat(r.diagnosis().faultAt().line()).isEqualTo(32);
+    }
+
+    @Test
+    void aRegressionRunThatRanOutOfMemoryBesideTheSanitizerRunsAgainAlone() throws Exception {
+        FakeGpu gpu = gatedCleanJob(card("0", "4000"))
+                .put(
+                        "async.first-stderr",
+                        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 GiB."
+                                + " GPU 0 has a total capacity of 139.81 GiB of which 1.02 GiB is free.\n");
+        FutureTask<Report> run = start(gpu, spec(), null, null);
+
+        boolean started = FileWait.all(LIMIT, gpu.log.resolve("pid-async.txt"));
+        open(gpu, "memcheck-app", "blocking");
+        Report r = run.get(5, TimeUnit.MINUTES);
+
+        assertThat(started).isTrue();
+        assertThat(dir.resolve("run/regression-beside-sanitizer/stderr.log"))
+                .content()
+                .contains("CUDA out of memory");
+        Report.PhaseJson regression = phase(r, "regression");
+        assertThat(regression.ranBeside()).isFalse();
+        assertThat(regression.status()).isEqualTo("passed");
+        assertThat(regression.note()).contains("it ran out of GPU memory beside the sanitizer run: run again alone");
+        assertThat(r.reasons())
+                .noneMatch(
+                        x -> x.message().contains("out of memory") && !x.level().equals("info"));
+        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.PASS);
+    }
+
+    @Test
+    void regressionAfterKeepsItAloneWithoutWatchingTheCard() {
+        FakeGpu gpu = new FakeGpu(dir).clean().put("async.sleep", "0");
+        Report r = new Runner(spec().regressionBeside(false), gpu.env(), console::add).run();
+
+        assertThat(console)
+                .contains("[gpu-sanitize] regression after the sanitizer run, one after the other:"
+                        + " --regression-after (its memory curve and throughput are then the job's alone)");
+        assertThat(phase(r, "regression").ranBeside()).isFalse();
+        assertThat(dir.resolve("run/blocking/" + RunLayout.MEMORY_CSV))
+                .as("no sampler beside the blocking run")
+                .doesNotExist();
+        assertThat(r.verdict()).isEqualTo(Verdict.PASS);
+    }
+
+    @Test
+    void theCardIsReadAsTheSamplerWroteItSoFar() throws IOException {
+        Path csv = dir.resolve("nvidia-smi.csv");
+        Files.writeString(
+                csv,
+                "timestamp, index, memory.used [MiB], memory.total [MiB], utilization.gpu [%]\n"
+                        + "2026/12/02 14:41:59.920, 0, 0, 143771, 0\n"
+                        + "2026/12/02 14:42:00.173, 0, 631, 143771, 0\n"
+                        + "2026/12/02 14:42:00.423, 0, 853, 143771, 10\n"
+                        + "2026/12/02 14:42:00.673, 0, 99"); // being written: 99 may be 99999
+        CardMemory card = CardMemory.read(csv);
+        assertThat(card.firstUsedMiB()).isZero();
+        assertThat(card.peakUsedMiB()).isEqualTo(853);
+        assertThat(card.totalMiB()).isEqualTo(143771);
+        assertThat(card.samples()).isEqualTo(3);
+        assertThat(card.rose()).isTrue();
+        assertThat(CardMemory.read(dir.resolve("none.csv"))).isNull();
+        Files.writeString(csv, card("[N/A]", "[N/A]"));
+        assertThat(CardMemory.read(csv)).isNull();
+        Files.writeString(csv, card("631", "631"));
+        assertThat(CardMemory.read(csv).rose())
+                .as("nothing allocated since the first sample")
+                .isFalse();
+        assertThat(RegressionPlan.fromCard(CardMemory.read(csv), 10).why())
+                .isEqualTo("regression after the sanitizer run, one after the other: the sanitizer and blocking runs"
+                        + " showed no GPU memory in use in 10 s, so the job's need is unknown");
+    }
+
+    @Test
+    void throughputIsJudgedOnlyWhenTheRegressionRanAlone() {
+        Report.ThroughputJson slow = new Report.ThroughputJson("it/s ([0-9.]+)", 2370.0, 237.0, 0.1, 30, 0.1);
+        assertThat(PhaseReasons.of(record(false, slow), new RunDirectory(dir), null))
+                .anyMatch(x -> x.code().equals("throughput") && x.level().name().equals("UNSTABLE"));
+        assertThat(PhaseReasons.of(record(true, slow), new RunDirectory(dir), null))
+                .noneMatch(x -> x.level().name().equals("UNSTABLE"))
+                .anyMatch(x -> x.code().equals("throughput")
+                        && x.message()
+                                .equals("throughput 237.00 (baseline 2370.00) not judged: the regression run ran beside"
+                                        + " the sanitizer run, on a shared card (--regression-after runs it alone and"
+                                        + " judges it)"));
+    }
+
+    /** A finished run whose only phase is a passed regression run, beside the sanitizer run or alone. */
+    private static RunRecord record(boolean beside, Report.ThroughputJson throughput) {
+        Report.PhaseJson regression = new Report.PhaseJson(
+                "regression",
+                null,
+                List.of("python3", "train.py"),
+                java.util.Map.of(),
+                "0",
+                "passed",
+                0,
+                null,
+                30.0,
+                null,
+                false,
+                false,
+                List.of(),
+                null,
+                beside);
+        return new RunRecord(
+                1,
+                null,
+                false,
+                List.of(),
+                true,
+                null,
+                new Report.ExecutionJson(null, List.of(regression), "/run", null, null, null, throughput, "/work"));
+    }
+}
