@@ -8,6 +8,8 @@
 # OUTDIR/gpu-minutes-phases.csv (each gate run's phases from its report.json: how long the sanitizer and
 # the regression runs took and whether they ran beside each other), the run directories OUTDIR/JOB/, the
 # consoles, and prints the table. JAR_ID (default: .device/commit.txt, else the jar's sha256) names the jar.
+# JARS="PATH=ID PATH=ID" instead compares jars side by side: for each job one plain run, then each jar's gate
+# right after it, so the jars meet the same card state (a row per job and jar, the same plain_s).
 # DEADLINE (seconds, default 560) keeps a call under the device's 10-minute limit: jobs left are skipped
 # and said so.
 set -u
@@ -26,6 +28,9 @@ export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVL
 if [ -z "${JAR_ID:-}" ]; then
   if [ -f .device/commit.txt ]; then JAR_ID=$(cat .device/commit.txt); else JAR_ID=$(sha256sum "$JAR" | cut -c1-12); fi
 fi
+JARS=${JARS:-"$JAR=$JAR_ID"}
+read -r -a PAIRS <<< "$JARS"
+JAR_ID=$(for p in "${PAIRS[@]}"; do printf '%s+' "${p##*=}"; done); JAR_ID=${JAR_ID%+}
 if command -v torchrun > /dev/null 2>&1; then TR=(torchrun); else TR=(python3 -m torch.distributed.run); fi
 { date -u; nproc; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; compute-sanitizer --version | tail -1;
   python3 -c 'import torch, sys; print(sys.version.split()[0], torch.__version__, torch.version.cuda)'; echo "jar $JAR_ID"; } \
@@ -36,25 +41,28 @@ phases=$out/gpu-minutes-phases.csv
 [ -f "$phases" ] || echo "job,jar,verdict,sanitizer_s,blocking_s,regression_s,plan" > "$phases"
 now() { echo $(( $(date +%s) - T0 )); }
 seconds() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.1f", b-a}'; }
-# bench JOB CLEAN LIMIT command...: the plain run, then the gate, then a CSV row
+# bench JOB CLEAN LIMIT command...: the plain run, then each jar's gate, then a CSV row per jar
 bench() {
   local job=$1 clean=$2 limit=$3; shift 3
   case "$jobs" in *" $job "*) ;; *) return 0 ;; esac
-  if [ $(( $(now) + 2 * limit )) -ge "$DEADLINE" ]; then echo "$job skipped: the deadline ($DEADLINE s) is near" | tee -a "$out/skipped.txt"; return; fi
-  local a b plain gate
+  if [ $(( $(now) + (1 + ${#PAIRS[@]}) * limit )) -ge "$DEADLINE" ]; then echo "$job skipped: the deadline ($DEADLINE s) is near" | tee -a "$out/skipped.txt"; return; fi
+  local a b plain
   a=$(date +%s.%N)
   timeout -k 5 "$limit" "$@" > "$out/plain/$job-$JAR_ID.log" 2>&1
   local prc=$?
   b=$(date +%s.%N); plain=$(seconds "$a" "$b")
-  rm -rf "$out/$job-$JAR_ID"
-  a=$(date +%s.%N)
-  # shellcheck disable=SC2086
-  timeout -k 10 $(( limit * 4 )) "$JAVA" -XX:+UseSerialGC -Xmx512m -jar "$JAR" run --out "$out/$job-$JAR_ID" \
-    --throughput-regex 'it/s ([0-9.]+)' $GATE_OPTS -- "$@" > "$out/$job-$JAR_ID.console.txt" 2>&1
-  local grc=$?
-  b=$(date +%s.%N); gate=$(seconds "$a" "$b")
-  echo "$job,$clean,$plain,$gate,$(awk -v p="$plain" -v g="$gate" 'BEGIN{printf "%.2f", g/p}'),$JAR_ID" >> "$csv"
-  python3 - "$out/$job-$JAR_ID/report.json" "$job" "$JAR_ID" "$prc" "$grc" >> "$phases" <<'PY'
+  local pair jar id gate grc
+  for pair in "${PAIRS[@]}"; do
+    jar=${pair%=*}; id=${pair##*=}
+    rm -rf "$out/$job-$id"
+    a=$(date +%s.%N)
+    # shellcheck disable=SC2086
+    timeout -k 10 $(( limit * 4 )) "$JAVA" -XX:+UseSerialGC -Xmx512m -jar "$jar" run --out "$out/$job-$id" \
+      --throughput-regex 'it/s ([0-9.]+)' $GATE_OPTS -- "$@" > "$out/$job-$id.console.txt" 2>&1
+    grc=$?
+    b=$(date +%s.%N); gate=$(seconds "$a" "$b")
+    echo "$job,$clean,$plain,$gate,$(awk -v p="$plain" -v g="$gate" 'BEGIN{printf "%.2f", g/p}'),$id" >> "$csv"
+    python3 - "$out/$job-$id/report.json" "$job" "$id" "$prc" "$grc" >> "$phases" <<'PY'
 import json, sys
 path, job, jar, prc, grc = sys.argv[1:]
 try:
@@ -65,10 +73,12 @@ except Exception as e:
 ph = {p["name"]: p for p in r.get("execution", {}).get("phases", [])}
 def wall(prefix):
     return round(sum(p.get("wallSeconds") or 0 for n, p in ph.items() if n.startswith(prefix)), 1)
-plan = (r.get("execution", {}).get("plan") or "").replace(",", ";")
+plan = next((x["message"] for x in r.get("reasons", []) if x.get("code") == "regression-plan"), "")
+plan = ("beside: " if ph.get("regression", {}).get("ranBeside") else "") + plan.replace(",", ";")
 print(f"{job},{jar},{r.get('verdict')},{wall('sanitizer')},{wall('blocking')},{wall('regression')},{plan}")
 PY
-  echo "$job clean=$clean plain=${plain}s (exit $prc) gate=${gate}s (exit $grc) ratio $(tail -1 "$csv" | cut -d, -f5)"
+    echo "$job clean=$clean jar=$id plain=${plain}s (exit $prc) gate=${gate}s (exit $grc) ratio $(tail -1 "$csv" | cut -d, -f5)"
+  done
 }
 bench ddp-clean yes 90 "${TR[@]}" --standalone --nproc_per_node=1 examples/ddp_train.py --bug none
 bench cudagraph yes 60 python3 examples/cudagraph_job.py
