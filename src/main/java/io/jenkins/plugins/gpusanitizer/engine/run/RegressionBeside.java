@@ -7,8 +7,9 @@ import java.util.concurrent.Callable;
 
 /**
  * On one GPU, the regression run beside the sanitizer run: watches the blocking run beside the sanitizer run until it
- * shows what the job needs (its first {@link RunSpec#roomCheckSeconds()} with memory in use, or its end), decides
- * ({@link RegressionPlan}) and, when the card has room and the sanitizer run is still going, starts the regression
+ * shows what the job needs (its first {@link RunSpec#roomCheckSeconds()} with memory in use, or its end; sooner
+ * when the card has room for the job several times over, {@link RegressionPlan#early}), decides ({@link
+ * RegressionPlan}) and, when the card has room and the sanitizer run is still going, starts the regression
  * run. Runs on a thread of its own; its result is null when the regression run goes after the sanitizer run.
  */
 final class RegressionBeside implements Callable<PhaseResult> {
@@ -22,6 +23,9 @@ final class RegressionBeside implements Callable<PhaseResult> {
     }
 
     private static final long POLL_MILLIS = 500;
+
+    /** From when the card may already show room enough ({@link RegressionPlan#early}). */
+    static final double EARLY_SECONDS = 3;
 
     private final PhaseContext context;
     private final RegressionPhase regression;
@@ -83,6 +87,8 @@ final class RegressionBeside implements Callable<PhaseResult> {
             } else if (watched >= watch) {
                 CardMemory card = CardMemory.read(csv);
                 decided = card != null && card.rose() ? RegressionPlan.fromCard(card, watched) : null;
+            } else if (watched >= EARLY_SECONDS) {
+                decided = RegressionPlan.early(CardMemory.read(csv), watched);
             }
             synchronized (this) {
                 if (sanitizerEnded) {

@@ -21,6 +21,14 @@ record RegressionPlan(boolean beside, String why) {
     /** The part of the card kept free beyond the job's first seconds' peak. */
     static final double RESERVE = 0.10;
 
+    /**
+     * Before the whole watch: how many times the first seconds' peak must fit in the card's free memory (beside the
+     * reserve) for the regression run to start at once. Each second of watching is a second the gate waits for a
+     * job as short as its sanitizer run (a 17 s job: 10 s of watching made it 1.8x instead of 1.4x the job on the
+     * H200); room for three more jobs that size leaves room for the job to treble after its first seconds.
+     */
+    static final double EARLY_ROOM_FACTOR = 3;
+
     static RegressionPlan after(String why) {
         return new RegressionPlan(false, "regression after the sanitizer run, one after the other: " + why);
     }
@@ -42,6 +50,36 @@ record RegressionPlan(boolean beside, String why) {
         return null;
     }
 
+    /**
+     * The plan after only {@code watched} seconds of a longer watch: beside when the card has room for the job's
+     * peak so far {@link #EARLY_ROOM_FACTOR} times over and the reserve; null (watch on) otherwise.
+     */
+    static RegressionPlan early(CardMemory card, double watched) {
+        if (card == null
+                || !card.rose()
+                || card.freeAtPeakMiB() < EARLY_ROOM_FACTOR * card.peakUsedMiB() + RESERVE * card.totalMiB()) {
+            return null;
+        }
+        return new RegressionPlan(
+                true,
+                "regression beside the sanitizer run: " + figures(card, watched)
+                        + String.format(
+                                Locale.ROOT,
+                                ", room for it %.0f times over and a tenth of the card",
+                                EARLY_ROOM_FACTOR));
+    }
+
+    private static String figures(CardMemory card, double watched) {
+        return String.format(
+                Locale.ROOT,
+                "card has %,.0f MiB free, the job peaked at %,.0f MiB (the sanitizer and blocking runs together, in"
+                        + " %.0f s; %,.0f MiB total)",
+                card.freeAtPeakMiB(),
+                card.peakUsedMiB(),
+                watched,
+                card.totalMiB());
+    }
+
     /** The plan from the card's memory while the sanitizer and blocking runs shared it for {@code watched} seconds. */
     static RegressionPlan fromCard(CardMemory card, double watched) {
         if (card == null) {
@@ -56,14 +94,7 @@ record RegressionPlan(boolean beside, String why) {
                     watched));
         }
         double reserve = RESERVE * card.totalMiB();
-        String figures = String.format(
-                Locale.ROOT,
-                "card has %,.0f MiB free, the job peaked at %,.0f MiB (the sanitizer and blocking runs together, in"
-                        + " %.0f s; %,.0f MiB total)",
-                card.freeAtPeakMiB(),
-                card.peakUsedMiB(),
-                watched,
-                card.totalMiB());
+        String figures = figures(card, watched);
         if (card.freeAtPeakMiB() >= card.peakUsedMiB() + reserve) {
             return new RegressionPlan(true, "regression beside the sanitizer run: " + figures);
         }

@@ -289,6 +289,51 @@ class RegressionBesideTest {
     }
 
     @Test
+    void beforeTheWholeWatchOnlyRoomForTheJobThreeTimesOverStartsItBeside() throws IOException {
+        Path csv = dir.resolve("nvidia-smi.csv");
+        // 143,771 MiB: a tenth is 14,377; 4,000 MiB in use leaves 139,771 free >= 3 x 4,000 + 14,377
+        Files.writeString(csv, card("0", "4000"));
+        RegressionPlan early = RegressionPlan.early(CardMemory.read(csv), 3);
+        assertThat(early.beside()).isTrue();
+        assertThat(early.why())
+                .isEqualTo("regression beside the sanitizer run: card has 139,771 MiB free, the job peaked at 4,000 MiB"
+                        + " (the sanitizer and blocking runs together, in 3 s; 143,771 MiB total), room for it 3 times"
+                        + " over and a tenth of the card");
+        // 32,000 in use: 111,771 free >= 3 x 32,000 + 14,377 = 110,377; 33,000 in use does not fit
+        Files.writeString(csv, card("0", "32000"));
+        assertThat(RegressionPlan.early(CardMemory.read(csv), 3)).isNotNull();
+        Files.writeString(csv, card("0", "33000"));
+        assertThat(RegressionPlan.early(CardMemory.read(csv), 3))
+                .as("110,771 free < 3 x 33,000 + 14,377: the watch goes on")
+                .isNull();
+        assertThat(RegressionPlan.fromCard(CardMemory.read(csv), 10).beside())
+                .as("after the whole watch, room for it once more is enough")
+                .isTrue();
+        Files.writeString(csv, card("631", "631"));
+        assertThat(RegressionPlan.early(CardMemory.read(csv), 3))
+                .as("nothing allocated yet")
+                .isNull();
+        assertThat(RegressionPlan.early(null, 3)).isNull();
+    }
+
+    @Test
+    void withRoomForTheJobSeveralTimesOverTheRegressionRunStartsBeforeTheWholeWatch() throws Exception {
+        FakeGpu gpu = gatedCleanJob(card("0", "4000"));
+        // a watch far longer than the test may take: only the early rule can start the regression run beside
+        FutureTask<Report> run = start(gpu, spec().roomCheckSeconds(3600), null, null);
+        boolean started = FileWait.all(LIMIT, gpu.log.resolve("pid-async.txt"));
+        open(gpu, "memcheck-app", "blocking");
+        Report r = run.get(5, TimeUnit.MINUTES);
+
+        assertThat(started)
+                .as("the regression run's job started while the sanitizer's job waited")
+                .isTrue();
+        assertThat(phase(r, "regression").ranBeside()).isTrue();
+        assertThat(phase(r, "regression").note()).contains("room for it 3 times over");
+        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.PASS);
+    }
+
+    @Test
     void throughputIsJudgedOnlyWhenTheRegressionRanAlone() {
         Report.ThroughputJson slow = new Report.ThroughputJson("it/s ([0-9.]+)", 2370.0, 237.0, 0.1, 30, 0.1);
         assertThat(PhaseReasons.of(record(false, slow), new RunDirectory(dir), null))
