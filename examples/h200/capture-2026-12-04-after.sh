@@ -15,7 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 source "$here/lib.sh"
 work=/tmp/gpu-minutes-after-$part
 rm -rf "$work"
-export JARS=".device/gpu-sanitize-ee75943.jar=ee75943 .device/gpu-sanitize.jar=$(cat .device/commit.txt)"
+export JARS=${JARS:-".device/gpu-sanitize-ee75943.jar=ee75943 .device/gpu-sanitize.jar=$(cat .device/commit.txt)"}
 DEADLINE=${DEADLINE:-540} bash bench/gpu-minutes.sh "$work" "$@"
 prune_record "$work"
 if [ -n "${OUT:-}" ] && [ -d "${OUT:-}" ]; then

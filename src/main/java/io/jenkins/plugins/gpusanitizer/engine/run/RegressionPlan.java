@@ -29,6 +29,13 @@ record RegressionPlan(boolean beside, String why) {
      */
     static final double EARLY_ROOM_FACTOR = 3;
 
+    /**
+     * What the card must have gained before the early rule looks at it: at least a CUDA context (about 500 MiB with
+     * torch on the H200). Less is a job still importing its libraries: its need is not known at all, and three times
+     * nothing is no room (on the H200 the example jobs showed 1-22 MiB after 4 s).
+     */
+    static final double EARLY_MIN_MIB = 256;
+
     static RegressionPlan after(String why) {
         return new RegressionPlan(false, "regression after the sanitizer run, one after the other: " + why);
     }
@@ -56,7 +63,7 @@ record RegressionPlan(boolean beside, String why) {
      */
     static RegressionPlan early(CardMemory card, double watched) {
         if (card == null
-                || !card.rose()
+                || card.peakUsedMiB() - card.firstUsedMiB() < EARLY_MIN_MIB
                 || card.freeAtPeakMiB() < EARLY_ROOM_FACTOR * card.peakUsedMiB() + RESERVE * card.totalMiB()) {
             return null;
         }

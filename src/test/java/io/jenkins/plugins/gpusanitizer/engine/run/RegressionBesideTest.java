@@ -313,6 +313,14 @@ class RegressionBesideTest {
         assertThat(RegressionPlan.early(CardMemory.read(csv), 3))
                 .as("nothing allocated yet")
                 .isNull();
+        // the H200's example jobs 4 s in: still importing torch, no CUDA context yet
+        Files.writeString(csv, card("0", "22"));
+        assertThat(CardMemory.read(csv).rose()).isTrue();
+        assertThat(RegressionPlan.early(CardMemory.read(csv), 4))
+                .as("less than a CUDA context: the job's need is not known, the watch goes on")
+                .isNull();
+        Files.writeString(csv, card("0", "529"));
+        assertThat(RegressionPlan.early(CardMemory.read(csv), 5)).isNotNull();
         assertThat(RegressionPlan.early(null, 3)).isNull();
     }
 
