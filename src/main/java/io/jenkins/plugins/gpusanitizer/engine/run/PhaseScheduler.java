@@ -434,6 +434,10 @@ final class PhaseScheduler {
             for (Tool tool : context.spec().tools()) {
                 SanitizerPhase phase = new SanitizerPhase(context, tool);
                 List<PhaseResult> results = phase.run(gpu);
+                if (phase.outOfMemoryFindingNothing(results)
+                        && !Thread.currentThread().isInterrupted()) {
+                    results = aloneAfterBeside(phase, gpu, results, blocking, besideRun);
+                }
                 if (!EnvironmentCheck.usable(awaitCheck())) {
                     setAside(results);
                     ended = SanitizerRuns.UNUSABLE;
@@ -461,6 +465,34 @@ final class PhaseScheduler {
                 }
             }
         }
+    }
+
+    /**
+     * A sanitizer run that ran out of GPU memory beside the blocking (and perhaps the regression) run, having found
+     * nothing: the shared card, not the job, may have failed it. Its files are set aside ({@code
+     * sanitizer-TOOL-shared-card}, kept, not judged), and once the runs beside it ended it runs again alone; a job
+     * that runs out of memory alone as well is judged on that run, as any.
+     */
+    private List<PhaseResult> aloneAfterBeside(
+            SanitizerPhase phase, String gpu, List<PhaseResult> failed, BesideRun blocking, BesideRun besideRun)
+            throws IOException {
+        List<String> kept = new ArrayList<>();
+        for (PhaseResult r : failed) {
+            kept.add(String.valueOf(RunDirectory.setAside(context.dir().dir(r.directory()), "shared-card")
+                    .getFileName()));
+        }
+        String why = failed.get(failed.size() - 1).name()
+                + " ran out of GPU memory on the card it shared with the blocking run"
+                + (besideRun == null ? "" : " (and the regression run, when it went beside)")
+                + ", having found nothing: run again alone once they ended (the first is kept in "
+                + String.join(", ", kept) + ")";
+        context.progress().say(why);
+        context.reasons().add(Reason.info("sanitizer-rerun", why));
+        blocking.result();
+        if (besideRun != null) {
+            besideRun.result();
+        }
+        return phase.run(gpu);
     }
 
     /** Says once, on the console, a regression plan known before anything ran. */

@@ -243,6 +243,23 @@ final class SanitizerPhase {
                         || allSeen && out.recordsParsed() >= out.errorsTotal() && checked.open() == 0);
     }
 
+    /**
+     * Whether the run died of PyTorch's out of memory having found nothing the gate keeps: on a card it shared with the
+     * blocking or regression run, the sharing may have failed it, and running it again alone loses nothing.
+     */
+    boolean outOfMemoryFindingNothing(List<PhaseResult> results) {
+        if (results.isEmpty() || !PhaseScheduler.ranOutOfMemory(context.dir(), results.get(results.size() - 1))) {
+            return false;
+        }
+        for (PhaseResult r : results) {
+            Checked checked = check(context.dir().dir(r.directory()).resolve(RunLayout.SANITIZER_LOG));
+            if (checked == null || checked.open() > 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private record Checked(SanitizerOutput output, long open) {}
 
     /** The log parsed, its defects grouped and suppressed by the policy; null when it cannot be read. */

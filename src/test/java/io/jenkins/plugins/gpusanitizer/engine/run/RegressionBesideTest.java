@@ -246,6 +246,52 @@ class RegressionBesideTest {
     }
 
     @Test
+    void aSanitizerRunThatRanOutOfMemoryOnTheSharedCardHavingFoundNothingRunsAgainAlone() throws Exception {
+        FakeGpu gpu = gatedCleanJob(card("0", "4000"))
+                .put(
+                        "memcheck-app.first-stderr",
+                        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 GiB."
+                                + " GPU 0 has a total capacity of 139.81 GiB of which 1.02 GiB is free.\n");
+        FutureTask<Report> run = start(gpu, spec(), null, null);
+
+        boolean started = FileWait.all(LIMIT, gpu.log.resolve("pid-async.txt"));
+        open(gpu, "memcheck-app", "blocking");
+        Report r = run.get(5, TimeUnit.MINUTES);
+
+        assertThat(started).isTrue();
+        assertThat(dir.resolve("run/sanitizer-memcheck-shared-card/stderr.log"))
+                .content()
+                .contains("CUDA out of memory");
+        Report.PhaseJson sanitizer = phase(r, "sanitizer-memcheck");
+        assertThat(sanitizer.status()).isEqualTo("passed");
+        assertThat(r.reasons())
+                .anyMatch(x -> x.code().equals("sanitizer-rerun")
+                        && x.level().equals("info")
+                        && x.message()
+                                .startsWith("sanitizer-memcheck ran out of GPU memory on the card it shared with the"
+                                        + " blocking run"))
+                .noneMatch(
+                        x -> x.message().contains("out of memory") && !x.level().equals("info"));
+        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.PASS);
+    }
+
+    @Test
+    void aSanitizerRunThatRanOutOfMemoryAfterFindingADefectIsJudgedAsItIs() throws Exception {
+        FakeGpu gpu = gatedCleanJob(card("0", "4000"))
+                .copy("far-oob/memcheck.log", "memcheck.log")
+                .put(
+                        "memcheck-app.first-stderr",
+                        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 GiB.\n");
+        FutureTask<Report> run = start(gpu, spec(), null, null);
+        open(gpu, "memcheck-app", "blocking");
+        Report r = run.get(5, TimeUnit.MINUTES);
+
+        assertThat(dir.resolve("run/sanitizer-memcheck-shared-card")).doesNotExist();
+        assertThat(r.reasons()).noneMatch(x -> x.code().equals("sanitizer-rerun"));
+        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.FAIL);
+    }
+
+    @Test
     void regressionAfterKeepsItAloneWithoutWatchingTheCard() {
         FakeGpu gpu = new FakeGpu(dir).clean().put("async.sleep", "0");
         Report r = new Runner(spec().regressionBeside(false), gpu.env(), console::add).run();
