@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The "Development" timings of docs/development.md (issue #27), taken on fresh clones of this repository:
+#   bash bench/dev-timings.sh OUTDIR [RUNS]
+# - clone size: `git clone` (full history) and `git clone --depth 1`, the work tree and .git on disk;
+# - `bash bin/demo` on a fresh clone: first (builds the jar) and again (jar up to date);
+# - the README's test command (`mvn -B -f standalone/pom.xml verify`) alone on the machine, RUNS times (default 1),
+#   each on a fresh clone: wall time and whether it was green;
+# - the same command twice at once on two fresh clones (a build beside the build).
+# Writes OUTDIR/timings.txt (one line per measurement) and each build's log. Run it on a machine with nothing else
+# running; it takes about 10 minutes per verify on 2 cores.
+set -u
+out=${1:?usage: dev-timings.sh OUTDIR [RUNS]}
+runs=${2:-1}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+repo=$(cd "$(dirname "$0")/.." && pwd)
+txt=$out/timings.txt
+say() { echo "$*" | tee -a "$txt"; }
+clone() { rm -rf "$1"; git clone -q "$2" "file://$repo" "$1"; }
+seconds() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.0f", b-a}'; }
+say "commit $(git -C "$repo" rev-parse --short HEAD), $(nproc) CPUs, $(date -u +%FT%TZ)"
+
+clone "$out/c-full" --no-local
+say "clone (full history): work tree $(du -sh --exclude=.git "$out/c-full" | cut -f1), .git $(du -sh "$out/c-full/.git" | cut -f1), files $(git -C "$out/c-full" ls-files | wc -l)"
+clone "$out/c-shallow" --depth=1
+say "clone --depth 1: work tree $(du -sh --exclude=.git "$out/c-shallow" | cut -f1), .git $(du -sh "$out/c-shallow/.git" | cut -f1)"
+
+for pass in first again; do
+  a=$(date +%s.%N)
+  (cd "$out/c-shallow" && bash bin/demo > "$out/demo-$pass.log" 2>&1)
+  rc=$?
+  b=$(date +%s.%N)
+  say "bin/demo ($pass): $(seconds "$a" "$b") s, exit $rc, $(wc -l < "$out/demo-$pass.log") lines printed"
+done
+
+verify() { # DIR LOG: the README's test command in DIR
+  (cd "$1" && mvn -B -f standalone/pom.xml verify > "$2" 2>&1)
+}
+green=0
+for i in $(seq 1 "$runs"); do
+  clone "$out/c-run" --depth=1
+  a=$(date +%s.%N)
+  verify "$out/c-run" "$out/verify-alone-$i.log"
+  rc=$?
+  b=$(date +%s.%N)
+  [ $rc -eq 0 ] && green=$((green + 1))
+  say "verify alone, run $i: $(seconds "$a" "$b") s, exit $rc ($(grep -h 'Tests run:' "$out/verify-alone-$i.log" | tail -1))"
+done
+say "verify alone: $green of $runs green"
+
+clone "$out/c-a" --depth=1
+clone "$out/c-b" --depth=1
+a=$(date +%s.%N)
+verify "$out/c-a" "$out/verify-beside-a.log" &
+pa=$!
+verify "$out/c-b" "$out/verify-beside-b.log" &
+pb=$!
+wait $pa; ra=$?
+ta=$(date +%s.%N)
+wait $pb; rb=$?
+tb=$(date +%s.%N)
+say "verify beside another verify: $(seconds "$a" "$ta") s (exit $ra) and $(seconds "$a" "$tb") s (exit $rb)"
