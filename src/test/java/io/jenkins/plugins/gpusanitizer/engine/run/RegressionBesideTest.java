@@ -18,13 +18,17 @@ import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * On one GPU the regression run starts beside the sanitizer run when the card has room for the job once more (seen
  * beside the blocking run), else after it, and says which and why. The sanitizer's and blocking jobs wait at gates the
  * test opens only once it saw what it checks (the regression run's job started, or the plan said "after"): the order
- * is proven by the gates, not by time.
+ * is proven by the gates, not by time. The tests share nothing (each its own directory, stand-in tools and GPU lock
+ * folder, console, runner thread): they wait on their jobs' processes, so they overlap.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class RegressionBesideTest {
     private static final Duration LIMIT = Duration.ofMinutes(2);
 
