@@ -38,6 +38,11 @@ class RegressionBesideTest {
     private final List<String> console = Collections.synchronizedList(new ArrayList<>());
 
     /** A card of 143,771 MiB (the H200) as the sampler beside the blocking run prints it: idle, then in use. */
+    /** What a job that ran out of GPU memory prints (once: the card was shared the first time). */
+    private static final String OUT_OF_MEMORY =
+            "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 GiB."
+                    + " GPU 0 has a total capacity of 139.81 GiB of which 1.02 GiB is free.\n";
+
     private static String card(String idle, String used) {
         return "timestamp, index, memory.used [MiB], memory.total [MiB]\n"
                 + "2026/12/02 14:41:59.920, 0, " + idle + ", 143771\n"
@@ -224,11 +229,7 @@ class RegressionBesideTest {
 
     @Test
     void aRegressionRunThatRanOutOfMemoryBesideTheSanitizerRunsAgainAlone() throws Exception {
-        FakeGpu gpu = gatedCleanJob(card("0", "4000"))
-                .put(
-                        "async.first-stderr",
-                        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 GiB."
-                                + " GPU 0 has a total capacity of 139.81 GiB of which 1.02 GiB is free.\n");
+        FakeGpu gpu = gatedCleanJob(card("0", "4000")).put("async.first-stderr", OUT_OF_MEMORY);
         FutureTask<Report> run = start(gpu, spec(), null, null);
 
         boolean started = FileWait.all(LIMIT, gpu.log.resolve("pid-async.txt"));
@@ -251,11 +252,7 @@ class RegressionBesideTest {
 
     @Test
     void aSanitizerRunThatRanOutOfMemoryOnTheSharedCardHavingFoundNothingRunsAgainAlone() throws Exception {
-        FakeGpu gpu = gatedCleanJob(card("0", "4000"))
-                .put(
-                        "memcheck-app.first-stderr",
-                        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 GiB."
-                                + " GPU 0 has a total capacity of 139.81 GiB of which 1.02 GiB is free.\n");
+        FakeGpu gpu = gatedCleanJob(card("0", "4000")).put("memcheck-app.first-stderr", OUT_OF_MEMORY);
         FutureTask<Report> run = start(gpu, spec(), null, null);
 
         boolean started = FileWait.all(LIMIT, gpu.log.resolve("pid-async.txt"));
@@ -283,9 +280,7 @@ class RegressionBesideTest {
     void aSanitizerRunThatRanOutOfMemoryAfterFindingADefectIsJudgedAsItIs() throws Exception {
         FakeGpu gpu = gatedCleanJob(card("0", "4000"))
                 .copy("far-oob/memcheck.log", "memcheck.log")
-                .put(
-                        "memcheck-app.first-stderr",
-                        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 GiB.\n");
+                .put("memcheck-app.first-stderr", OUT_OF_MEMORY);
         FutureTask<Report> run = start(gpu, spec(), null, null);
         open(gpu, "memcheck-app", "blocking");
         Report r = run.get(5, TimeUnit.MINUTES);
