@@ -27,27 +27,27 @@ public final class Processes {
         }
     }
 
-    /**
-     * Whether the process stops running within {@code limit}: /proc looked at every 20 ms up to a deadline (a process
-     * that is not this JVM's child gives no event to wait on).
-     */
+    /** How often /proc is looked at again: a process this JVM did not start gives no event to wait on. */
+    private static final long POLL_NANOS = 20_000_000L;
+
+    /** Whether the process stops running within {@code limit} (a bound, never an order). */
     public static boolean awaitGone(long pid, Duration limit) {
-        long deadline = System.nanoTime() + limit.toNanos();
-        while (running(pid)) {
-            if (System.nanoTime() >= deadline) {
-                return false;
-            }
-            LockSupport.parkNanos(20_000_000L);
-        }
-        return true;
+        return stillRunning(limit, pid).isEmpty();
     }
 
     /**
      * Those of the processes that still run after {@code limit}; returns as soon as none does (at once, where the
-     * code under test ended them before it returned). The end of a process this JVM did not start is no event it can
-     * wait on (and a zombie ends nothing), so this looks again every 20 ms: a bound, never an order.
+     * code under test ended them before it returned). A zombie ends nothing: a bound, never an order.
      */
     public static List<Long> runningAfter(Duration limit, long... pids) throws InterruptedException {
+        List<Long> running = stillRunning(limit, pids);
+        if (Thread.interrupted()) {
+            throw new InterruptedException("interrupted while waiting for processes to end");
+        }
+        return running;
+    }
+
+    private static List<Long> stillRunning(Duration limit, long... pids) {
         long deadline = System.nanoTime() + limit.toNanos();
         while (true) {
             List<Long> running = new ArrayList<>();
@@ -56,10 +56,12 @@ public final class Processes {
                     running.add(pid);
                 }
             }
-            if (running.isEmpty() || System.nanoTime() >= deadline) {
+            if (running.isEmpty()
+                    || System.nanoTime() >= deadline
+                    || Thread.currentThread().isInterrupted()) {
                 return running;
             }
-            Thread.sleep(20);
+            LockSupport.parkNanos(POLL_NANOS);
         }
     }
 }

@@ -82,25 +82,15 @@ public record PhaseResult(
 
     /** The same result, marked as run beside another phase on its card (or not). */
     public PhaseResult withRanBeside(boolean beside) {
-        return new PhaseResult(
-                name,
-                phase,
-                command,
-                env,
-                gpu,
-                status,
-                exitCode,
-                signal,
-                wallSeconds,
-                timeToFailure,
-                directory,
-                files,
-                note,
-                beside);
+        return copy(note, beside);
     }
 
     /** The same result with a note added. */
     public PhaseResult withNote(String more) {
+        return copy(note == null ? more : note + "; " + more, ranBeside);
+    }
+
+    private PhaseResult copy(String newNote, boolean beside) {
         return new PhaseResult(
                 name,
                 phase,
@@ -114,7 +104,7 @@ public record PhaseResult(
                 timeToFailure,
                 directory,
                 files,
-                note == null ? more : note + "; " + more,
-                ranBeside);
+                newNote,
+                beside);
     }
 }

@@ -1,7 +1,6 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
-import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.run.environment.Environment;
 import io.jenkins.plugins.gpusanitizer.engine.run.environment.EnvironmentCheck;
@@ -364,7 +363,7 @@ final class PhaseScheduler {
             recordAll(besideResult);
             return true;
         }
-        if (!aborted && ranOutOfMemory(context.dir(), result)) {
+        if (!aborted && context.dir().ranOutOfMemory(result)) {
             Path kept = RunDirectory.setAside(context.dir().dir(Phase.BLOCKING.id()), "beside-sanitizer");
             context.progress()
                     .say(
@@ -392,7 +391,7 @@ final class PhaseScheduler {
             throws IOException {
         RegressionPlan next = plan;
         if (beside != null) {
-            if (!ranOutOfMemory(context.dir(), beside)) {
+            if (!context.dir().ranOutOfMemory(beside)) {
                 context.reasons().add(Reason.info("regression-plan", plan.why()));
                 return recordRegression(gpu, blocking, beside);
             }
@@ -607,14 +606,6 @@ final class PhaseScheduler {
             }
             return result;
         }
-    }
-
-    /** Whether a phase failed of an out of memory (on a shared card: the sharing, not the job). */
-    static boolean ranOutOfMemory(RunDirectory dir, PhaseResult result) {
-        if (!PhaseResult.FAILED.equals(result.status())) {
-            return false;
-        }
-        return RunDirectory.outOfMemory(dir.dir(result.directory()).resolve(RunLayout.STDERR));
     }
 
     private void awaitQuietly(ExecutorService pool) {

@@ -81,7 +81,7 @@ final class RegressionBeside implements Callable<PhaseResult> {
             RegressionPlan decided = null;
             if (ended) {
                 PhaseResult result = blocking.ended();
-                decided = result != null && PhaseScheduler.ranOutOfMemory(context.dir(), result)
+                decided = result != null && context.dir().ranOutOfMemory(result)
                         ? RegressionPlan.after("the blocking run ran out of GPU memory beside the sanitizer run")
                         : RegressionPlan.fromCard(CardMemory.read(csv), watched);
             } else if (watched >= watch) {

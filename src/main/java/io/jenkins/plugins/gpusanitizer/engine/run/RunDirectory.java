@@ -269,6 +269,12 @@ public final class RunDirectory {
                                 && BlockingPhase.wasCut(p.status(), p.note()));
     }
 
+    /** Whether a phase failed of an out of memory (on a shared card: the sharing, not the job). */
+    boolean ranOutOfMemory(PhaseResult result) {
+        return PhaseResult.FAILED.equals(result.status())
+                && outOfMemory(dir(result.directory()).resolve(RunLayout.STDERR));
+    }
+
     /** Whether a phase's stderr shows PyTorch's out of memory (on a shared card: the sharing, not the job). */
     static boolean outOfMemory(Path stderr) {
         try (var lines = Files.lines(stderr, java.nio.charset.StandardCharsets.ISO_8859_1)) {

@@ -248,7 +248,7 @@ final class SanitizerPhase {
      * blocking or regression run, the sharing may have failed it, and running it again alone loses nothing.
      */
     boolean outOfMemoryFindingNothing(List<PhaseResult> results) {
-        if (results.isEmpty() || !PhaseScheduler.ranOutOfMemory(context.dir(), results.get(results.size() - 1))) {
+        if (results.isEmpty() || !context.dir().ranOutOfMemory(results.get(results.size() - 1))) {
             return false;
         }
         for (PhaseResult r : results) {
