@@ -66,6 +66,29 @@ class GpuMinutesAfterH200RecordTest {
     }
 
     @Test
+    void theBuggyJobFailsAtItsKernelLineWithEveryJar() throws IOException {
+        Map<String, Path> triton = new TreeMap<>();
+        for (String part : List.of("b", "e")) {
+            runs(part).forEach((name, run) -> {
+                if (job(name).equals("triton-stride")) {
+                    triton.put(name, run);
+                }
+            });
+        }
+        assertThat(triton).containsOnlyKeys("triton-stride-ee75943", "triton-stride-4a4190c", "triton-stride-992a31f");
+        for (Map.Entry<String, Path> run : triton.entrySet()) {
+            JsonNode r = analyze(run.getValue());
+            assertThat(r.get("diagnosis").get("faultAt").get("line").asInt())
+                    .as(run.getKey())
+                    .isEqualTo(51);
+            assertThat(r.toString())
+                    .as(run.getKey())
+                    .contains("in kernel row_scale_bias_kernel at examples/triton_stride.py:40, launched from"
+                            + " examples/triton_stride.py:51");
+        }
+    }
+
+    @Test
     void theRegressionRunWentBesideTheSanitizerRunOnlyWithTheNewJars() throws IOException {
         for (String part : List.of("a", "b", "c", "d", "e", "f")) {
             for (Map.Entry<String, Path> run : runs(part).entrySet()) {
