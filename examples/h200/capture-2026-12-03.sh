@@ -9,7 +9,7 @@
 # ended, every other case starts at once in the background (sharing the GPU and the CPUs), with
 # a chain of plain timed runs (plain-times.txt) and chains of direct tool runs (raw/). Each case
 # has its own timeout, all ending before DEADLINE seconds; one failing case never stops the others.
-# The output is pruned by examples/h200/lib.sh; with $OUT set, zipped to $OUT/NAME.zip (NAME: OUTDIR's own name).
+# The output is pruned by examples/h200/lib.sh; with $OUT set, zipped to $OUT/NAME.zip.xz (NAME: OUTDIR's own name).
 set -u
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 out=${1:?usage: capture-2026-12-03.sh OUTDIR}

@@ -5,7 +5,7 @@
 #   bash examples/h200/capture-2026-12-04-after.sh PART [JOB...]
 # with .device/gpu-sanitize-ee75943.jar (built from ee75943: `git worktree add /tmp/ee ee75943`, then
 # `mvn -f standalone/pom.xml package -DskipTests` there) and .device/gpu-sanitize.jar, .device/commit.txt carried.
-# Writes $OUT/h200-2026-12-04-gpu-minutes-after-PART.zip (the pruned run directories, the consoles, both CSVs
+# Writes $OUT/h200-2026-12-04-gpu-minutes-after-PART.zip.xz (the pruned run directories, the consoles, both CSVs
 # and the machine) and copies the CSVs beside it.
 set -u
 part=${1:?usage: capture-2026-12-04-after.sh PART [JOB...]}
@@ -19,7 +19,7 @@ export JARS=${JARS:-".device/gpu-sanitize-ee75943.jar=ee75943 .device/gpu-saniti
 DEADLINE=${DEADLINE:-540} bash bench/gpu-minutes.sh "$work" "$@"
 prune_record "$work"
 if [ -n "${OUT:-}" ] && [ -d "${OUT:-}" ]; then
-  zip_record "$work" "$OUT/h200-2026-12-04-gpu-minutes-after-$part.zip"
+  zip_record "$work" "$OUT/h200-2026-12-04-gpu-minutes-after-$part.zip.xz"
   cp "$work/gpu-minutes.csv" "$OUT/gpu-minutes-$part.csv"
   cp "$work/gpu-minutes-phases.csv" "$OUT/gpu-minutes-phases-$part.csv"
 fi

@@ -13,7 +13,7 @@
 #   ddp-clean          torchrun DDP clean job, DataLoader workers (PASS)
 #   cudagraph          examples/cudagraph_job.py, a whole-step CUDA graph (PASS; the uncached capture breaks, rerun cached)
 # Usage (repository root, on the GPU machine, .device/ carried): bash examples/h200/capture-2026-12-04b.sh OUTDIR [CASE...]
-# The output is pruned by examples/h200/lib.sh; with $OUT set, zipped to $OUT/NAME.zip (NAME: OUTDIR's own name).
+# The output is pruned by examples/h200/lib.sh; with $OUT set, zipped to $OUT/NAME.zip.xz (NAME: OUTDIR's own name).
 set -u
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 out=${1:?usage: capture-2026-12-04b.sh OUTDIR [CASE...]}

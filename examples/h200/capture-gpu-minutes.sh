@@ -5,7 +5,7 @@
 # and shaded jar, as src/test/resources/records/h200-2026-12-02.md says); about 7 minutes, DEADLINE seconds at most:
 #   bash examples/h200/capture-gpu-minutes.sh OUTDIR [CASE...]
 # Writes OUTDIR/CASE-{beside,after}/ (run directories), plain-times.txt, summary.txt and gpu-minutes.txt
-# (examples/h200/gpu-minutes.py), pruned by examples/h200/lib.sh; with $OUT set, zipped to $OUT/NAME.zip (NAME:
+# (examples/h200/gpu-minutes.py), pruned by examples/h200/lib.sh; with $OUT set, zipped to $OUT/NAME.zip.xz (NAME:
 # OUTDIR's own name), ready for src/test/resources/records/.
 set -u
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"

@@ -10,7 +10,7 @@
 #   bash examples/h200/capture-probe.sh OUTDIR
 # JAVA and JAR default to the jlink runtime and the shaded jar in .device/ (src/test/resources/records/h200-2026-12-02.md).
 # The output is pruned by examples/h200/lib.sh; with $OUT set (the device tool), it is zipped there as
-# NAME.zip (NAME: OUTDIR's own name; the OOM pickles, bounded to 4 MiB each here, included).
+# NAME.zip.xz (NAME: OUTDIR's own name; the OOM pickles, bounded to 4 MiB each here, included).
 set -u
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 out=${1:?usage: capture-probe.sh OUTDIR}

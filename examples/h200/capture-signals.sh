@@ -14,7 +14,7 @@
 # src/test/resources/records/h200-2026-12-02.md says); about 5 minutes, DEADLINE seconds at most:
 #   bash examples/h200/capture-signals.sh OUTDIR [SIGNAL:PHASE...]
 # Writes OUTDIR/SIGNAL-PHASE/ (run directories), CASE.console.txt, CASE.watch.txt and signals.txt (one line
-# per case), pruned by examples/h200/lib.sh; with $OUT set, zipped to $OUT/NAME.zip (NAME: OUTDIR's own name).
+# per case), pruned by examples/h200/lib.sh; with $OUT set, zipped to $OUT/NAME.zip.xz (NAME: OUTDIR's own name).
 set -u
 # job control: without it bash starts background jobs with SIGINT ignored, and a JVM keeps an ignored
 # SIGINT ignored (as nohup'd processes do), so the INT cases would test bash, not the CLI

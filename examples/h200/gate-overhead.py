@@ -3,7 +3,7 @@ gate (summary.txt), the environment check (the wall times of env/commands/*/exit
 by the supervisor), the phases' critical path (beside: the longer of sanitizer and blocking, then the
 regression run; after: all three in a row), and the rest (JVM start, analysis, report). Also the gate
 without its environment check over sanitizer + regression, the part of the ratio the phases make.
-usage: python3 examples/h200/gate-overhead.py RECORD_DIR   (e.g. src/test/resources/records/h200-gpu-minutes.zip unpacked)"""
+usage: python3 examples/h200/gate-overhead.py RECORD_DIR   (e.g. src/test/resources/records/h200-gpu-minutes.zip.xz unpacked)"""
 import json
 import re
 import sys

@@ -1,11 +1,14 @@
 # What a capture keeps, shared by the capture scripts of examples/h200 (source it; bash).
 #
 #   prune_record DIR        deletes the runner's bookkeeping from every run directory under DIR
-#   zip_record DIR ZIP      DIR's files into ZIP, in a fixed order (SOURCE_DATE_EPOCH, if set, dates every entry)
-#   finish_record DIR [NAME]  prune_record DIR, then, with $OUT a directory, zip_record DIR $OUT/NAME.zip
+#   zip_record DIR FILE     DIR's files into FILE (NAME.zip.xz): a zip of stored entries in a fixed order
+#                           (SOURCE_DATE_EPOCH, if set, dates every entry), compressed as one xz stream so that
+#                           the many near-identical files of a capture share one dictionary (about 5x smaller than
+#                           a deflated zip); `xz -dc FILE > x.zip` gives back a plain zip
+#   finish_record DIR [NAME]  prune_record DIR, then, with $OUT a directory, zip_record DIR $OUT/NAME.zip.xz
 #                           (NAME: DIR's own name by default)
 #
-# A pruned, zipped capture is ready to drop into src/test/resources/records/ (its README.md says how).
+# A pruned, packed capture is ready to drop into src/test/resources/records/ (its README.md says how).
 
 # The runner's own files, needed while a phase runs and by nothing afterwards: the supervisor's pid,
 # heartbeat and start marks, the phase script (command.txt holds the same command and environment), the
@@ -32,12 +35,13 @@ prune_record() {
 }
 
 zip_record() {
-  local dir=${1:?usage: zip_record DIR ZIP} zip=${2:?usage: zip_record DIR ZIP}
+  local dir=${1:?usage: zip_record DIR FILE.zip.xz} zip=${2:?usage: zip_record DIR FILE.zip.xz}
   python3 - "$dir" "$zip" <<'PY'
-import os, sys, time, zipfile
+import io, lzma, os, sys, time, zipfile
 root, target = sys.argv[1], sys.argv[2]
 epoch = os.environ.get("SOURCE_DATE_EPOCH")
-with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+buf = io.BytesIO()
+with zipfile.ZipFile(buf, "w", zipfile.ZIP_STORED) as z:
     for base, dirs, files in os.walk(root):
         dirs.sort()
         rel = os.path.relpath(base, root)
@@ -50,9 +54,11 @@ with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
                 info.date_time = time.gmtime(int(epoch))[:6]
             if name:
                 with open(path, "rb") as f:
-                    z.writestr(info, f.read(), zipfile.ZIP_DEFLATED, 9)
+                    z.writestr(info, f.read(), zipfile.ZIP_STORED)
             else:
                 z.writestr(info, b"")
+with open(target, "wb") as f:
+    f.write(lzma.compress(buf.getvalue(), format=lzma.FORMAT_XZ, preset=9 | lzma.PRESET_EXTREME))
 PY
 }
 
@@ -61,6 +67,6 @@ finish_record() {
   local name=${2:-$(basename "$dir")}
   prune_record "$dir"
   if [ -n "${OUT:-}" ] && [ -d "${OUT:-}" ]; then
-    zip_record "$dir" "$OUT/$name.zip"
+    zip_record "$dir" "$OUT/$name.zip.xz"
   fi
 }

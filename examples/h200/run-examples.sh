@@ -5,7 +5,7 @@
 # JAVA and JAR default to the jlink runtime and shaded jar carried in .device/ (see
 # src/test/resources/records/h200-2026-12-02.md);
 # cases default to: far near near-cached index triton clean leak initcheck. The output is pruned by
-# examples/h200/lib.sh; with $OUT set, zipped to $OUT/NAME.zip (NAME: OUTDIR's own name).
+# examples/h200/lib.sh; with $OUT set, zipped to $OUT/NAME.zip.xz (NAME: OUTDIR's own name).
 set -u
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 out=${1:?usage: run-examples.sh OUTDIR [CASE...]}

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# Reruns, with the current CLI, the example jobs the gate got wrong in records/h200-2026-12-03.zip, one at a
+# Reruns, with the current CLI, the example jobs the gate got wrong in records/h200-2026-12-03.zip.xz, one at a
 # time (the device has 2 CPUs and one GPU: nothing runs beside a case, so every memory curve is its
 # own), and times a plain run of the clean jobs next to the gate's phases (GPU minutes per merge).
 # Usage (repository root, on the GPU machine, .device/ carried): bash examples/h200/verify-2026-12-03.sh OUTDIR [CASE...]
 # (cases: ddp-clean cudagraph cudnn-bench triton-stride ddp-scatter ddp-late ddp-long-clean ddp-late-long hang-driver compile-oob racecheck; default the first six)
-# The output is pruned by examples/h200/lib.sh; with $OUT set, zipped to $OUT/NAME.zip (NAME: OUTDIR's own name).
+# The output is pruned by examples/h200/lib.sh; with $OUT set, zipped to $OUT/NAME.zip.xz (NAME: OUTDIR's own name).
 set -u
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 out=${1:?usage: verify-2026-12-03.sh OUTDIR [CASE...]}

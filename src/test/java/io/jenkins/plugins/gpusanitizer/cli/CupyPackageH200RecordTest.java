@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue #25, 4 on the H200 (records/h200-2026-12-04-cupy.zip, examples/h200/capture-2026-12-04-beside.sh
+ * Issue #25, 4 on the H200 (records/h200-2026-12-04-cupy.zip.xz, examples/h200/capture-2026-12-04-beside.sh
  * cupy-oob cupy-clean): a CuPy RawKernel in a package module, {@code examples/cupy_pkg/trainer/ops.py}, writes
  * out of bounds. The sanitizer phase had CuPy keep the kernel's source and compile it with a line table, so
  * the record's device line is line 10 of that source, shown with its text, and the launch is named by its

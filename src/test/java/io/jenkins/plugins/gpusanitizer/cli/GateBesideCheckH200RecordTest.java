@@ -14,7 +14,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The gate's wall time on one GPU with the sanitizer and blocking runs started beside the environment check
- * (records/h200-gpu-minutes-env.zip, examples/h200/capture-gpu-minutes.sh on the H200 with the jar of commit 1b5febf):
+ * (records/h200-gpu-minutes-env.zip.xz, examples/h200/capture-gpu-minutes.sh on the H200 with the jar of commit 1b5febf):
  * issue #15's goal, at most 1.1x the sanitizer phase plus the regression phase, read from the record, and the
  * findings of every example job, analysed again here.
  */

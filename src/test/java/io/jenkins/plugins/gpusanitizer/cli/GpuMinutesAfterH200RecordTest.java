@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Issue #28, before and after on the H200, the same jobs the same day (examples/h200/capture-2026-12-04-after.sh,
- * records/h200-2026-12-04-gpu-minutes-after-{a,...,f}.zip): each example job's gate with the jar of ee75943 (the
+ * records/h200-2026-12-04-gpu-minutes-after-{a,...,f}.zip.xz): each example job's gate with the jar of ee75943 (the
  * regression run after the sanitizer run) and the new jars (beside it). Every run directory is judged again from its
  * raw files by today's {@code analyze --run-dir}: no verdict changed, neither between the jars nor since they ran.
  */

@@ -13,7 +13,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * What the gate costs on one GPU (records/h200-gpu-minutes.zip, made by examples/h200/capture-gpu-minutes.sh):
+ * What the gate costs on one GPU (records/h200-gpu-minutes.zip.xz, made by examples/h200/capture-gpu-minutes.sh):
  * each example job gated twice on the H200, the blocking run beside the sanitizer run (the default) and
  * after it ({@code --no-overlap}). Both run directories are analysed again here: they must give the same
  * findings, the blocking run must really have run beside the sanitizer run in one and after it in the

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code analyze --run-dir} over the run directories recorded on the H200 on 2026-12-03
- * (records/h200-2026-12-03.zip, made by examples/h200/capture-2026-12-03.sh with the CLI of that morning):
+ * (records/h200-2026-12-03.zip.xz, made by examples/h200/capture-2026-12-03.sh with the CLI of that morning):
  * ordinary training jobs, clean and buggy, that the gate got wrong then.
  */
 class H200Record1203Test {

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code analyze --run-dir} over the run directories that {@code gpu-sanitize run} wrote on the real
- * H200 (records/h200-2026-12-02.zip, made by examples/h200/run-examples.sh): the verdicts and lines the
+ * H200 (records/h200-2026-12-02.zip.xz, made by examples/h200/run-examples.sh): the verdicts and lines the
  * runner reported there must come out again from the raw outputs.
  */
 class H200RunRecordTest {

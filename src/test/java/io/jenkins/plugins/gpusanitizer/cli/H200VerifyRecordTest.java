@@ -15,8 +15,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code analyze --run-dir} over the run directories the fixed CLI wrote on the H200
- * (records/h200-2026-12-03-verify.zip, and the same cases again with the runner of 2026-12-04, whose
- * sanitizer and blocking runs start beside the environment check, in records/h200-2026-12-04-verify.zip):
+ * (records/h200-2026-12-03-verify.zip.xz, and the same cases again with the runner of 2026-12-04, whose
+ * sanitizer and blocking runs start beside the environment check, in records/h200-2026-12-04-verify.zip.xz):
  * the verdicts and lines the runner gave there come out again.
  */
 class H200VerifyRecordTest {

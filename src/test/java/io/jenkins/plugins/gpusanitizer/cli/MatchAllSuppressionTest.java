@@ -2,7 +2,7 @@ package io.jenkins.plugins.gpusanitizer.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URISyntaxException;
+import io.jenkins.plugins.gpusanitizer.engine.Corpus;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -19,14 +19,7 @@ class MatchAllSuppressionTest {
     Path dir;
 
     static String nearOob() {
-        try {
-            return Path.of(MatchAllSuppressionTest.class
-                            .getResource("/corpus/h200/near-oob/memcheck-nocache.log")
-                            .toURI())
-                    .toString();
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException(e);
-        }
+        return Corpus.file("near-oob/memcheck-nocache.log").toString();
     }
 
     private CliRunner analyze(String suppression) {

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Issue #28: the regression run's memory curve is its own processes', so a second process on the same card
- * does not change its verdict. Recorded on the H200 (records/h200-2026-12-04-beside.zip,
+ * does not change its verdict. Recorded on the H200 (records/h200-2026-12-04-beside.zip.xz,
  * examples/h200/capture-2026-12-04-beside.sh): {@code other-grows} is a flat job's regression run while
  * another process on the card leaks about 4 GiB; {@code ours-grows} is a leaking job beside a flat one.
  * {@code analyze --run-dir} judges each again from its raw files.

@@ -181,7 +181,7 @@ class MemoryBesideTest {
 
     @Test
     void onASharedCardWithoutPerProcessFiguresTheProbesAllocatorCurveIsJudged() throws IOException {
-        // the H200 probe record's leak job (records/h200-probe.zip, leak), as if it had run beside the sanitizer run
+        // the H200 probe record's leak job (records/h200-probe.zip.xz, leak), as if it had run beside the sanitizer run
         Path run = dir.resolve("leak");
         Path record = Records.unpacked("h200-probe/leak");
         try (Stream<Path> files = Files.walk(record)) {

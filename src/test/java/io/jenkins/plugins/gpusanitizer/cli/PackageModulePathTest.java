@@ -211,7 +211,7 @@ class PackageModulePathTest {
     }
 
     /**
-     * The real run (records/h200-2026-12-04c.zip, far: examples/lstm_job.py run from /work/main on the H200):
+     * The real run (records/h200-2026-12-04c.zip.xz, far: examples/lstm_job.py run from /work/main on the H200):
      * its sentences and page name the job's file by its path in the repository.
      */
     @Test

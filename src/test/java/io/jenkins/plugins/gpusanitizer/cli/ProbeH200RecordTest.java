@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code analyze --run-dir} over the probe's H200 record (records/h200-probe.zip, made by
+ * {@code analyze --run-dir} over the probe's H200 record (records/h200-probe.zip.xz, made by
  * examples/h200/capture-probe.sh from the jobs of examples/probe): the failing operators, their
  * arguments and the allocation sites must come out of the raw outputs, at the lines the example sources
  * mark with {@code PROBE-FAULT}, {@code PROBE-SITE} and {@code PROBE-OOM}. A case not recorded yet is

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Issue #25, 12: with --reference and --fail-on new, a change that fixes the out-of-bounds write at
  * one line of a kernel and adds one at another line of the same kernel was "outstanding, also in the
  * reference": PASS. The reference is the real H200 memcheck log of the Triton stride job
- * (records/h200-2026-12-03-verify.zip, triton-stride: row_scale_bias_kernel writes out of bounds at
+ * (records/h200-2026-12-03-verify.zip.xz, triton-stride: row_scale_bias_kernel writes out of bounds at
  * triton_stride.py:40, launched from :51); the change is that log edited.
  */
 class ReferenceDeviceLineTest {

@@ -14,7 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * What compute-sanitizer's own options do to the findings (records/h200-sanitizer-options.zip, made on the H200 by
+ * What compute-sanitizer's own options do to the findings (records/h200-sanitizer-options.zip.xz, made on the H200 by
  * examples/h200/capture-sanitizer-options.sh): vendor kernels excluded keep the Triton defect and its line, a
  * shorter host backtrace keeps it only through the XML, a device-only backtrace loses it; for initcheck, excluding vendor kernels
  * shows a finding the print limit hid behind vendor records.

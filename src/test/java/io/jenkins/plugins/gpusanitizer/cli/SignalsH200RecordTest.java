@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The CLI signalled on the real H200 in the middle of a phase (records/h200-signals.zip, made by
+ * The CLI signalled on the real H200 in the middle of a phase (records/h200-signals.zip.xz, made by
  * examples/h200/capture-signals.sh): a torchrun/DDP job with DataLoader workers, under the real
  * compute-sanitizer in the sanitizer phase. What the capture measured is read back from its files and
  * checked against what the run directories say.

@@ -11,34 +11,21 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /** The real H200 outputs copied into test resources (see corpus/h200/MANIFEST.md). */
 public final class Corpus {
     private Corpus() {}
 
+    /** A file of the first H200 capture (corpus/h200, see its MANIFEST.md). */
     public static Path file(String relative) {
-        try {
-            var url = Corpus.class.getResource("/corpus/h200/" + relative);
-            if (url == null) {
-                throw new IllegalArgumentException("no corpus file " + relative);
-            }
-            return Path.of(url.toURI());
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException(e);
-        }
+        return resource("/corpus/h200/" + relative);
     }
 
     /** A file of the second H200 capture (corpus/h200-2026-12-03, see its MANIFEST.md). */
     public static Path h200Dec03(String relative) {
-        try {
-            var url = Corpus.class.getResource("/corpus/h200-2026-12-03/" + relative);
-            if (url == null) {
-                throw new IllegalArgumentException("no corpus file " + relative);
-            }
-            return Path.of(url.toURI());
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException(e);
-        }
+        return resource("/corpus/h200-2026-12-03/" + relative);
     }
 
     /**
@@ -57,18 +44,63 @@ public final class Corpus {
         }
     }
 
-    /** A test resource by its absolute resource path, e.g. {@code /memory-curves/issue-11/leak-logits.nvidia-smi.csv}. */
+    /**
+     * A test resource by its absolute resource path, e.g. {@code /memory-curves/issue-11/leak-logits.nvidia-smi.csv}.
+     * A file of a packed corpus folder ({@code /corpus/NAME/...}, all but its documents and the demo's
+     * far-oob/) comes from this JVM's unpacked copy of {@code corpus/NAME.zip.xz}: read only.
+     */
     public static Path resource(String path) {
-        try {
-            var url = Corpus.class.getResource(path);
-            if (url == null) {
-                throw new IllegalArgumentException("no test resource " + path);
+        var url = Corpus.class.getResource(path);
+        if (url != null) {
+            try {
+                return Path.of(url.toURI());
+            } catch (URISyntaxException e) {
+                throw new IllegalStateException(e);
             }
-            return Path.of(url.toURI());
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException(e);
+        }
+        Matcher packed = PACKED.matcher(path);
+        if (packed.matches() && Corpus.class.getResource("/corpus/" + packed.group(1) + ".zip.xz") != null) {
+            Path file =
+                    Records.archive("/corpus/" + packed.group(1) + ".zip.xz").resolve(packed.group(2));
+            if (Files.isRegularFile(file)) {
+                return file;
+            }
+        }
+        throw new IllegalArgumentException("no test resource " + path);
+    }
+
+    /** Every file of the test resources, those of the packed corpus folders (corpus/NAME.zip.xz) included. */
+    public static List<Path> everyResourceFile() {
+        List<Path> roots = new ArrayList<>();
+        roots.add(resource("/corpus/h200/MANIFEST.md").getParent().getParent().getParent());
+        roots.addAll(packedFolders());
+        List<Path> all = new ArrayList<>();
+        for (Path root : roots) {
+            try (var files = Files.walk(root)) {
+                files.filter(Files::isRegularFile).sorted().forEach(all::add);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        return all;
+    }
+
+    /** The unpacked copies of every packed corpus folder (corpus/NAME.zip.xz), to walk. */
+    public static List<Path> packedFolders() {
+        Path corpus = resource("/corpus/h200/MANIFEST.md").getParent().getParent();
+        try (var files = Files.list(corpus)) {
+            return files.map(p -> p.getFileName().toString())
+                    .filter(n -> n.endsWith(".zip.xz"))
+                    .sorted()
+                    .map(n -> Records.archive("/corpus/" + n))
+                    .toList();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
+
+    /** {@code /corpus/NAME/REST}: a corpus folder and a path inside it. */
+    private static final Pattern PACKED = Pattern.compile("/corpus/([^/]+)/(.+)");
 
     /** One run's output from cpp-probe/text-runs.txt, between {@code ### name:} and its {@code ### rc=} line. */
     public static String textRun(String name) {
@@ -91,7 +123,7 @@ public final class Corpus {
         }
     }
 
-    /** The H200 run record written by `gpu-sanitize run` (records/h200-2026-12-02.zip). */
+    /** The H200 run record written by `gpu-sanitize run` (records/h200-2026-12-02.zip.xz). */
     public static Path runRecord(String runCase) {
         return Records.unpacked("h200-2026-12-02/" + runCase);
     }

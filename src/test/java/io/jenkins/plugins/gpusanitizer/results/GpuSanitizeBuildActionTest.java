@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The build action over a real report written by `gpu-sanitize run` on the H200 (records/h200-2026-12-02.zip). The
+ * The build action over a real report written by `gpu-sanitize run` on the H200 (records/h200-2026-12-02.zip.xz). The
  * build is a Mockito mock: core's {@code Run} has no constructor a unit test can call (issue #12, 9).
  */
 class GpuSanitizeBuildActionTest {

@@ -6,38 +6,39 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import org.junit.platform.engine.TestExecutionResult;
-import org.junit.platform.engine.support.descriptor.ClassSource;
-import org.junit.platform.launcher.TestExecutionListener;
-import org.junit.platform.launcher.TestIdentifier;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * With {@code -Dgs.cpuReport=FILE} (bench/test-cpu.sh), appends each test class's CPU seconds (this JVM's and its
  * reaped children's, from /proc/self/stat) and wall seconds to FILE. Exact only when classes run one at a time
- * ({@code -Dgs.testParallelism=1}); without the property it does nothing.
+ * ({@code -Dgs.testParallelism=1}); without the property it does nothing. Registered for every class through
+ * JUnit's extension auto-detection (standalone/pom.xml).
  */
-public final class CpuPerClass implements TestExecutionListener {
+public final class CpuPerClass implements BeforeAllCallback, AfterAllCallback {
     private static final String REPORT = System.getProperty("gs.cpuReport");
-    private final Map<String, long[]> started = new ConcurrentHashMap<>();
+    private static final ExtensionContext.Namespace NS = ExtensionContext.Namespace.create(CpuPerClass.class);
 
     @Override
-    public void executionStarted(TestIdentifier id) {
-        if (REPORT != null && id.getSource().orElse(null) instanceof ClassSource) {
-            started.put(id.getUniqueId(), new long[] {cpuTicks(), System.nanoTime()});
+    public void beforeAll(ExtensionContext context) {
+        if (REPORT != null) {
+            context.getStore(NS).put("start", new long[] {cpuTicks(), System.nanoTime()});
         }
     }
 
     @Override
-    public void executionFinished(TestIdentifier id, TestExecutionResult result) {
-        long[] start = started.remove(id.getUniqueId());
-        if (start == null || !(id.getSource().orElse(null) instanceof ClassSource source)) {
+    public void afterAll(ExtensionContext context) {
+        long[] start = REPORT == null ? null : context.getStore(NS).get("start", long[].class);
+        if (start == null) {
             return;
         }
         double cpu = (cpuTicks() - start[0]) / 100.0;
         double wall = (System.nanoTime() - start[1]) / 1e9;
-        String line = String.format("%.2f\t%.2f\t%s\t%s%n", cpu, wall, result.getStatus(), source.getClassName());
+        String status = context.getExecutionException().isPresent() ? "FAILED" : "SUCCESSFUL";
+        String line = String.format(
+                "%.2f\t%.2f\t%s\t%s%n",
+                cpu, wall, status, context.getRequiredTestClass().getName());
         try {
             Files.writeString(
                     Path.of(REPORT),

@@ -31,7 +31,7 @@ public final class RunSpec implements Serializable {
     /**
      * memcheck's {@code --padding}: a guard zone after every allocation. Without it a write past one buffer
      * into the next live one (a wrong row stride into the labels allocated next) is invisible to memcheck,
-     * as recorded in src/test/resources/records/h200-2026-12-03.zip, triton-stride.
+     * as recorded in src/test/resources/records/h200-2026-12-03.zip.xz, triton-stride.
      */
     private int padding = 4096;
 
@@ -106,7 +106,7 @@ public final class RunSpec implements Serializable {
     private int gpuLockTimeoutSeconds = DEFAULT_GPU_LOCK_TIMEOUT_SECONDS;
     /**
      * The probe in the regression phase too (allocation sites); null: on, unless the phase's throughput is
-     * judged against a baseline. On the H200 it cost that phase 8-13 % throughput (records/h200-probe.zip), which a
+     * judged against a baseline. On the H200 it cost that phase 8-13 % throughput (records/h200-probe.zip.xz), which a
      * baseline comparison could mistake for a regression, and the probe must never change the outcome.
      */
     private Boolean probeMemory;

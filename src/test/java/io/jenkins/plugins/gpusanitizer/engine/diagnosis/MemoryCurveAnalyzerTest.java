@@ -154,7 +154,7 @@ class MemoryCurveAnalyzerTest {
         assertThat(any.shape()).as(any.describe()).isEqualTo(MemoryCurve.Shape.STABLE);
     }
 
-    /** The regression runs recorded on the H200 (records/h200-2026-12-02.zip): the jobs crash or end within ~5 s. */
+    /** The regression runs recorded on the H200 (records/h200-2026-12-02.zip.xz): the jobs crash or end within ~5 s. */
     @ParameterizedTest
     @ValueSource(strings = {"clean", "far", "index", "near", "triton"})
     void shortRegressionRunsOnTheH200AreNotJudged(String run) {

@@ -6,7 +6,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Issue #25, 4: a location is named by its path under the job's working directory, a file outside it by its
- * base name. The paths are the shapes the recorded H200 runs hold (records/h200-2026-12-04c.zip, far: the job
+ * base name. The paths are the shapes the recorded H200 runs hold (records/h200-2026-12-04c.zip.xz, far: the job
  * ran in /work/main; the tool's XML names native frames by relative debug-info paths).
  */
 class WorkPathsTest {

@@ -13,7 +13,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * The check over reports of recorded H200 runs (records/h200-2026-12-0[23].zip). Those runs were made in
+ * The check over reports of recorded H200 runs (records/h200-2026-12-0[23].zip.xz). Those runs were made in
  * /work/main (their phases ran {@code python3 examples/triton_job.py} there, and the frames name
  * /work/main/examples/triton_job.py), before run.json kept the working directory: the tests give it back.
  */

@@ -8,7 +8,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** New, outstanding and fixed defects between real H200 reports (records/h200-2026-12-02.zip). */
+/** New, outstanding and fixed defects between real H200 reports (records/h200-2026-12-02.zip.xz). */
 class ReferenceComparisonTest {
     static final Path RECORD = Records.unpacked("h200-2026-12-02");
 

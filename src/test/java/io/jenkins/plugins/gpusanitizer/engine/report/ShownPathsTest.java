@@ -14,7 +14,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The page names a location's file as the sentences do, from the report alone; only locations change, and the
  * report itself (what the JSON is written from) keeps every full path. The real H200 run of
- * records/h200-2026-12-04c.zip, far: examples/lstm_job.py run from /work/main, with the probe on.
+ * records/h200-2026-12-04c.zip.xz, far: examples/lstm_job.py run from /work/main, with the probe on.
  */
 class ShownPathsTest {
     @TempDir

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  * Issue #25, 2: a job compiled with torch.compile(mode="reduce-overhead") runs under the sanitizer in the
  * default mode (the probe's sanitizer mode, replayed here by the stand-in job writing what the probe
  * wrote): the gate says what the tool checked and what it did not, on the phase and in the report, and
- * the clean job passes. Recorded on the H200 before the fix: records/h200-2026-12-04b.zip, compile-ro
+ * the clean job passes. Recorded on the H200 before the fix: records/h200-2026-12-04b.zip.xz, compile-ro
  * (ERROR "the job died"); the fix is checked there by examples/h200/capture-2026-12-04b.sh.
  */
 @Execution(ExecutionMode.CONCURRENT) // real processes that mostly wait: the tests overlap

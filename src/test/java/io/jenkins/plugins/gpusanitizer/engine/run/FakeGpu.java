@@ -174,19 +174,13 @@ public final class FakeGpu {
     /**
      * A correct job that captures its training step in a CUDA graph (examples/cudagraph_job.py): clean with
      * the caching allocator; under PYTORCH_NO_CUDA_MEMORY_CACHING=1 the capture breaks and the job dies, as
-     * recorded on the H200 (records/h200-2026-12-03.zip, cudagraph).
+     * recorded on the H200 (records/h200-2026-12-03.zip.xz, cudagraph).
      */
     public FakeGpu cudaGraphCapture() {
-        try {
-            Path rec = Path.of(FakeGpu.class
-                    .getResource("/corpus/h200-2026-12-03/cudagraph/memcheck-uncached.log")
-                    .toURI());
-            return clean().copyFile(rec, "memcheck-uncached.log")
-                    .copyFile(rec.resolveSibling("memcheck-app-uncached.stderr"), "memcheck-app-uncached.stderr")
-                    .put("memcheck-app-uncached.exit", "1");
-        } catch (java.net.URISyntaxException e) {
-            throw new IllegalStateException(e);
-        }
+        Path rec = Corpus.h200Dec03("cudagraph/memcheck-uncached.log");
+        return clean().copyFile(rec, "memcheck-uncached.log")
+                .copyFile(rec.resolveSibling("memcheck-app-uncached.stderr"), "memcheck-app-uncached.stderr")
+                .put("memcheck-app-uncached.exit", "1");
     }
 
     /** A file of the case taken away (e.g. the XML a tool would save). */

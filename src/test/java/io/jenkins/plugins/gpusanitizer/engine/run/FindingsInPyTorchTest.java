@@ -18,7 +18,7 @@ import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
- * Issue #25, 3, on the H200 record (records/h200-2026-12-04b.zip, initcheck-tf): a clean bf16 transformer
+ * Issue #25, 3, on the H200 record (records/h200-2026-12-04b.zip.xz, initcheck-tf): a clean bf16 transformer
  * under initcheck gets hundreds of thousands of uninitialized reads inside PyTorch's own elementwise_kernel
  * (the bias add of at::native::linear). They are PyTorch's findings for the call at the job's line, graded
  * by initcheck's action, never "the fault is at" that line; and the run stops itself once the tool stops

@@ -95,7 +95,7 @@ class RunnerFaultTest {
 
     @Test
     void aRunDirectoryDeletedUnderTheRunEndsItWithNothingLeftAndSaysWhy() throws Exception {
-        // a workspace cleanup while the gate runs (as on the H200: records/h200-2026-12-04-verify.zip,
+        // a workspace cleanup while the gate runs (as on the H200: records/h200-2026-12-04-verify.zip.xz,
         // signals-lost-directory)
         FakeGpu gpu = new FakeGpu(dir).clean().put("async.hang", "");
         AtomicReference<Report> report = new AtomicReference<>();

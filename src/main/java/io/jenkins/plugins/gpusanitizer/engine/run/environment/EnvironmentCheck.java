@@ -13,7 +13,7 @@ import java.util.concurrent.ExecutionException;
 /**
  * The environment check of one run. The quick commands (driver, GPUs, nvcc, compute-sanitizer) have answered
  * when it exists; the job's Python importing torch — 4-6 s of a gate's fixed cost on the H200
- * (records/h200-2026-12-04-gpu-minutes-before.zip) — answers on a thread of its own, so that the first phase(s) can
+ * (records/h200-2026-12-04-gpu-minutes-before.zip.xz) — answers on a thread of its own, so that the first phase(s) can
  * start beside it and be stopped if the answer is "incompatible". Whoever needs the whole environment waits for it.
  */
 public final class EnvironmentCheck {

@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * compute-sanitizer's text log with full paths ({@code --strip-paths no}, real H200 runs in
- * records/h200-2026-12-04-verify.zip) prints a long native frame's module on a line of its own below it. The oracle is
+ * records/h200-2026-12-04-verify.zip.xz) prints a long native frame's module on a line of its own below it. The oracle is
  * the same log written back into the default form (basenames, the module at the end of the frame's line): both
  * must give every record the same frames, module included (the vendor-library suppressions judge by it).
  */

@@ -2,6 +2,7 @@ package io.jenkins.plugins.gpusanitizer.engine.parse.text;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jenkins.plugins.gpusanitizer.engine.Corpus;
 import io.jenkins.plugins.gpusanitizer.engine.model.SanitizerRecord;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
 import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerOutput;
@@ -16,7 +17,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -86,24 +86,15 @@ class TextParserEquivalenceTest {
         }
     }
 
-    /** Every file of the test resources the text parser may be given (most are not its input: the same error). */
-    static List<Path> fixtures() throws IOException {
-        Path resources;
-        try {
-            resources = Path.of(TextParserEquivalenceTest.class
-                            .getResource("/corpus")
-                            .toURI())
-                    .getParent();
-        } catch (java.net.URISyntaxException e) {
-            throw new IllegalStateException(e);
-        }
-        try (Stream<Path> files = Files.walk(resources)) {
-            return files.filter(Files::isRegularFile)
-                    .filter(f -> f.toString().matches(".*\\.(log|txt|stderr|stdout)$")
-                            || f.toString().contains("ParserFuzzTestInputs/text"))
-                    .sorted()
-                    .toList();
-        }
+    /**
+     * Every file of the test resources the text parser may be given (most are not its input: the same error),
+     * the packed corpus folders' (corpus/NAME.zip.xz) included.
+     */
+    static List<Path> fixtures() {
+        return Corpus.everyResourceFile().stream()
+                .filter(f -> f.toString().matches(".*\\.(log|txt|stderr|stdout)$")
+                        || f.toString().contains("ParserFuzzTestInputs/text"))
+                .toList();
     }
 
     /**

@@ -15,7 +15,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -65,11 +64,10 @@ class ParallelXmlParseTest {
         assertThat(pieces.records()).as("%s in pieces of %d", file, pieceBytes).isEqualTo(one.records());
     }
 
-    static List<Path> xmlFiles() throws IOException {
-        Path resources = Corpus.resource("/bad-inputs").getParent();
-        try (Stream<Path> s = Files.walk(resources)) {
-            return s.filter(p -> p.toString().endsWith(".xml")).sorted().toList();
-        }
+    static List<Path> xmlFiles() {
+        return Corpus.everyResourceFile().stream()
+                .filter(p -> p.toString().endsWith(".xml"))
+                .toList();
     }
 
     @Test

@@ -2,12 +2,12 @@ package io.jenkins.plugins.gpusanitizer.engine.parse.xml;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jenkins.plugins.gpusanitizer.engine.Corpus;
 import io.jenkins.plugins.gpusanitizer.engine.model.Kind;
 import io.jenkins.plugins.gpusanitizer.engine.model.SanitizerRecord;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerOutput;
 import io.jenkins.plugins.gpusanitizer.engine.parse.text.SanitizerTextParser;
-import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,13 +18,7 @@ class RacecheckXmlTest {
     private final List<SanitizerRecord> records = new ArrayList<>();
 
     private static Path file(String name) {
-        try {
-            return Path.of(RacecheckXmlTest.class
-                    .getResource("/corpus/h200-2026-12-03/racecheck/" + name)
-                    .toURI());
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException(e);
-        }
+        return Corpus.h200Dec03("racecheck/" + name);
     }
 
     @Test

@@ -21,7 +21,7 @@ import org.w3c.dom.Document;
 import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
-/** JUnit XML, SARIF and warnings-ng exports of real H200 reports (records/h200-2026-12-02.zip). */
+/** JUnit XML, SARIF and warnings-ng exports of real H200 reports (records/h200-2026-12-02.zip.xz). */
 class ExportsTest {
     static final Path RECORD = Records.unpacked("h200-2026-12-02");
     static Schema sarifSchema;
