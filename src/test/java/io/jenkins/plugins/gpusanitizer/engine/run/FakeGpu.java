@@ -62,7 +62,10 @@ public final class FakeGpu {
         Map<String, String> env = new LinkedHashMap<>();
         env.put("PATH", tools + ":/usr/bin:/bin");
         env.put("HOME", root.toString());
-        env.put("FAKE_CORPUS", Corpus.file("MANIFEST.md").getParent().toString());
+        // the recorded environment answers (env/ of corpus/h200, unpacked from corpus/h200.zip.xz)
+        env.put(
+                "FAKE_CORPUS",
+                Corpus.file("env/nvidia-smi.txt").getParent().getParent().toString());
         env.put("FAKE_CASE", caseDir.toString());
         env.put("FAKE_LOG", log.toString());
         // each test its own GPU locks: tests that run at once must not wait for each other's GPU 0
