@@ -1,10 +1,10 @@
 package io.jenkins.plugins.gpusanitizer.cli;
 
 import io.jenkins.plugins.gpusanitizer.engine.run.FakeGpu;
+import io.jenkins.plugins.gpusanitizer.testing.ChildJvm;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -25,8 +25,8 @@ final class CliJvm {
     static Process run(
             FakeGpu gpu, java.util.Map<String, String> env, Path out, Path console, List<String> options, String... job)
             throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        List<String> cmd = ChildJvm.java();
+        cmd.addAll(List.of(
                 "-cp",
                 System.getProperty("java.class.path"),
                 GpuSanitizeCli.class.getName(),
@@ -53,8 +53,8 @@ final class CliJvm {
 
     /** {@code analyze ARGS...} with {@code -Xmx<heap>}; waits at most 300 s for it. */
     static Ended analyze(String heap, String... args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        List<String> cmd = ChildJvm.java();
+        cmd.addAll(List.of(
                 "-Xmx" + heap,
                 "-cp",
                 System.getProperty("java.class.path"),

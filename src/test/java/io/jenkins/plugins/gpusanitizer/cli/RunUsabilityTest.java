@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.jenkins.plugins.gpusanitizer.engine.Corpus;
 import io.jenkins.plugins.gpusanitizer.engine.run.FakeGpu;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunSpec;
+import io.jenkins.plugins.gpusanitizer.testing.ChildJvm;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -51,15 +52,10 @@ class RunUsabilityTest {
     /** 10: {@code run --help} printed three "[picocli WARN]" lines (an unescaped % in a description). */
     @Test
     void helpPrintsNoPicocliWarning() throws Exception {
-        Process p = new ProcessBuilder(
-                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        GpuSanitizeCli.class.getName(),
-                        "run",
-                        "--help")
-                .redirectErrorStream(true)
-                .start();
+        List<String> cmd = ChildJvm.java();
+        cmd.addAll(
+                List.of("-cp", System.getProperty("java.class.path"), GpuSanitizeCli.class.getName(), "run", "--help"));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(out).contains("--[no-]probe-memory").doesNotContain("WARN");

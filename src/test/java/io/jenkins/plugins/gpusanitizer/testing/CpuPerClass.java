@@ -12,7 +12,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * With {@code -Dgs.cpuReport=FILE} (bench/test-cpu.sh), appends each test class's CPU seconds (this JVM's and its
- * reaped children's, from /proc/self/stat) and wall seconds to FILE. Exact only when classes run one at a time
+ * reaped children's, from /proc/self/stat), wall seconds, status, class, then the JVM's and the children's CPU apart. Exact only when classes run one at a time
  * ({@code -Dgs.testParallelism=1}); without the property it does nothing. Registered for every class through
  * JUnit's extension auto-detection (standalone/pom.xml).
  */
@@ -23,7 +23,8 @@ public final class CpuPerClass implements BeforeAllCallback, AfterAllCallback {
     @Override
     public void beforeAll(ExtensionContext context) {
         if (REPORT != null) {
-            context.getStore(NS).put("start", new long[] {cpuTicks(), System.nanoTime()});
+            long[] cpu = cpuTicks();
+            context.getStore(NS).put("start", new long[] {cpu[0], cpu[1], System.nanoTime()});
         }
     }
 
@@ -33,12 +34,14 @@ public final class CpuPerClass implements BeforeAllCallback, AfterAllCallback {
         if (start == null) {
             return;
         }
-        double cpu = (cpuTicks() - start[0]) / 100.0;
-        double wall = (System.nanoTime() - start[1]) / 1e9;
+        long[] cpu = cpuTicks();
+        double self = (cpu[0] - start[0]) / 100.0;
+        double children = (cpu[1] - start[1]) / 100.0;
+        double wall = (System.nanoTime() - start[2]) / 1e9;
         String status = context.getExecutionException().isPresent() ? "FAILED" : "SUCCESSFUL";
         String line = String.format(
-                "%.2f\t%.2f\t%s\t%s%n",
-                cpu, wall, status, context.getRequiredTestClass().getName());
+                "%.2f\t%.2f\t%s\t%s\t%.2f\t%.2f%n",
+                self + children, wall, status, context.getRequiredTestClass().getName(), self, children);
         try {
             Files.writeString(
                     Path.of(REPORT),
@@ -51,12 +54,14 @@ public final class CpuPerClass implements BeforeAllCallback, AfterAllCallback {
         }
     }
 
-    /** utime + stime + cutime + cstime of this JVM, in clock ticks (USER_HZ, 100 on Linux). */
-    private static long cpuTicks() {
+    /** This JVM's utime + stime and its reaped children's cutime + cstime, in clock ticks (USER_HZ, 100 on Linux). */
+    private static long[] cpuTicks() {
         try {
             String stat = Files.readString(Path.of("/proc/self/stat"));
             String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            return Long.parseLong(f[11]) + Long.parseLong(f[12]) + Long.parseLong(f[13]) + Long.parseLong(f[14]);
+            return new long[] {
+                Long.parseLong(f[11]) + Long.parseLong(f[12]), Long.parseLong(f[13]) + Long.parseLong(f[14])
+            };
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jenkins.plugins.gpusanitizer.engine.run.ProgressLog;
 import io.jenkins.plugins.gpusanitizer.engine.run.Secrets;
+import io.jenkins.plugins.gpusanitizer.testing.ChildJvm;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -63,8 +64,8 @@ class GpuLockTest {
     }
 
     private Process otherProcess(String... args) throws Exception {
-        List<String> command = new java.util.ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        List<String> command = ChildJvm.java();
+        command.addAll(List.of(
                 "-cp",
                 System.getProperty("java.class.path"),
                 GpuLockHolder.class.getName(),
