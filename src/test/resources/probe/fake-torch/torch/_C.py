@@ -55,7 +55,10 @@ def _symbolize(blocks):
 
 
 def _snapshot_impl(include_traces):
-    blocks = [dict(b) for b in sys.modules["torch.cuda.memory"].BLOCKS.values()]
+    # list() copies the values in one C call, which no other thread can interleave (the GIL): the real call holds
+    # the allocator's mutex, and iterating the dict here in Python let the job's allocations change it mid-copy
+    # ("dictionary changed size during iteration", seen once in a full test run)
+    blocks = [dict(b) for b in list(sys.modules["torch.cuda.memory"].BLOCKS.values())]
     entered = threading.current_thread() is not threading.main_thread()
     if entered:
         _race.snapshot_entered()
