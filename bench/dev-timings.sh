@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # The "Development" timings of docs/development.md (issue #27), taken on fresh clones of this repository:
-#   bash bench/dev-timings.sh OUTDIR [RUNS]
+#   bash bench/dev-timings.sh OUTDIR [RUNS] [PAIRS]
 # - clone size: `git clone` (full history) and `git clone --depth 1`, the work tree and .git on disk;
 # - `bash bin/demo` on a fresh clone: first (builds the jar) and again (jar up to date);
-# - the README's test command (`mvn -B -f standalone/pom.xml verify`) alone on the machine, RUNS times (default 1),
-#   each on a fresh clone: wall time and whether it was green;
-# - the same command twice at once on two fresh clones (a build beside the build).
+# - the README's test command (`mvn -B -f standalone/pom.xml test`) alone on the machine, RUNS times (default 1),
+#   each on a fresh clone: wall time (the compile included) and whether it was green;
+# - the same command twice at once on two fresh clones (a build beside the build), PAIRS times (default 1): 2 x PAIRS
+#   runs, each with another build beside it.
 # Writes OUTDIR/timings.txt (one line per measurement) and each build's log. Run it on a machine with nothing else
-# running; it takes about 10 minutes per verify on 2 cores.
+# running; on 2 cores a run alone takes about 5 minutes, a pair about 8.
 set -u
 out=${1:?usage: dev-timings.sh OUTDIR [RUNS]}
 runs=${2:-1}
+pairs=${3:-1}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -34,7 +36,7 @@ for pass in first again; do
 done
 
 verify() { # DIR LOG: the README's test command in DIR
-  (cd "$1" && mvn -B -f standalone/pom.xml verify > "$2" 2>&1)
+  (cd "$1" && mvn -B -f standalone/pom.xml test > "$2" 2>&1)
 }
 green=0
 for i in $(seq 1 "$runs"); do
@@ -44,19 +46,28 @@ for i in $(seq 1 "$runs"); do
   rc=$?
   b=$(date +%s.%N)
   [ $rc -eq 0 ] && green=$((green + 1))
-  say "verify alone, run $i: $(seconds "$a" "$b") s, exit $rc ($(grep -h 'Tests run:' "$out/verify-alone-$i.log" | tail -1))"
+  say "test alone, run $i: $(seconds "$a" "$b") s, exit $rc ($(grep -h 'Tests run:' "$out/verify-alone-$i.log" | tail -1))"
 done
-say "verify alone: $green of $runs green"
+say "test alone: $green of $runs green"
 
-clone "$out/c-a" --depth=1
-clone "$out/c-b" --depth=1
-a=$(date +%s.%N)
-verify "$out/c-a" "$out/verify-beside-a.log" &
-pa=$!
-verify "$out/c-b" "$out/verify-beside-b.log" &
-pb=$!
-wait $pa; ra=$?
-ta=$(date +%s.%N)
-wait $pb; rb=$?
-tb=$(date +%s.%N)
-say "verify beside another verify: $(seconds "$a" "$ta") s (exit $ra) and $(seconds "$a" "$tb") s (exit $rb)"
+green=0
+for i in $(seq 1 "$pairs"); do
+  clone "$out/c-a" --depth=1
+  clone "$out/c-b" --depth=1
+  a=$(date +%s.%N)
+  verify "$out/c-a" "$out/verify-beside-$i-a.log" &
+  pa=$!
+  verify "$out/c-b" "$out/verify-beside-$i-b.log" &
+  pb=$!
+  wait $pa; ra=$?
+  ta=$(date +%s.%N)
+  wait $pb; rb=$?
+  tb=$(date +%s.%N)
+  [ $ra -eq 0 ] && green=$((green + 1))
+  [ $rb -eq 0 ] && green=$((green + 1))
+  say "test beside another test, pair $i: $(seconds "$a" "$ta") s (exit $ra) and $(seconds "$a" "$tb") s (exit $rb)"
+  for f in "$out/verify-beside-$i-a.log" "$out/verify-beside-$i-b.log"; do
+    grep -h '<<< FAIL' "$f" | sed "s|^|  $(basename "$f"): |" | tee -a "$txt"
+  done
+done
+say "test beside another test: $green of $((2 * pairs)) green"
