@@ -348,6 +348,29 @@ class BuildFilesTest {
         assertThat(ROOT.resolve("standalone/.mvn")).isDirectory();
     }
 
+    /**
+     * bin/demo reads its inputs as plain files of corpus/h200 (c=...): each must stay out of the packed corpus
+     * (corpus/h200.zip.xz), else the demo fails on a fresh clone (issue #27: its memory curve went into the archive
+     * once).
+     */
+    @Test
+    void theDemosInputsAreFilesOfTheClone() throws Exception {
+        String demo = Files.readString(ROOT.resolve("bin/demo"));
+        Matcher c = Pattern.compile("(?m)^c=(\\S+)$").matcher(demo);
+        assertThat(c.find()).as("bin/demo names its corpus folder as c=...").isTrue();
+        Matcher input = Pattern.compile("\"\\$c/([^\"]+)\"").matcher(demo);
+        List<String> inputs = new ArrayList<>();
+        while (input.find()) {
+            inputs.add(input.group(1));
+        }
+        assertThat(inputs).hasSizeGreaterThanOrEqualTo(5);
+        for (String f : inputs) {
+            assertThat(ROOT.resolve(c.group(1)).resolve(f))
+                    .as("bin/demo's input")
+                    .isRegularFile();
+        }
+    }
+
     @Test
     void theJenkinsfileAsksOnlyForLinux() throws Exception {
         String jenkinsfile = Files.readString(ROOT.resolve("Jenkinsfile"), StandardCharsets.UTF_8);

@@ -342,7 +342,7 @@ final class PhaseScheduler {
                         + (watch ? ", the regression run beside them too if the card has room" : "")
                         + " (--no-overlap: one after the other)");
         announce(fixed);
-        SanitizerRuns sanitizers = runSanitizers(gpu, blocking, besideRun);
+        SanitizerRuns sanitizers = runSanitizers(gpu, blocking, beside, besideRun);
         if (beside != null) {
             beside.sanitizerEnded();
         }
@@ -425,7 +425,8 @@ final class PhaseScheduler {
      * The sanitizer runs, one tool after the other, beside the blocking (and regression) run; stopped by an abort or
      * an unusable environment (their results then set aside).
      */
-    private SanitizerRuns runSanitizers(String gpu, BesideRun blocking, BesideRun besideRun) throws IOException {
+    private SanitizerRuns runSanitizers(String gpu, BesideRun blocking, RegressionBeside beside, BesideRun besideRun)
+            throws IOException {
         // null on a runner failure (a lease a resumed runner took over): the phases beside are left to run on
         SanitizerRuns ended = null;
         try {
@@ -435,7 +436,7 @@ final class PhaseScheduler {
                 List<PhaseResult> results = phase.run(gpu);
                 if (phase.outOfMemoryFindingNothing(results)
                         && !Thread.currentThread().isInterrupted()) {
-                    results = aloneAfterBeside(phase, gpu, results, blocking, besideRun);
+                    results = aloneAfterBeside(phase, gpu, results, blocking, beside, besideRun);
                 }
                 if (!EnvironmentCheck.usable(awaitCheck())) {
                     setAside(results);
@@ -470,10 +471,16 @@ final class PhaseScheduler {
      * A sanitizer run that ran out of GPU memory beside the blocking (and perhaps the regression) run, having found
      * nothing: the shared card, not the job, may have failed it. Its files are set aside ({@code
      * sanitizer-TOOL-shared-card}, kept, not judged), and once the runs beside it ended it runs again alone; a job
-     * that runs out of memory alone as well is judged on that run, as any.
+     * that runs out of memory alone as well is judged on that run, as any. A regression run not yet started goes
+     * after it: started while the rerun waits, it would run beside no sanitizer run yet be judged as one that did.
      */
     private List<PhaseResult> aloneAfterBeside(
-            SanitizerPhase phase, String gpu, List<PhaseResult> failed, BesideRun blocking, BesideRun besideRun)
+            SanitizerPhase phase,
+            String gpu,
+            List<PhaseResult> failed,
+            BesideRun blocking,
+            RegressionBeside beside,
+            BesideRun besideRun)
             throws IOException {
         List<String> kept = new ArrayList<>();
         for (PhaseResult r : failed) {
@@ -487,6 +494,10 @@ final class PhaseScheduler {
                 + String.join(", ", kept) + ")";
         context.progress().say(why);
         context.reasons().add(Reason.info("sanitizer-rerun", why));
+        if (beside != null) {
+            beside.sanitizerEnded("the sanitizer run ran out of GPU memory on the shared card and runs again alone"
+                    + " first: the regression run goes after it, alone");
+        }
         blocking.result();
         if (besideRun != null) {
             besideRun.result();

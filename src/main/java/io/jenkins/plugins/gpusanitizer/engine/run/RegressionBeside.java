@@ -31,7 +31,9 @@ final class RegressionBeside implements Callable<PhaseResult> {
     private final RegressionPhase regression;
     private final String gpu;
     private final Blocking blocking;
-    private boolean sanitizerEnded;
+    /** Why the regression run now goes after the sanitizer runs, once they ended or a rerun of theirs comes first. */
+    private String sanitizerEnded;
+
     private volatile RegressionPlan plan;
 
     RegressionBeside(PhaseContext context, RegressionPhase regression, String gpu, Blocking blocking) {
@@ -46,7 +48,18 @@ final class RegressionBeside implements Callable<PhaseResult> {
      * plan, so a regression run is marked beside only when it was planned while the sanitizer run still went.
      */
     synchronized void sanitizerEnded() {
-        sanitizerEnded = true;
+        sanitizerEnded("the sanitizer run ended before the job's GPU memory was known");
+    }
+
+    /**
+     * From now on the regression run goes after the sanitizer runs, for this reason (the first one given stays):
+     * a sanitizer run that must run again alone ended, and a regression run started now would run beside no sanitizer
+     * run, yet be judged as one that did.
+     */
+    synchronized void sanitizerEnded(String why) {
+        if (sanitizerEnded == null) {
+            sanitizerEnded = why;
+        }
     }
 
     /** The plan once decided, else null (the watcher was stopped before: an abort, an unusable environment). */
@@ -91,8 +104,8 @@ final class RegressionBeside implements Callable<PhaseResult> {
                 decided = RegressionPlan.early(CardMemory.read(csv), watched);
             }
             synchronized (this) {
-                if (sanitizerEnded) {
-                    return RegressionPlan.after("the sanitizer run ended before the job's GPU memory was known");
+                if (sanitizerEnded != null) {
+                    return RegressionPlan.after(sanitizerEnded);
                 }
                 if (decided != null) {
                     return decided;

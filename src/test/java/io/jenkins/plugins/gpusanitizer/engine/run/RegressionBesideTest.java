@@ -276,6 +276,45 @@ class RegressionBesideTest {
         assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.PASS);
     }
 
+    /**
+     * The regression watcher had not decided when the sanitizer run ran out of memory (the card's room is between the
+     * early rule's and the plain rule's: it waits for the blocking run's end). While the rerun waits for the blocking
+     * run, the watcher must not start the regression run "beside": no sanitizer run would be going, yet it would be
+     * judged as one beside. It goes after the rerun, alone, and says why.
+     */
+    @Test
+    void aRegressionRunNotYetStartedGoesAfterASanitizerRerun() throws Exception {
+        FakeGpu gpu = new FakeGpu(dir)
+                .clean()
+                .copy("slowdown/plain-200-steps.stdout", "async.stdout")
+                .put("async.sleep", "0")
+                .put("blocking.gate", "")
+                .put("card.csv", card("0", "40000"))
+                .put("memcheck-app.first-stderr", OUT_OF_MEMORY);
+        CountDownLatch rerunSaid = new CountDownLatch(1);
+        FutureTask<Report> run = start(
+                gpu,
+                FakeGpu.farOobSpec(dir.resolve("run")).roomCheckSeconds(3600),
+                "ran out of GPU memory on the card it shared",
+                rerunSaid);
+
+        boolean said = rerunSaid.await(LIMIT.toSeconds(), TimeUnit.SECONDS);
+        open(gpu, "blocking");
+        Report r = run.get(5, TimeUnit.MINUTES);
+
+        assertThat(said).as(console.toString()).isTrue();
+        Report.PhaseJson regression = phase(r, "regression");
+        assertThat(regression.ranBeside()).as(console.toString()).isFalse();
+        assertThat(regression.status()).isEqualTo("passed");
+        assertThat(r.reasons())
+                .anyMatch(x -> x.code().equals("regression-plan")
+                        && x.message()
+                                .equals("regression after the sanitizer run, one after the other: the sanitizer run ran"
+                                        + " out of GPU memory on the shared card and runs again alone first: the"
+                                        + " regression run goes after it, alone"));
+        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.PASS);
+    }
+
     @Test
     void aSanitizerRunThatRanOutOfMemoryAfterFindingADefectIsJudgedAsItIs() throws Exception {
         FakeGpu gpu = gatedCleanJob(card("0", "4000"))
