@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CPU and wall seconds of each test class, the classes run one at a time so that each CPU figure is its own
 # (this JVM's and the child processes it reaped, from /proc/self/stat; Linux only). Usage: bench/test-cpu.sh OUT.tsv
-# Columns: cpu_s wall_s status class jvm_cpu_s children_cpu_s, sorted by CPU (children: the processes the JVM
+# Columns: cpu_s wall_s status class jvm_cpu_s children_cpu_s, sorted by CPU (status: the class-level outcome, its
+# @BeforeAll/@AfterAll; a failed test method shows in Maven's output) (children: the processes the JVM
 # reaped, with what they reaped; a daemon that left its parent is not counted). Takes about twice the parallel suite's time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
