@@ -35,18 +35,18 @@ for pass in first again; do
   say "bin/demo ($pass): $(seconds "$a" "$b") s, exit $rc, $(wc -l < "$out/demo-$pass.log") lines printed"
 done
 
-verify() { # DIR LOG: the README's test command in DIR
+run_tests() { # DIR LOG: the README's test command in DIR
   (cd "$1" && mvn -B -f standalone/pom.xml test > "$2" 2>&1)
 }
 green=0
 for i in $(seq 1 "$runs"); do
   clone "$out/c-run" --depth=1
   a=$(date +%s.%N)
-  verify "$out/c-run" "$out/verify-alone-$i.log"
+  run_tests "$out/c-run" "$out/test-alone-$i.log"
   rc=$?
   b=$(date +%s.%N)
   [ $rc -eq 0 ] && green=$((green + 1))
-  say "test alone, run $i: $(seconds "$a" "$b") s, exit $rc ($(grep -h 'Tests run:' "$out/verify-alone-$i.log" | tail -1))"
+  say "test alone, run $i: $(seconds "$a" "$b") s, exit $rc ($(grep -h 'Tests run:' "$out/test-alone-$i.log" | tail -1))"
 done
 say "test alone: $green of $runs green"
 
@@ -55,9 +55,9 @@ for i in $(seq 1 "$pairs"); do
   clone "$out/c-a" --depth=1
   clone "$out/c-b" --depth=1
   a=$(date +%s.%N)
-  verify "$out/c-a" "$out/verify-beside-$i-a.log" &
+  run_tests "$out/c-a" "$out/test-beside-$i-a.log" &
   pa=$!
-  verify "$out/c-b" "$out/verify-beside-$i-b.log" &
+  run_tests "$out/c-b" "$out/test-beside-$i-b.log" &
   pb=$!
   wait $pa; ra=$?
   ta=$(date +%s.%N)
@@ -66,7 +66,7 @@ for i in $(seq 1 "$pairs"); do
   [ $ra -eq 0 ] && green=$((green + 1))
   [ $rb -eq 0 ] && green=$((green + 1))
   say "test beside another test, pair $i: $(seconds "$a" "$ta") s (exit $ra) and $(seconds "$a" "$tb") s (exit $rb)"
-  for f in "$out/verify-beside-$i-a.log" "$out/verify-beside-$i-b.log"; do
+  for f in "$out/test-beside-$i-a.log" "$out/test-beside-$i-b.log"; do
     grep -h '<<< FAIL' "$f" | sed "s|^|  $(basename "$f"): |" | tee -a "$txt"
   done
 done

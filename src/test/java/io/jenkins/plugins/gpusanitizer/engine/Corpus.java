@@ -33,15 +33,7 @@ public final class Corpus {
      * sources print (see that folder's README.md).
      */
     public static Path fixture(String relative) {
-        try {
-            var url = Corpus.class.getResource("/corpus/pytorch-formats/" + relative);
-            if (url == null) {
-                throw new IllegalArgumentException("no fixture " + relative);
-            }
-            return Path.of(url.toURI());
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException(e);
-        }
+        return resource("/corpus/pytorch-formats/" + relative);
     }
 
     /**
@@ -59,7 +51,7 @@ public final class Corpus {
             }
         }
         Matcher packed = PACKED.matcher(path);
-        if (packed.matches() && Corpus.class.getResource("/corpus/" + packed.group(1) + ".zip.xz") != null) {
+        if (packed.matches() && Files.isRegularFile(resourcesRoot().resolve("corpus/" + packed.group(1) + ".zip.xz"))) {
             Path file =
                     Records.archive("/corpus/" + packed.group(1) + ".zip.xz").resolve(packed.group(2));
             if (Files.isRegularFile(file)) {
@@ -72,7 +64,7 @@ public final class Corpus {
     /** Every file of the test resources, those of the packed corpus folders (corpus/NAME.zip.xz) included. */
     public static List<Path> everyResourceFile() {
         List<Path> roots = new ArrayList<>();
-        roots.add(resource("/corpus/h200/MANIFEST.md").getParent().getParent().getParent());
+        roots.add(resourcesRoot());
         roots.addAll(packedFolders());
         List<Path> all = new ArrayList<>();
         for (Path root : roots) {
@@ -87,8 +79,7 @@ public final class Corpus {
 
     /** The unpacked copies of every packed corpus folder (corpus/NAME.zip.xz), to walk. */
     public static List<Path> packedFolders() {
-        Path corpus = resource("/corpus/h200/MANIFEST.md").getParent().getParent();
-        try (var files = Files.list(corpus)) {
+        try (var files = Files.list(resourcesRoot().resolve("corpus"))) {
             return files.map(p -> p.getFileName().toString())
                     .filter(n -> n.endsWith(".zip.xz"))
                     .sorted()
@@ -96,6 +87,15 @@ public final class Corpus {
                     .toList();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The folder of the test resources (target/test-classes). */
+    private static Path resourcesRoot() {
+        try {
+            return Path.of(Corpus.class.getResource("/corpus").toURI()).getParent();
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
         }
     }
 

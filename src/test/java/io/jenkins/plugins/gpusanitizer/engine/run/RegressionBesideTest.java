@@ -49,15 +49,18 @@ class RegressionBesideTest {
                 + "2026/12/02 14:42:00.173, 0, " + used + ", 143771\n";
     }
 
-    /** A clean job whose sanitizer and blocking jobs wait at their gates; the regression run's job reports it/s. */
-    private FakeGpu gatedCleanJob(String cardCsv) {
+    /** A clean job on a card the sampler beside the blocking run prints; the regression run's job reports it/s. */
+    private FakeGpu cleanJob(String cardCsv) {
         return new FakeGpu(dir)
                 .clean()
                 .copy("slowdown/plain-200-steps.stdout", "async.stdout")
                 .put("async.sleep", "0")
-                .put("memcheck-app.gate", "")
-                .put("blocking.gate", "")
                 .put("card.csv", cardCsv);
+    }
+
+    /** The same, its sanitizer and blocking jobs waiting at their gates. */
+    private FakeGpu gatedCleanJob(String cardCsv) {
+        return cleanJob(cardCsv).put("memcheck-app.gate", "").put("blocking.gate", "");
     }
 
     private RunSpec spec() {
@@ -284,13 +287,8 @@ class RegressionBesideTest {
      */
     @Test
     void aRegressionRunNotYetStartedGoesAfterASanitizerRerun() throws Exception {
-        FakeGpu gpu = new FakeGpu(dir)
-                .clean()
-                .copy("slowdown/plain-200-steps.stdout", "async.stdout")
-                .put("async.sleep", "0")
-                .put("blocking.gate", "")
-                .put("card.csv", card("0", "40000"))
-                .put("memcheck-app.first-stderr", OUT_OF_MEMORY);
+        FakeGpu gpu =
+                cleanJob(card("0", "40000")).put("blocking.gate", "").put("memcheck-app.first-stderr", OUT_OF_MEMORY);
         CountDownLatch rerunSaid = new CountDownLatch(1);
         FutureTask<Report> run = start(
                 gpu,
