@@ -31,27 +31,37 @@ class ProbeScriptTest {
     @TempDir
     Path dir;
 
-    /** Asked once for all the tests here (the holder's class is initialised once, on first use). */
+    /**
+     * The interpreter that {@code python3} on PATH runs, asked once for all the tests here (the holder's class is
+     * initialised once, on first use), or null. The tests start it by its own path: a version manager's shim on
+     * PATH (pyenv's is a shell script that starts several more) costs more than the test it starts.
+     */
     private static final class Python {
-        static final boolean PRESENT = present();
+        static final String EXECUTABLE = executable();
     }
 
     private static boolean hasPython() {
-        return Python.PRESENT;
+        return Python.EXECUTABLE != null;
     }
 
-    private static boolean present() {
+    private static String python() {
+        return Python.EXECUTABLE;
+    }
+
+    private static String executable() {
         try {
             Process p = new ProcessBuilder(
-                            "python3", "-c", "import sys; sys.exit(0 if sys.version_info >= (3, 8) else 1)")
+                            "python3", "-c", "import sys; print(sys.executable if sys.version_info >= (3, 8) else '')")
                     .redirectErrorStream(true)
                     .start();
-            return p.waitFor(300, TimeUnit.SECONDS) && p.exitValue() == 0;
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            boolean ok = p.waitFor(300, TimeUnit.SECONDS) && p.exitValue() == 0 && !out.isEmpty();
+            return ok && java.nio.file.Files.isExecutable(Path.of(out)) ? out : null;
         } catch (IOException e) {
-            return false;
+            return null;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return false;
+            return null;
         }
     }
 
@@ -78,7 +88,7 @@ class ProbeScriptTest {
                 dir,
                 java.util.Map.of(),
                 List.of(
-                        "python3",
+                        python(),
                         "-c",
                         "import ast, sys; [ast.parse(open(f).read(), f) for f in sys.argv[1:]]",
                         probe.resolve("sitecustomize.py").toString(),
@@ -110,7 +120,7 @@ class ProbeScriptTest {
         Assumptions.assumeTrue(hasPython(), "no python3 >= 3.8 on this machine");
         Path probe = new ProbeInstaller(dir.resolve("run")).install();
         String out =
-                run(dir, java.util.Map.of("PROBE_DIR", probe.toString()), List.of("python3", tests().toString(), test));
+                run(dir, java.util.Map.of("PROBE_DIR", probe.toString()), List.of(python(), tests().toString(), test));
         assertThat(out).contains("Ran 1 test", "OK").doesNotContain("FAILED");
     }
 
@@ -137,7 +147,7 @@ class ProbeScriptTest {
                         "regression",
                         "GPU_SANITIZE_PROBE_INTERVAL",
                         "0.1"),
-                List.of("python3", resources.resolve("jobs/train_leak.py").toString()));
+                List.of(python(), resources.resolve("jobs/train_leak.py").toString()));
         assertThat(stdout).isEqualTo("trained 2\n");
 
         // the stand-in torch has no GPU, so no curve: say it grows, to check the sites against warm-up

@@ -59,16 +59,63 @@ for shell in (sys.argv[2], "/bin/sh"):
     if shell and os.access(shell, os.X_OK):
         os.execve(shell, ["sh"] + sys.argv[3:], env)
 '
+
+# What this system's tools can do is probed by a run's first phase and kept beside this script (PROBED) for the
+# phases after it: each probe is a process or two, a python3 start costs tens of milliseconds, and a run starts
+# many phases. The file is taken only with the mount namespace it was written in (the first line of
+# /proc/self/mountinfo: a container sees other mounts) and only with values this script could have written; one
+# that cannot be written or read costs nothing but the probes again.
+PROBED="$0.probed"
+{ read -r _namespace < /proc/self/mountinfo; } 2>/dev/null
+remember_probe() { # remember_probe NAME VALUE: PROBED's line for NAME, the file replaced whole (mv is atomic)
+  _keep=
+  _ours=
+  { while read -r _name _value; do
+      case $_name in
+        namespace) [ "$_value" = "$_namespace" ] && _ours=1 ;;
+        "$1") ;;
+        *) _keep="$_keep$_name $_value
+" ;;
+      esac
+    done < "$PROBED"; } 2>/dev/null
+  [ -n "$_ours" ] || _keep=
+  { printf 'namespace %s\n%s%s %s\n' "$_namespace" "$_keep" "$1" "$2" > "$PROBED.$$" && mv -f "$PROBED.$$" "$PROBED"; } \
+    2> /dev/null || rm -f "$PROBED.$$" 2> /dev/null
+}
+probed() { # probed NAME: PROBE, the value kept for NAME in this mount namespace; false when there is none
+  PROBE=
+  _seen=
+  { while read -r _name _value; do
+      case $_name in
+        namespace) [ "$_value" = "$_namespace" ] && _seen=1 ;;
+        "$1") PROBE=$_value ;;
+      esac
+    done < "$PROBED"; } 2>/dev/null
+  [ -n "$_seen" ] && [ -n "$PROBE" ]
+}
+
 if [ "$SUBREAPER" = 1 ] && [ -z "${GPU_SANITIZE_SUBREAPER:-}" ]; then
   _ignored=0
   { while read -r _key _value; do
       if [ "$_key" = SigIgn: ]; then _ignored=$_value; break; fi
     done < "/proc/$$/status"; } 2>/dev/null
-  for _py in /usr/bin/python3 /usr/local/bin/python3 /opt/conda/bin/python3; do
-    if [ -x "$_py" ] && "$_py" -I -S -c 'import ctypes, os, signal' > /dev/null 2>&1; then
-      exec "$_py" -I -S -c "$REAPER_PY" "$_ignored" "$(readlink "/proc/$$/exe" 2> /dev/null)" "$0" "$@"
-    fi
-  done
+  _reaper=
+  if probed python; then
+    # only a candidate: the file names nothing else to run
+    case $PROBE in /usr/bin/python3 | /usr/local/bin/python3 | /opt/conda/bin/python3) [ -x "$PROBE" ] && _reaper=$PROBE ;; esac
+  fi
+  if [ -z "$_reaper" ]; then
+    for _py in /usr/bin/python3 /usr/local/bin/python3 /opt/conda/bin/python3; do
+      if [ -x "$_py" ] && "$_py" -I -S -c 'import ctypes, os, signal' > /dev/null 2>&1; then
+        _reaper=$_py
+        remember_probe python "$_py"
+        break
+      fi
+    done
+  fi
+  if [ -n "$_reaper" ]; then
+    exec "$_reaper" -I -S -c "$REAPER_PY" "$_ignored" "$(readlink "/proc/$$/exe" 2> /dev/null)" "$0" "$@"
+  fi
 fi
 SUBREAPER_BY=${GPU_SANITIZE_SUBREAPER:-}
 unset GPU_SANITIZE_SUBREAPER
@@ -80,10 +127,27 @@ if [ "$SUBREAPER" = 1 ]; then
   esac
 fi
 
-TICK=0.1
-sleep 0.01 2>/dev/null || TICK=1
-GREP_Z=0
-if printf 'a\0' | grep -qxzF a 2>/dev/null; then GREP_Z=1; fi
+# TICK: the polls' interval (a sleep that takes no fraction: 1 s); GREP_Z: grep reads NUL-separated records;
+# CHLD_WAKES: a trap on SIGCHLD ends a wait at once (dash, ash: the main loop then sleeps WAKE, not TICK, and still
+# sees the phase's end at once; bash's wait goes on, so it polls every TICK)
+# (bash keeps a line of its own: its wait is another)
+SHELL_PROBE=shell${BASH_VERSION:+-bash}
+if probed "$SHELL_PROBE" && case $PROBE in 0.1:[01]:[01] | 1:[01]:[01]) true ;; *) false ;; esac; then
+  TICK=${PROBE%%:*}
+  _rest=${PROBE#*:}
+  GREP_Z=${_rest%:*}
+  CHLD_WAKES=${_rest#*:}
+else
+  TICK=0.1
+  sleep 0.01 2>/dev/null || TICK=1
+  GREP_Z=0
+  if printf 'a\0' | grep -qxzF a 2>/dev/null; then GREP_Z=1; fi
+  CHLD_WAKES=0
+  if [ -z "${BASH_VERSION:-}" ] && (trap ': ' CHLD) 2> /dev/null; then CHLD_WAKES=1; fi
+  remember_probe "$SHELL_PROBE" "$TICK:$GREP_Z:$CHLD_WAKES"
+fi
+WAKE=$TICK
+[ "$CHLD_WAKES" = 1 ] && [ "$TICK" = 0.1 ] && WAKE=0.5
 
 now_cs() { # NOW: centiseconds since boot, without a fork
   { read -r _up _idle < /proc/uptime; } 2>/dev/null
@@ -225,6 +289,22 @@ live_of() { # LIVE: those of the given pids still alive
   for _p in "$@"; do
     if alive "$_p"; then LIVE="$LIVE $_p"; fi
   done
+}
+
+nap() { # the main loop's wait: WAKE, or less where the phase's end (SIGCHLD) or a stop signal ends it at once
+  if [ "$CHLD_WAKES" = 1 ]; then
+    sleep "$WAKE" &
+    _tick=$!
+    wait "$_tick"
+    # over 128: a trap ended the wait (ash says so for the tick's own end too); the tick may still sleep: it goes
+    # now, not later into the sweep, which would count it as the phase's
+    if [ $? -gt 128 ]; then
+      alive "$_tick" && kill "$_tick" 2> /dev/null
+      wait "$_tick" 2> /dev/null # dash says "Terminated" there
+    fi
+  else
+    sleep $TICK
+  fi
 }
 
 await_gone() { # await_gone CENTISECONDS PID...: true when all are gone in time
@@ -395,7 +475,7 @@ kill_phase() { # the kill order above; notes what it had to do
 STOP_BY_SIGNAL=
 trap 'STOP_BY_SIGNAL=abort' TERM INT HUP
 
-rm -f "$dir/exit.status" "$dir/exit.status.tmp"
+if [ -e "$dir/exit.status" ] || [ -e "$dir/exit.status.tmp" ]; then rm -f "$dir/exit.status" "$dir/exit.status.tmp"; fi
 echo "$$" > "$dir/supervisor.pid"
 heartbeat
 
@@ -422,6 +502,8 @@ echo "$pid" > "$dir/target.pid"
 [ "$SESSION" = 1 ] && SID=$pid
 
 why=
+# the trap is what ends nap's wait at once: a command (no more than the null one) must be set, not ignored
+[ "$CHLD_WAKES" = 1 ] && trap ': ' CHLD
 while :; do
   if ! alive "$pid"; then break; fi
   now_cs
@@ -443,8 +525,10 @@ while :; do
   fi
   if [ "$elapsed" -ge "$TIMEOUT_CS" ]; then why=timeout; break; fi
   heartbeat
-  sleep $TICK
+  nap
 done
+# from here on a wait is for a process's end only: a child's end must not cut it short
+[ "$CHLD_WAKES" = 1 ] && trap - CHLD
 
 if [ -n "$why" ]; then kill_phase; fi
 now_cs
