@@ -8,6 +8,7 @@ import io.jenkins.plugins.gpusanitizer.engine.analysis.Analyzer;
 import io.jenkins.plugins.gpusanitizer.engine.analysis.SanitizerInput;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunDirectory;
+import io.jenkins.plugins.gpusanitizer.testing.HeadlessChromium;
 import io.jenkins.plugins.gpusanitizer.testing.Records;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +17,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -25,24 +26,29 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Renders reports in headless Chromium (Debian's, installed by .ci/run) and fails on any console
- * message (a CSP refusal, a script error) or on markup that a hostile string smuggled into the DOM.
+ * Renders reports in headless Chromium (Debian's, installed by .ci/run; one browser for all pages, through
+ * {@link HeadlessChromium}) and fails on any console message (a CSP refusal, a script error) or on markup that a
+ * hostile string smuggled into the DOM.
  * Screenshots go to target/screenshots, or to -Dgs.screenshotDir (docs/screenshots holds the
  * committed ones). With -Dgs.requireBrowser=true (CI) a missing Chromium fails instead of skipping.
  */
 class BrowserReportTest {
     static final Path RECORD = Records.unpacked("h200-2026-12-02");
-    static Path chromium;
+    /** One browser for every page here (a start costs more than a page): each page opens in a target of its own. */
+    static HeadlessChromium browser;
+
+    @TempDir
+    static Path profile;
 
     @TempDir
     Path dir;
 
     @BeforeAll
-    static void findChromium() {
+    static void startChromium() throws IOException, InterruptedException {
         for (String c : List.of(
                 System.getenv().getOrDefault("CHROMIUM", ""), "/usr/bin/chromium", "/usr/bin/chromium-browser")) {
             if (!c.isEmpty() && Files.isExecutable(Path.of(c))) {
-                chromium = Path.of(c);
+                browser = HeadlessChromium.start(Path.of(c), profile.resolve("chromium"));
                 return;
             }
         }
@@ -52,64 +58,27 @@ class BrowserReportTest {
         Assumptions.abort("Chromium not installed");
     }
 
+    @AfterAll
+    static void stopChromium() throws IOException, InterruptedException {
+        if (browser != null) {
+            browser.close();
+        }
+    }
+
     /** What Chromium printed and the DOM it ended with. */
     record Rendered(String dom, List<String> console) {}
 
     private Rendered render(Path html, String screenshot) throws IOException, InterruptedException {
-        List<String> base = List.of(
-                chromium.toString(),
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--user-data-dir=" + dir.resolve("profile"),
-                "--enable-logging=stderr",
-                "--v=0",
-                "--window-size=1280,1800");
-        List<String> console = new ArrayList<>();
         if (screenshot == null) {
-            return new Rendered(run(concat(base, "--dump-dom", html.toUri().toString()), console), console);
+            return renderUrl(html.toUri().toString());
         }
-        // one browser for the DOM and the picture (headless Chromium takes both switches at once)
         Path shots = Path.of(System.getProperty("gs.screenshotDir", "target/screenshots"));
         Files.createDirectories(shots);
         Path shot = shots.toAbsolutePath().resolve(screenshot + ".png");
         Files.deleteIfExists(shot);
-        String dom = run(
-                concat(base, "--dump-dom", "--screenshot=" + shot, html.toUri().toString()), console);
+        HeadlessChromium.Page page = browser.render(html.toUri().toString(), shot);
         assertThat(shot).as("the screenshot").isNotEmptyFile();
-        return new Rendered(dom, console);
-    }
-
-    private static List<String> concat(List<String> a, String... b) {
-        List<String> out = new ArrayList<>(a);
-        out.addAll(List.of(b));
-        return out;
-    }
-
-    private String run(List<String> argv, List<String> console) throws IOException, InterruptedException {
-        Path out = Files.createTempFile(dir, "out", ".txt");
-        Path err = Files.createTempFile(dir, "err", ".txt");
-        Process p = new ProcessBuilder(argv)
-                .redirectOutput(out.toFile())
-                .redirectError(err.toFile())
-                .start();
-        // a bound, not a measure: a loaded 2-core machine took over 90 s for a page
-        boolean finished = p.waitFor(300, TimeUnit.SECONDS);
-        if (!finished) {
-            p.destroyForcibly();
-        }
-        assertThat(finished).as("chromium finished").isTrue();
-        for (String line : Files.readAllLines(err, StandardCharsets.UTF_8)) {
-            if (line.contains(":CONSOLE") || line.contains("Uncaught") || line.contains("Refused to")) {
-                console.add(line);
-            }
-        }
-        return Files.readString(out, StandardCharsets.UTF_8);
+        return new Rendered(page.dom(), page.console());
     }
 
     private Path page(Report r, String name) throws IOException {
@@ -223,24 +192,7 @@ class BrowserReportTest {
     }
 
     private Rendered renderUrl(String url) throws IOException, InterruptedException {
-        List<String> console = new ArrayList<>();
-        String dom = run(
-                List.of(
-                        chromium.toString(),
-                        "--headless",
-                        "--no-sandbox",
-                        "--disable-gpu",
-                        "--no-first-run",
-                        "--disable-background-networking",
-                        "--disable-component-update",
-                        "--disable-sync",
-                        "--user-data-dir=" + dir.resolve("profile-http"),
-                        "--enable-logging=stderr",
-                        "--v=0",
-                        "--virtual-time-budget=5000",
-                        "--dump-dom",
-                        url),
-                console);
-        return new Rendered(dom, console);
+        HeadlessChromium.Page page = browser.render(url, null);
+        return new Rendered(page.dom(), page.console());
     }
 }

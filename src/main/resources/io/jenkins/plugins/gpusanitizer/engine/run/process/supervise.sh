@@ -362,7 +362,9 @@ signal_each() { # signal_each SIGNAL PID...: SENT: those signalled (the others a
   done
 }
 
+GONE= # set when a look found no process of the phase after its main process ended: none can come back
 sweep() { # ends what is left of the phase: SIGTERM (docker run passes it on), then SIGKILL; says what and whom
+  [ -n "$GONE" ] && return 0
   phase_pids
   [ -n "$PIDS" ] || return 0
   remember $PIDS
@@ -409,7 +411,7 @@ sweep() { # ends what is left of the phase: SIGTERM (docker run passes it on), t
 # going on unchecked (a launcher that backgrounds the job and exits): noted for the runner, which calls it an error.
 linger() {
   phase_pids
-  [ -n "$PIDS" ] || return 0
+  [ -n "$PIDS" ] || { GONE=1; return 0; }
   _wait=$wall
   [ "$_wait" -lt "$LEFTOVER_GRACE_CS" ] && _wait=$LEFTOVER_GRACE_CS
   [ "$_wait" -gt "$LEFTOVER_MAX_CS" ] && _wait=$LEFTOVER_MAX_CS
@@ -423,7 +425,7 @@ linger() {
     # a look at every process costs more than a tick's wait: twice a second
     if [ "$NOW" -ge "$_scan_at" ]; then
       phase_pids
-      [ -z "$PIDS" ] && return 0
+      [ -z "$PIDS" ] && { GONE=1; return 0; }
       _scan_at=$((NOW + 50))
     fi
     # a stop or an abort meanwhile: the sweep ends them, nothing is concluded
@@ -431,7 +433,7 @@ linger() {
     [ "$NOW" -ge "$_until" ] && break
   done
   phase_pids
-  [ -n "$PIDS" ] || return 0
+  [ -n "$PIDS" ] || { GONE=1; return 0; }
   [ "$wall" -le "$_wait" ] || return 0
   _count=0
   for _p in $PIDS; do _count=$((_count + 1)); done
