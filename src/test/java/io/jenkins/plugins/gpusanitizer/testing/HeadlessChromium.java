@@ -51,9 +51,12 @@ public final class HeadlessChromium implements AutoCloseable {
         this.profile = profile;
     }
 
-    /** Starts the browser with its profile in {@code profile}; its own output goes to {@code profile}/chromium.log. */
-    public static HeadlessChromium start(Path chromium, Path profile) throws IOException, InterruptedException {
-        Files.createDirectories(profile);
+    /**
+     * Starts the browser with its profile in a temporary folder of its own, which {@link #close} deletes once every
+     * process of the browser is gone (the browser's output goes to chromium.log there while it runs).
+     */
+    public static HeadlessChromium start(Path chromium) throws IOException, InterruptedException {
+        Path profile = Files.createTempDirectory("gs-chromium-");
         Path port = profile.resolve("DevToolsActivePort");
         Process process = new ProcessBuilder(
                         chromium.toString(),
@@ -238,16 +241,41 @@ public final class HeadlessChromium implements AutoCloseable {
         }
     }
 
-    /** Ends the browser and removes its Singleton* links, which point out of the profile (JUnit warns of them). */
+    /**
+     * Ends the browser as a user's close does ({@code Browser.close}: it flushes its profile and ends its helpers),
+     * waits for the browser and every process it had started, then deletes the profile: a helper still writing there
+     * would make the deletion fail.
+     */
     @Override
     public void close() throws IOException, InterruptedException {
-        socket.abort();
-        process.destroy();
-        if (!process.waitFor(30, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
+        List<ProcessHandle> helpers = process.descendants().toList();
+        // not waited for: the browser may close the socket before it answers
+        try {
+            socket.sendText(
+                            json.writeValueAsString(json.createObjectNode()
+                                    .put("id", ids.incrementAndGet())
+                                    .put("method", "Browser.close")),
+                            true)
+                    .get(30, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            process.destroy(); // SIGTERM ends it cleanly too
         }
-        for (String link : List.of("SingletonSocket", "SingletonLock", "SingletonCookie")) {
-            Files.deleteIfExists(profile.resolve(link));
+        if (!process.waitFor(60, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            process.waitFor(30, TimeUnit.SECONDS);
+        }
+        socket.abort();
+        for (ProcessHandle helper : helpers) {
+            try {
+                helper.onExit().get(30, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                helper.destroyForcibly();
+            }
+        }
+        try (var paths = Files.walk(profile)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
         }
     }
 

@@ -38,9 +38,6 @@ class BrowserReportTest {
     static HeadlessChromium browser;
 
     @TempDir
-    static Path profile;
-
-    @TempDir
     Path dir;
 
     @BeforeAll
@@ -48,7 +45,7 @@ class BrowserReportTest {
         for (String c : List.of(
                 System.getenv().getOrDefault("CHROMIUM", ""), "/usr/bin/chromium", "/usr/bin/chromium-browser")) {
             if (!c.isEmpty() && Files.isExecutable(Path.of(c))) {
-                browser = HeadlessChromium.start(Path.of(c), profile.resolve("chromium"));
+                browser = HeadlessChromium.start(Path.of(c));
                 return;
             }
         }

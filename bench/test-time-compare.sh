@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The README's test command on fresh clones of two commits, one after the other on the same machine (issue #27):
+#   bash bench/test-time-compare.sh OUTDIR REV_BEFORE REV_AFTER [ROUNDS]
+# Each round runs BEFORE then AFTER, each alone, each on its own fresh clone (the compile included), and writes per
+# run: wall seconds, user and system CPU-seconds (the build and everything it started, from /usr/bin/time), the
+# processes the machine started meanwhile (/proc/stat "processes"), and whether it was green. Then the ratios of the
+# sums. Run it with nothing else on the machine; on 2 cores a round takes about 8 minutes.
+set -u
+out=${1:?usage: test-time-compare.sh OUTDIR REV_BEFORE REV_AFTER [ROUNDS]}
+before=${2:?REV_BEFORE}
+after=${3:?REV_AFTER}
+rounds=${4:-1}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+repo=$(cd "$(dirname "$0")/.." && pwd)
+txt=$out/compare.txt
+say() { echo "$*" | tee -a "$txt"; }
+forks() { awk '/^processes/{print $2}' /proc/stat; }
+say "before $(git -C "$repo" rev-parse --short "$before"), after $(git -C "$repo" rev-parse --short "$after"), $(nproc) CPUs, $(date -u +%FT%TZ)"
+for round in $(seq 1 "$rounds"); do
+  for which in before after; do
+    rev=$before
+    [ "$which" = after ] && rev=$after
+    dir=$out/$which-$round
+    rm -rf "$dir"
+    git clone -q --no-local "file://$repo" "$dir" && git -C "$dir" checkout -q "$rev"
+    a=$(forks)
+    (cd "$dir" && /usr/bin/time -f '%e %U %S' -o "$out/$which-$round.time" mvn -B -f standalone/pom.xml test \
+      > "$out/$which-$round.log" 2>&1)
+    rc=$?
+    b=$(forks)
+    read -r wall user sys < "$out/$which-$round.time"
+    tests=$(grep -E '^\[(INFO|ERROR)\] Tests run: [0-9]+, ' "$out/$which-$round.log" | tail -1 | sed 's/^\[[A-Z]*\] //')
+    say "$which round $round: wall $wall s, user $user s, system $sys s, processes $((b - a)), exit $rc ($tests)"
+  done
+done
+awk '/^(before|after) round/ {
+  w = $0; sub(/.*wall /, "", w); sub(/ s,.*/, "", w)
+  u = $0; sub(/.*user /, "", u); sub(/ s,.*/, "", u)
+  s = $0; sub(/.*system /, "", s); sub(/ s,.*/, "", s)
+  p = $0; sub(/.*processes /, "", p); sub(/,.*/, "", p)
+  wall[$1] += w; cpu[$1] += u + s; proc[$1] += p
+}
+END {
+  printf "after/before: wall %.2f, CPU %.2f, processes %.2f\n", wall["after"] / wall["before"], cpu["after"] / cpu["before"], proc["after"] / proc["before"]
+}' "$txt" | tee -a "$txt"
