@@ -21,7 +21,7 @@ for round in $(seq 1 "$rounds"); do
   for which in before after; do
     rev=$before
     [ "$which" = after ] && rev=$after
-    dir=$out/$which-$round
+    dir=$out/$which$round
     rm -rf "$dir"
     git clone -q --no-local "file://$repo" "$dir" && git -C "$dir" checkout -q "$rev"
     a=$(forks)
@@ -29,7 +29,7 @@ for round in $(seq 1 "$rounds"); do
       > "$out/$which-$round.log" 2>&1)
     rc=$?
     b=$(forks)
-    read -r wall user sys < "$out/$which-$round.time"
+    read -r wall user sys < <(tail -n 1 "$out/$which-$round.time") # time says "Command exited with ..." first
     tests=$(grep -E '^\[(INFO|ERROR)\] Tests run: [0-9]+, ' "$out/$which-$round.log" | tail -1 | sed 's/^\[[A-Z]*\] //')
     say "$which round $round: wall $wall s, user $user s, system $sys s, processes $((b - a)), exit $rc ($tests)"
   done
