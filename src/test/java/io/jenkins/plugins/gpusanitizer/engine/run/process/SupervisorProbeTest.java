@@ -27,8 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 @EnabledOnOs(OS.LINUX)
 class SupervisorProbeTest {
     private static final Duration LIMIT = Duration.ofSeconds(60);
-    private static final List<String> SYSTEM_PYTHONS =
-            List.of("/usr/bin/python3", "/usr/local/bin/python3", "/opt/conda/bin/python3");
+    private static final List<String> SYSTEM_PYTHONS = SupervisorSweepTest.SYSTEM_PYTHONS;
 
     @TempDir
     Path dir;
@@ -154,8 +153,8 @@ class SupervisorProbeTest {
     /**
      * dash: the loop's tick (a {@code sleep 0.5} that the PATH here makes 300 s) is ended by the phase's end: the
      * supervisor records the phase within the test's bound and says it ended by itself. The test opens the job's gate
-     * only once the supervisor waits on that tick (its system call is wait4, or rt_sigsuspend: dash waits so while a trap
-     * is set), so nothing here is ordered by time.
+     * only once the supervisor waits on that tick (the tick reads its system call: wait4, or rt_sigsuspend while a trap is
+     * set), so nothing here is ordered by time.
      */
     @Test
     void underDashThePhasesEndEndsTheTickAtOnce() throws Exception {
@@ -168,11 +167,17 @@ class SupervisorProbeTest {
                 .as("the system calls' numbers are x86_64's")
                 .isIn("amd64", "x86_64");
         Path log = dir.resolve("ticks.txt");
+        Path waiting = dir.resolve("waiting");
         Path bin = Files.createDirectories(dir.resolve("tick-bin"));
+        // the tick notes when its parent, the supervisor, sits in wait4 or rt_sigsuspend (x86_64's system calls 61
+        // and 130: dash waits so while a trap is set); /proc has no change events, so the stand-in polls it
         Files.writeString(
                 bin.resolve("sleep"),
                 "#!/bin/sh\n[ \"$*\" = 0.5 ] || exec /usr/bin/sleep \"$@\"\necho \"start $*\" >> '" + log + "'\n"
                         + "trap 'kill $! 2> /dev/null; echo killed >> \"" + log + "\"; exit 143' TERM\n"
+                        + "n=0\nwhile [ $n -lt 3000 ]; do\n  read -r call _ < /proc/$PPID/syscall\n"
+                        + "  case $call in 61 | 130) : > '" + waiting + "'; break ;; esac\n"
+                        + "  /usr/bin/sleep 0.02\n  n=$((n + 1))\ndone\n"
                         + "/usr/bin/sleep 300 &\nwait $!\necho done >> '" + log + "'\n");
         Files.setPosixFilePermissions(bin.resolve("sleep"), PosixFilePermissions.fromString("rwxr-xr-x"));
         Path gate = dir.resolve("gate");
@@ -180,11 +185,10 @@ class SupervisorProbeTest {
 
         Process supervisor = supervise(phase, dash.toString(), bin + ":/usr/bin:/bin");
         try {
-            String pid = FileWait.content(phase.resolve("supervisor.pid"), LIMIT);
             assertThat(FileWait.containing(log, "start 0.5", LIMIT))
                     .as("the tick started")
                     .isTrue();
-            assertThat(waitingForAChild(pid))
+            assertThat(FileWait.all(LIMIT, waiting))
                     .as("the supervisor waits on its tick")
                     .isTrue();
             Files.writeString(gate, "");
@@ -196,19 +200,5 @@ class SupervisorProbeTest {
         }
         assertThat(Files.readString(phase.resolve(PhaseProcess.EXIT_STATUS))).contains("status=passed");
         assertThat(Files.readAllLines(log)).containsExactly("start 0.5", "killed");
-    }
-
-    /** Whether the process sits in wait4 or rt_sigsuspend (x86_64's system calls 61 and 130), within the test's bound. */
-    private static boolean waitingForAChild(String pid) throws IOException, InterruptedException {
-        long deadline = System.nanoTime() + LIMIT.toNanos();
-        Path syscall = Path.of("/proc", pid, "syscall");
-        while (System.nanoTime() < deadline) {
-            String now = Files.readString(syscall).strip();
-            if (now.startsWith("61 ") || now.startsWith("130 ")) {
-                return true;
-            }
-            Thread.sleep(20); // a poll of /proc, which has no change events; it orders nothing
-        }
-        return false;
     }
 }

@@ -38,7 +38,8 @@ import org.junit.jupiter.api.io.TempDir;
 @EnabledOnOs(OS.LINUX)
 class SupervisorSweepTest {
     private static final Duration LIMIT = Duration.ofSeconds(60);
-    private static final List<String> SYSTEM_PYTHONS =
+    /** The pythons supervise.sh tries for the child subreaper, in its order. */
+    static final List<String> SYSTEM_PYTHONS =
             List.of("/usr/bin/python3", "/usr/local/bin/python3", "/opt/conda/bin/python3");
 
     @TempDir
