@@ -177,7 +177,7 @@ public final class Runner {
                     .silence(spec.supervisorSilenceSeconds() * 1000L);
             ToolLocator tools = ToolLocator.fromEnvironment(baseEnv);
             if (!starter.sharesFileSystem()) {
-                tools = tools.lookingWith((name, candidates) -> commands.executables(name, candidates, baseEnv));
+                tools = tools.lookingWith(queries -> commands.executables(queries, baseEnv));
             }
             EnvironmentCheck check = checkEnvironment(tools, commands);
             if (check != null) {

@@ -99,13 +99,22 @@ class DecoratedStarterTest {
                 .allSatisfy(line -> assertThat(line).startsWith("sh " + runDir.resolve("bin/supervise.sh") + " "));
         assertThat(started.stream().map(line -> line.substring(line.lastIndexOf(' ') + 1)))
                 .containsExactlyInAnyOrderElementsOf(supervised);
+        // the environment check in three starts: every tool's lookup at once, the quick commands (nvidia-smi twice,
+        // compute-sanitizer, nvcc) at once, the job's Python (on a thread of its own, beside the first phases)
+        Path commands = runDir.resolve("env/commands");
         assertThat(supervised)
-                .anyMatch(d -> d.endsWith("-nvidia-smi"))
-                .anyMatch(d -> d.endsWith("-python3"))
-                .anyMatch(d -> d.endsWith("-compute-sanitizer"))
-                .contains(
+                .containsExactlyInAnyOrder(
+                        commands.resolve("1-lookup").toString(),
+                        commands.resolve("2-quick").toString(),
+                        commands.resolve("3-python3").toString(),
+                        runDir.resolve("sanitizer-memcheck").toString(),
                         runDir.resolve("blocking").toString(),
                         runDir.resolve("regression").toString());
+        assertThat(commands.resolve("2-quick/phase.sh"))
+                .content()
+                .contains(
+                        image.resolve("nvidia-smi").toString(),
+                        image.resolve("compute-sanitizer").toString());
         // and the job itself ran in the container, in each of its three modes
         for (String mode : List.of("memcheck-app", "blocking", "async")) {
             assertThat(gpu.logged("env-" + mode + ".txt")).as(mode).contains("CONTAINER_NAME=pytorch");

@@ -119,6 +119,9 @@ class RunnerTest {
                 "report.json",
                 "report.html",
                 "env/nvidia-smi.txt",
+                "env/nvidia-smi-query.csv",
+                "env/nvcc-version.txt",
+                "env/compute-sanitizer-version.txt",
                 "sanitizer-memcheck/sanitizer.log",
                 "sanitizer-memcheck/sanitizer.xml",
                 "sanitizer-memcheck/command.txt",
@@ -127,6 +130,12 @@ class RunnerTest {
                 "regression/nvidia-smi.csv")) {
             assertThat(run.resolve(f)).as(f).isNotEmptyFile();
         }
+        // the quick commands in one start of the supervisor, the job's Python in another (tools are looked up here)
+        try (var commands = Files.list(run.resolve("env/commands"))) {
+            assertThat(commands.map(c -> c.getFileName().toString())).containsExactlyInAnyOrder("1-quick", "2-python3");
+        }
+        assertThat(r.execution().environment().nvccVersion()).isEqualTo("13.0.88");
+        assertThat(r.execution().environment().computeSanitizerVersion()).isEqualTo("2025.3.1.0");
         assertThat(ReportJson.read(run.resolve("report.json")).verdict()).isEqualTo(Verdict.FAIL);
         assertThat(console)
                 .anyMatch(l -> l.startsWith("[gpu-sanitize] sanitizer-memcheck failed after")

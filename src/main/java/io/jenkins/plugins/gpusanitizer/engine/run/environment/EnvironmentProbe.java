@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -104,22 +105,43 @@ public final class EnvironmentProbe {
     /** @throws RunException (one line) for a missing nvidia-smi, no GPU, or a missing tool the plan needs */
     public Devices devices(RunSpec spec, boolean needSanitizer) {
         List<String> messages = new ArrayList<>();
-        Path smi = tools.require("nvidia-smi", path(spec.nvidiaSmi()), "--nvidia-smi");
-        CommandOutput header = commands.run(List.of(smi.toString()), env, envDir.resolve("nvidia-smi.txt"), 60);
+        Path smiGiven = path(spec.nvidiaSmi());
+        Path nvccGiven = path(spec.nvcc());
+        Path sanitizerGiven = path(spec.computeSanitizer());
+        // every tool of the check in one lookup: where the job runs in a container a lookup is a command
+        List<ToolLocator.Wanted> wanted = new ArrayList<>();
+        wanted.add(new ToolLocator.Wanted("nvidia-smi", smiGiven));
+        wanted.add(new ToolLocator.Wanted("nvcc", nvccGiven));
+        if (needSanitizer) {
+            wanted.add(new ToolLocator.Wanted("compute-sanitizer", sanitizerGiven));
+        }
+        wanted.addAll(pythonWanted(spec));
+        tools.lookUp(wanted);
+        Path smi = tools.require("nvidia-smi", smiGiven, "--nvidia-smi");
+        Optional<Path> nvcc = tools.find("nvcc", nvccGiven);
+        Optional<Path> sanitizer = needSanitizer ? tools.find("compute-sanitizer", sanitizerGiven) : Optional.empty();
+        // the quick commands in one go, each with its own answer; nvcc, which the run can do without, last
+        List<ShortCommands.Command> quick = new ArrayList<>();
+        quick.add(new ShortCommands.Command(List.of(smi.toString()), envDir.resolve("nvidia-smi.txt")));
+        quick.add(new ShortCommands.Command(
+                List.of(
+                        smi.toString(),
+                        "--query-gpu=index,name,uuid,driver_version,memory.total",
+                        "--format=csv,noheader,nounits"),
+                envDir.resolve("nvidia-smi-query.csv")));
+        sanitizer.ifPresent(cs -> quick.add(new ShortCommands.Command(
+                List.of(cs.toString(), "--version"), envDir.resolve("compute-sanitizer-version.txt"))));
+        nvcc.ifPresent(n -> quick.add(
+                new ShortCommands.Command(List.of(n.toString(), "--version"), envDir.resolve("nvcc-version.txt"))));
+        List<CommandOutput> answers = commands.runAll(quick, env, 60);
+        CommandOutput header = answers.get(0);
         if (header.exitCode() != 0) {
             throw new RunException(
                     "no GPU: " + smi + " failed (exit " + header.exitCode() + "): " + header.firstLine());
         }
         String driverCuda = group(CUDA_VERSION, header.output());
         String driver = group(DRIVER_VERSION, header.output());
-        CommandOutput query = commands.run(
-                List.of(
-                        smi.toString(),
-                        "--query-gpu=index,name,uuid,driver_version,memory.total",
-                        "--format=csv,noheader,nounits"),
-                env,
-                envDir.resolve("nvidia-smi-query.csv"),
-                60);
+        CommandOutput query = answers.get(1);
         List<Environment.Gpu> gpus = new ArrayList<>();
         for (String line : query.output().split("\n")) {
             String[] f = line.split(",\\s*");
@@ -141,11 +163,8 @@ public final class EnvironmentProbe {
             }
         }
         String nvccVersion = null;
-        var nvcc = tools.find("nvcc", path(spec.nvcc()));
         if (nvcc.isPresent()) {
-            CommandOutput n = commands.run(
-                    List.of(nvcc.get().toString(), "--version"), env, envDir.resolve("nvcc-version.txt"), 60);
-            Matcher m = NVCC_RELEASE.matcher(n.output());
+            Matcher m = NVCC_RELEASE.matcher(answers.get(answers.size() - 1).output());
             nvccVersion = m.find() ? m.group(2) : null;
         } else {
             messages.add("nvcc not found (needed only when the job builds CUDA extensions)");
@@ -153,10 +172,10 @@ public final class EnvironmentProbe {
         String sanitizerPath = null;
         String sanitizerVersion = null;
         if (needSanitizer) {
-            Path cs = tools.require("compute-sanitizer", path(spec.computeSanitizer()), "--compute-sanitizer");
+            Path cs = sanitizer.orElseThrow(
+                    () -> tools.missing("compute-sanitizer", sanitizerGiven, "--compute-sanitizer"));
             sanitizerPath = cs.toString();
-            CommandOutput v = commands.run(
-                    List.of(cs.toString(), "--version"), env, envDir.resolve("compute-sanitizer-version.txt"), 60);
+            CommandOutput v = answers.get(2);
             Matcher m = SANITIZER_VERSION.matcher(v.output());
             sanitizerVersion = m.find() ? m.group(1) : null;
             if (sanitizerVersion == null) {
@@ -271,10 +290,23 @@ public final class EnvironmentProbe {
         return compat;
     }
 
-    /** The job's own Python when its command starts with one, else --python, else python3 on PATH. */
+    /** The job's own Python when its command starts with one, else --python, else python3 on PATH (else python). */
     Path pythonFor(RunSpec spec) {
+        List<ToolLocator.Wanted> wanted = pythonWanted(spec);
+        for (ToolLocator.Wanted python : wanted) {
+            Optional<Path> found = tools.find(python.name(), python.explicit());
+            if (found.isPresent()) {
+                return found.get();
+            }
+        }
+        ToolLocator.Wanted last = wanted.get(wanted.size() - 1);
+        throw tools.missing(last.name(), last.explicit(), "--python");
+    }
+
+    /** The Pythons {@link #pythonFor} takes, best first. */
+    private static List<ToolLocator.Wanted> pythonWanted(RunSpec spec) {
         if (spec.python() != null) {
-            return tools.require("python", Path.of(spec.python()), "--python");
+            return List.of(new ToolLocator.Wanted("python", Path.of(spec.python())));
         }
         List<String> argv =
                 spec.shellCommand() ? List.of(spec.command().get(0).trim().split("\\s+")) : spec.command();
@@ -282,11 +314,9 @@ public final class EnvironmentProbe {
         Path firstName = Path.of(first).getFileName();
         String base = firstName == null ? "" : firstName.toString();
         if (base.matches("python[\\d.]*")) {
-            return first.contains("/")
-                    ? tools.require(base, Path.of(first), "--python")
-                    : tools.require(base, null, "--python");
+            return List.of(new ToolLocator.Wanted(base, first.contains("/") ? Path.of(first) : null));
         }
-        return tools.find("python3", null).orElseGet(() -> tools.require("python", null, "--python"));
+        return List.of(new ToolLocator.Wanted("python3", null), new ToolLocator.Wanted("python", null));
     }
 
     private Map<String, String> withGpu(String gpu) {

@@ -106,7 +106,8 @@ public final class PhaseScript {
         Files.writeString(phaseDir.resolve(CONF), conf, StandardCharsets.UTF_8);
     }
 
-    static String quote(String value) {
+    /** VALUE as one word of a POSIX sh command line, whatever it holds. */
+    public static String quote(String value) {
         return "'" + value.replace("'", "'\\''") + "'";
     }
 }
