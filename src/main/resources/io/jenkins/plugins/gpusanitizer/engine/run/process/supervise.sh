@@ -10,7 +10,7 @@
 # writes PHASE_DIR/exit.status. What is left of the phase is found by what its processes cannot shed
 # without effort, not by a variable alone: the phase's session (a process that clears its environment,
 # `env -i`, or takes a process group of its own stays in it), this supervisor's descendants (it makes
-# itself a child subreaper where a python3 of the system can, so that a double fork that also calls
+# itself a child subreaper where the system's perl or python3 can, so that a double fork that also calls
 # setsid is reparented to it rather than to init), and the phase's cookie variable (DataLoader workers
 # that left the tree and the session). Never a process outside these: other users' jobs, the runner.
 #
@@ -33,11 +33,28 @@ COOKIE= TIMEOUT_CS= STOP_AT_CS= TOOL_WRAPS=0 KILL_GRACE_CS=500 WRITE_GRACE_CS=30
 LEFTOVER_GRACE_CS=0 LEFTOVER_MAX_CS=0 SUBREAPER=
 . "$conf"
 
-# The child subreaper (prctl PR_SET_CHILD_SUBREAPER), which sh cannot set: a python3 of the system sets it
-# and runs this script again in its own place, with this very shell (same pid; the setting survives exec). It
-# hands on the environment this shell started with (python adds LC_CTYPE to a C locale's) and the dispositions
-# of SIGPIPE and SIGXFSZ (python ignores both; the job must die of them as before). Each candidate is tried
-# first: an interpreter that cannot start would take this supervisor with it.
+# The child subreaper (prctl PR_SET_CHILD_SUBREAPER), which sh cannot set: the system's perl (perl-base is in every
+# Debian and Ubuntu image; a start costs a few milliseconds) or else a python3 of the system (tens of milliseconds)
+# sets it and runs this script again in its own place, with this very shell (same pid; the setting survives exec).
+# Each candidate is tried first: an interpreter that cannot start would take this supervisor with it.
+#
+# perl calls prctl by its system call's number, known here for x86_64 (157) and aarch64 (167): elsewhere it is not
+# a candidate. It hands on the environment as it found it: PERL_BADLANG=0, which keeps it from warning of a locale
+# the image lacks, is set for perl alone (the job gets the value it had, or none).
+REAPER_PL='
+use Config;
+my ($badlang, $had_badlang, $shell, @args) = @ARGV;
+if ($had_badlang) { $ENV{PERL_BADLANG} = $badlang } else { delete $ENV{PERL_BADLANG} }
+my %prctl = (x86_64 => 157, aarch64 => 167);
+my ($arch) = $Config{archname} =~ /^(x86_64|aarch64)-linux/;
+my $ok = defined $arch && syscall($prctl{$arch}, 36, 1, 0, 0, 0) == 0;
+$ENV{GPU_SANITIZE_SUBREAPER} = $ok ? $^X : "-";
+exit 0 if $shell eq "--probe" && $ok;
+exit 1 if $shell eq "--probe";
+for my $sh ($shell, "/bin/sh") { exec { $sh } "sh", @args if $sh ne "" && -x $sh }
+'
+# python3 hands on the environment this shell started with (python adds LC_CTYPE to a C locale's) and the
+# dispositions of SIGPIPE and SIGXFSZ (python ignores both; the job must die of them as before).
 REAPER_PY='
 import ctypes, os, signal, sys
 env = {}
@@ -100,28 +117,47 @@ if [ "$SUBREAPER" = 1 ] && [ -z "${GPU_SANITIZE_SUBREAPER:-}" ]; then
       if [ "$_key" = SigIgn: ]; then _ignored=$_value; break; fi
     done < "/proc/$$/status"; } 2>/dev/null
   _reaper=
-  if probed python; then
+  if probed reaper; then
     # only a candidate: the file names nothing else to run
-    case $PROBE in /usr/bin/python3 | /usr/local/bin/python3 | /opt/conda/bin/python3) [ -x "$PROBE" ] && _reaper=$PROBE ;; esac
+    case $PROBE in /usr/bin/perl | /usr/bin/python3 | /usr/local/bin/python3 | /opt/conda/bin/python3) [ -x "$PROBE" ] && _reaper=$PROBE ;; esac
   fi
   if [ -z "$_reaper" ]; then
-    for _py in /usr/bin/python3 /usr/local/bin/python3 /opt/conda/bin/python3; do
-      if [ -x "$_py" ] && "$_py" -I -S -c 'import ctypes, os, signal' > /dev/null 2>&1; then
-        _reaper=$_py
-        remember_probe python "$_py"
-        break
-      fi
-    done
+    if [ -x /usr/bin/perl ] && PERL_BADLANG=0 /usr/bin/perl -e "$REAPER_PL" 0 1 --probe > /dev/null 2>&1; then
+      _reaper=/usr/bin/perl
+    else
+      for _py in /usr/bin/python3 /usr/local/bin/python3 /opt/conda/bin/python3; do
+        if [ -x "$_py" ] && "$_py" -I -S -c 'import ctypes, os, signal' > /dev/null 2>&1; then
+          _reaper=$_py
+          break
+        fi
+      done
+    fi
+    [ -n "$_reaper" ] && remember_probe reaper "$_reaper"
   fi
   if [ -n "$_reaper" ]; then
-    exec "$_reaper" -I -S -c "$REAPER_PY" "$_ignored" "$(readlink "/proc/$$/exe" 2> /dev/null)" "$0" "$@"
+    # this shell's binary, kept too: it is taken only when it is the very file this shell runs from
+    _shell=
+    if probed "exe${BASH_VERSION:+-bash}" && [ "$PROBE" -ef "/proc/$$/exe" ] 2> /dev/null; then
+      _shell=$PROBE
+    else
+      _shell=$(readlink "/proc/$$/exe" 2> /dev/null)
+      case $_shell in /*) remember_probe "exe${BASH_VERSION:+-bash}" "$_shell" ;; esac
+    fi
+    case $_reaper in
+      */perl)
+        _badlang=${PERL_BADLANG-}
+        _had_badlang=${PERL_BADLANG+1}
+        PERL_BADLANG=0 exec "$_reaper" -e "$REAPER_PL" "$_badlang" "$_had_badlang" "$_shell" "$0" "$@"
+        ;;
+      *) exec "$_reaper" -I -S -c "$REAPER_PY" "$_ignored" "$_shell" "$0" "$@" ;;
+    esac
   fi
 fi
 SUBREAPER_BY=${GPU_SANITIZE_SUBREAPER:-}
 unset GPU_SANITIZE_SUBREAPER
 if [ "$SUBREAPER" = 1 ]; then
   case $SUBREAPER_BY in
-    '' | -) echo "supervise.sh: not a child subreaper (no python3 of the system that could make it one): a process" \
+    '' | -) echo "supervise.sh: not a child subreaper (no perl or python3 of the system that could make it one): a process" \
       "that leaves the phase's session, its cookie and its parent is not found" ;;
     *) echo "supervise.sh: a child subreaper (through $SUBREAPER_BY)" ;;
   esac

@@ -20,14 +20,15 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * What the supervisor ({@code supervise.sh}) learns of the system once per run and keeps beside itself
  * ({@code bin/supervise.sh.probed}), and how its main loop waits: a run's first phase probes (fractional sleep,
- * {@code grep -z}, whether a SIGCHLD trap ends a wait, the python3 that makes it a child subreaper); the phases after
- * it take the kept findings, but only from their own mount namespace and only values the script could have written.
+ * {@code grep -z}, whether a SIGCHLD trap ends a wait, the perl or python3 that makes it a child subreaper, the shell's
+ * binary); the phases after it take the kept findings, but only from their own mount namespace and only values the
+ * script could have written. The interpreter hands the job the environment it would have had without it.
  * Under dash the loop's tick is ended by the phase's end, not waited out.
  */
 @EnabledOnOs(OS.LINUX)
 class SupervisorProbeTest {
     private static final Duration LIMIT = Duration.ofSeconds(60);
-    private static final List<String> SYSTEM_PYTHONS = SupervisorSweepTest.SYSTEM_PYTHONS;
+    private static final List<String> SUBREAPERS = SupervisorSweepTest.SUBREAPERS;
 
     @TempDir
     Path dir;
@@ -53,17 +54,31 @@ class SupervisorProbeTest {
 
     /** Starts the supervisor as the runner does, with this shell and PATH. */
     private Process supervise(Path phase, String shell, String path) throws IOException {
+        return supervise(phase, shell, path, null);
+    }
+
+    /** The same, with ENV (and PATH) the supervisor's whole environment when ENV is not null. */
+    private Process supervise(Path phase, String shell, String path, Map<String, String> env) throws IOException {
         Path supervisor = PhaseScript.installSupervisor(run());
         ProcessBuilder builder = new ProcessBuilder(shell, supervisor.toString(), phase.toString())
                 .redirectErrorStream(true)
                 .redirectOutput(phase.resolve("supervisor.log").toFile());
+        if (env != null) {
+            builder.environment().clear();
+            builder.environment().putAll(env);
+        }
         builder.environment().put("PATH", path);
         return builder.start();
     }
 
     /** Runs the phase to its end; returns its exit.status. */
     private String runToEnd(Path phase, String shell, String path) throws Exception {
-        Process supervisor = supervise(phase, shell, path);
+        return runToEnd(phase, shell, path, Map.of());
+    }
+
+    /** Runs the phase to its end, the supervisor's environment PATH and ENV alone; returns its exit.status. */
+    private String runToEnd(Path phase, String shell, String path, Map<String, String> env) throws Exception {
+        Process supervisor = supervise(phase, shell, path, env);
         try {
             assertThat(supervisor.waitFor(LIMIT.toSeconds(), TimeUnit.SECONDS))
                     .as("the supervisor ended")
@@ -111,8 +126,10 @@ class SupervisorProbeTest {
         List<String> kept = Files.readAllLines(probed());
         assertThat(kept).contains("namespace " + namespace());
         assertThat(kept).anyMatch(l -> l.matches("shell(-bash)? 0\\.1:1:[01]"));
-        if (SYSTEM_PYTHONS.stream().anyMatch(p -> Files.isExecutable(Path.of(p)))) {
-            assertThat(kept).anyMatch(l -> l.matches("python (/usr/bin|/usr/local/bin|/opt/conda/bin)/python3"));
+        if (SUBREAPERS.stream().anyMatch(p -> Files.isExecutable(Path.of(p)))) {
+            assertThat(kept)
+                    .anyMatch(l -> l.matches("reaper (/usr/bin/perl|(/usr/bin|/usr/local/bin|/opt/conda/bin)/python3)"))
+                    .anyMatch(l -> l.matches("exe /.+"));
         }
         assertThat(calls(log)).as("the first phase probed grep -z").contains("grep -qxzF a");
 
@@ -131,23 +148,62 @@ class SupervisorProbeTest {
     }
 
     @Test
-    void aKeptPythonOutsideTheCandidatesIsNeverRun() throws Exception {
-        assumeThat(SYSTEM_PYTHONS.stream().anyMatch(p -> Files.isExecutable(Path.of(p))))
-                .as("a python3 of the system makes the supervisor a child subreaper")
+    void aKeptInterpreterOrShellOutsideTheCandidatesIsNeverRun() throws Exception {
+        assumeThat(SUBREAPERS.stream().anyMatch(p -> Files.isExecutable(Path.of(p))))
+                .as("perl or a python3 of the system makes the supervisor a child subreaper")
                 .isTrue();
         Path marker = dir.resolve("ran.txt");
         Path forged = dir.resolve("python3");
-        Files.writeString(forged, "#!/bin/sh\necho ran > '" + marker + "'\nexec /usr/bin/python3 \"$@\"\n");
+        Files.writeString(forged, "#!/bin/sh\necho ran >> '" + marker + "'\nexec /usr/bin/python3 \"$@\"\n");
         Files.setPosixFilePermissions(forged, PosixFilePermissions.fromString("rwxr-xr-x"));
+        Path shell = dir.resolve("sh");
+        Files.writeString(shell, "#!/bin/sh\necho ran >> '" + marker + "'\nexec /bin/sh \"$@\"\n");
+        Files.setPosixFilePermissions(shell, PosixFilePermissions.fromString("rwxr-xr-x"));
         Files.createDirectories(probed().getParent());
-        Files.writeString(probed(), "namespace " + namespace() + "\npython " + forged + "\n");
+        Files.writeString(probed(), "namespace " + namespace() + "\nreaper " + forged + "\nexe " + shell + "\n");
 
         Path phase = phase("job", "true", true);
         assertThat(runToEnd(phase, "/bin/sh", "/usr/bin:/bin")).contains("status=passed");
 
         assertThat(marker).doesNotExist();
         assertThat(Files.readString(phase.resolve("supervisor.log"))).contains("a child subreaper (through /");
-        assertThat(Files.readAllLines(probed())).noneMatch(l -> l.contains(forged.toString()));
+        assertThat(Files.readAllLines(probed()))
+                .noneMatch(l -> l.contains(forged.toString()))
+                .noneMatch(l -> l.contains(shell.toString()));
+    }
+
+    /**
+     * Whichever interpreter makes the supervisor a child subreaper (perl where it can, else python3; here each in
+     * turn, named in the kept findings), the job starts with the environment and the ignored signals it has without
+     * one: perl's PERL_BADLANG, python's LC_CTYPE and SIGPIPE do not reach it.
+     */
+    @Test
+    void theSubreapersInterpreterLeavesTheJobsEnvironmentAsItWas() throws Exception {
+        String job = "env | LC_ALL=C sort | grep -v '^GPU_SANITIZE_COOKIE=' > \"$0.env\";"
+                + " grep '^SigIgn:' /proc/$$/status >> \"$0.env\"";
+        Path plain = phase("plain", job.replace("$0", run().resolve("plain").toString()), false);
+        for (String withBadlang : List.of("", "7")) {
+            Map<String, String> env = new java.util.LinkedHashMap<>(Map.of("LANG", "C", "SPACED", "a  b"));
+            if (!withBadlang.isEmpty()) {
+                env.put("PERL_BADLANG", withBadlang);
+            }
+            Files.deleteIfExists(probed());
+            assertThat(runToEnd(plain, "/bin/sh", "/usr/bin:/bin", env)).contains("status=passed");
+            String expected = Files.readString(run().resolve("plain.env"));
+            assertThat(expected).contains("SPACED=a  b");
+            for (String reaper : SUBREAPERS) {
+                if (!Files.isExecutable(Path.of(reaper))) {
+                    continue;
+                }
+                String name = "with-" + Path.of(reaper).getFileName() + withBadlang;
+                Path phase = phase(name, job.replace("$0", run().resolve(name).toString()), true);
+                Files.writeString(probed(), "namespace " + namespace() + "\nreaper " + reaper + "\n");
+                assertThat(runToEnd(phase, "/bin/sh", "/usr/bin:/bin", env)).contains("status=passed");
+                assertThat(Files.readString(phase.resolve("supervisor.log")))
+                        .contains("a child subreaper (through " + reaper + ")");
+                assertThat(run().resolve(name + ".env")).as(reaper).hasContent(expected);
+            }
+        }
     }
 
     /**

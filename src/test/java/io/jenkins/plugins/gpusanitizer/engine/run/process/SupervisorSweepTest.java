@@ -38,9 +38,13 @@ import org.junit.jupiter.api.io.TempDir;
 @EnabledOnOs(OS.LINUX)
 class SupervisorSweepTest {
     private static final Duration LIMIT = Duration.ofSeconds(60);
-    /** The pythons supervise.sh tries for the child subreaper, in its order. */
-    static final List<String> SYSTEM_PYTHONS =
-            List.of("/usr/bin/python3", "/usr/local/bin/python3", "/opt/conda/bin/python3");
+    /**
+     * The interpreters supervise.sh tries for the child subreaper, in its order: perl where it knows prctl's number
+     * (x86_64, aarch64), the pythons of the system.
+     */
+    static final List<String> SUBREAPERS = List.of("amd64", "x86_64", "aarch64").contains(System.getProperty("os.arch"))
+            ? List.of("/usr/bin/perl", "/usr/bin/python3", "/usr/local/bin/python3", "/opt/conda/bin/python3")
+            : List.of("/usr/bin/python3", "/usr/local/bin/python3", "/opt/conda/bin/python3");
 
     @TempDir
     Path dir;
@@ -110,8 +114,8 @@ class SupervisorSweepTest {
 
     @Test
     void aDaemonThatLeftTheSessionAndTheCookieIsFoundAsTheSupervisorsChild() throws Exception {
-        assumeThat(SYSTEM_PYTHONS.stream().anyMatch(p -> Files.isExecutable(Path.of(p))))
-                .as("a python3 of the system makes the supervisor a child subreaper")
+        assumeThat(SUBREAPERS.stream().anyMatch(p -> Files.isExecutable(Path.of(p))))
+                .as("perl or a python3 of the system makes the supervisor a child subreaper")
                 .isTrue();
         Path pidFile = dir.resolve("daemon.pid");
         Path phase = phase("setsid -f " + grandchild(pidFile) + "\nexec sleep 1000\n");
@@ -137,8 +141,8 @@ class SupervisorSweepTest {
      */
     @Test
     void withoutSetsidTheSessionIsTheRunnersAndIsNeverSwept() throws Exception {
-        assumeThat(SYSTEM_PYTHONS.stream().anyMatch(p -> Files.isExecutable(Path.of(p))))
-                .as("a python3 of the system makes the supervisor a child subreaper")
+        assumeThat(SUBREAPERS.stream().anyMatch(p -> Files.isExecutable(Path.of(p))))
+                .as("perl or a python3 of the system makes the supervisor a child subreaper")
                 .isTrue();
         Path bin = Files.createDirectories(dir.resolve("bin"));
         for (String tool : List.of("sh", "bash", "sleep", "cat", "grep", "tr", "head", "mv", "rm", "env")) {
