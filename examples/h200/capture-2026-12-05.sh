@@ -17,12 +17,13 @@ source "$here/lib.sh"
 work=/tmp/h200-2026-12-05-$part
 rm -rf "$work"
 mkdir -p "$work"
-{ echo "/bin/sh -> $(readlink -f /bin/sh)"; ls -l /usr/bin/python3 /usr/local/bin/python3 /opt/conda/bin/python3 2>&1; } > "$work/shell.txt"
+{ echo "/bin/sh -> $(readlink -f /bin/sh)"; uname -m; ls -l /usr/bin/perl /usr/bin/python3 /usr/local/bin/python3 /opt/conda/bin/python3 2>&1; } > "$work/shell.txt"
 DEADLINE=${DEADLINE:-540} bash bench/gpu-minutes.sh "$work" "$@"
 prune_record "$work"
 if [ -n "${OUT:-}" ] && [ -d "${OUT:-}" ]; then
   zip_record "$work" "$OUT/h200-2026-12-05-$part.zip.xz"
   cp "$work/gpu-minutes.csv" "$OUT/gpu-minutes-$part.csv"
   cp "$work/gpu-minutes-phases.csv" "$OUT/gpu-minutes-phases-$part.csv"
+  cp "$work/shell.txt" "$OUT/shell-$part.txt"
   find "$work" -name 'supervise.sh.probed' | sort | while read -r f; do echo "== ${f#"$work"/}"; cat "$f"; done > "$OUT/probed-$part.txt"
 fi
