@@ -12,7 +12,9 @@ import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerOutput;
 import io.jenkins.plugins.gpusanitizer.engine.parse.text.SanitizerTextParser;
 import io.jenkins.plugins.gpusanitizer.engine.report.SanitizerPhaseStatus;
 import io.jenkins.plugins.gpusanitizer.engine.run.environment.EnvironmentCheck;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -192,7 +194,7 @@ final class SanitizerPhase {
         if (!RunDirectory.nonEmpty(log)) {
             return null;
         }
-        Checked checked = check(log);
+        Checked checked = checkWritten(log);
         return checked != null && checked.open() >= wanted
                 ? "stopped early: " + checked.open() + " distinct defect(s) seen (--stop-after-defects " + wanted + ")"
                 : null;
@@ -262,6 +264,9 @@ final class SanitizerPhase {
 
     private record Checked(SanitizerOutput output, long open) {}
 
+    /** The line that closes each error record of the tool's text log. */
+    private static final String RECORD_END = "\n========= \n";
+
     /** The log parsed, its defects grouped and suppressed by the policy; null when it cannot be read. */
     private Checked check(Path log) {
         try {
@@ -275,6 +280,38 @@ final class SanitizerPhase {
         } catch (InputException | IllegalArgumentException e) {
             return null;
         }
+    }
+
+    /**
+     * The log written so far, its complete records only: a record the tool is still writing (its host frames cut
+     * short, without the frame that names the job's line) would be grouped as a defect of its own. Null when no
+     * record is complete yet or the log cannot be read.
+     */
+    private Checked checkWritten(Path log) {
+        try {
+            byte[] text = Files.readAllBytes(log);
+            int end = completeRecordsEnd(text);
+            if (end <= 0) {
+                return null;
+            }
+            GatePolicy policy = context.spec().policy();
+            DefectGrouper grouper = new DefectGrouper(policy.frameClassifier());
+            SanitizerOutput out =
+                    new SanitizerTextParser().parse(new ByteArrayInputStream(text, 0, end), log, tool, grouper);
+            long open = Analyzer.suppress(grouper.defects(), policy.suppressions()).stream()
+                    .filter(defect -> !defect.suppressed())
+                    .count();
+            return new Checked(out, open);
+        } catch (IOException | InputException | IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    /** Where TEXT's last complete record ends: after its closing line ("========= "), 0 when there is none. */
+    static int completeRecordsEnd(byte[] text) {
+        // one byte one char: the positions are the bytes'
+        int at = new String(text, StandardCharsets.ISO_8859_1).lastIndexOf(RECORD_END);
+        return at < 0 ? 0 : at + RECORD_END.length();
     }
 
     /** Runs a costly check at most once per interval; null in between. */
