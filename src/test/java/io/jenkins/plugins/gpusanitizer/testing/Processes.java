@@ -6,11 +6,22 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.locks.LockSupport;
 
 /** Whether a process still runs, as the fault tests mean it. */
 public final class Processes {
     private Processes() {}
+
+    /**
+     * A phase cookie of this test's own, NAME and a random part. The supervisor sweeps every process of the machine that
+     * carries its phase's cookie: with a fixed one, a build beside this one (another clone's tests, or another test
+     * of this JVM) sweeps this test's job (a job killed by a SIGTERM that nobody in the test sent). The runner's are
+     * random too (a run's UUID).
+     */
+    public static String cookie(String name) {
+        return name + "-" + UUID.randomUUID();
+    }
 
     /**
      * True while the process runs. A zombie does not: it has released its memory and its GPU context

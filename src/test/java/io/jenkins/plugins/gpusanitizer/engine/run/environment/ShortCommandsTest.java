@@ -41,7 +41,7 @@ class ShortCommandsTest {
                 supervisor,
                 run.resolve("env"),
                 // a run's own cookie: the supervisors of tests that run at once must not sweep each other's phases
-                "short-commands-test-" + dir.getFileName(),
+                Processes.cookie("short-commands-test"),
                 PhaseProcess.Owner.thisJvm(),
                 lease);
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.jenkins.plugins.gpusanitizer.engine.run.PhaseResult;
 import io.jenkins.plugins.gpusanitizer.engine.run.lock.RunLease;
 import io.jenkins.plugins.gpusanitizer.testing.FileWait;
+import io.jenkins.plugins.gpusanitizer.testing.Processes;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -53,7 +54,7 @@ class PhaseProcessHeartbeatTest {
                 lease,
                 steppingClock());
         return process.run(
-                new PhaseSettings(60, null, false, 1, 1, "heartbeat-test", false),
+                new PhaseSettings(60, null, false, 1, 1, Processes.cookie("heartbeat-test"), false),
                 1,
                 elapsed -> {},
                 supervisor,
@@ -137,7 +138,8 @@ class PhaseProcessHeartbeatTest {
         PhaseScript.writePhase(phase, null, Map.of(), List.of(), List.of("sleep", "1000"));
         PhaseScript.writeConf(
                 phase,
-                new PhaseSettings(600, null, false, 1, 1, "count-test", false).conf(PhaseProcess.Owner.thisJvm()));
+                new PhaseSettings(600, null, false, 1, 1, Processes.cookie("count-test"), false)
+                        .conf(PhaseProcess.Owner.thisJvm()));
         Process sh = new ProcessBuilder("/bin/sh", supervisor.toString(), phase.toString())
                 .redirectErrorStream(true)
                 .redirectOutput(dir.resolve("supervisor.out").toFile())

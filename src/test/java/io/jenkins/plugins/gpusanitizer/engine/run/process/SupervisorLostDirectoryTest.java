@@ -41,7 +41,8 @@ class SupervisorLostDirectoryTest {
                 phase, null, Map.of(), List.of(), List.of("sh", "-c", "echo $$ > " + pidFile + "; exec sleep 1000"));
         PhaseScript.writeConf(
                 phase,
-                new PhaseSettings(600, null, false, 1, 1, "lost-dir-test", false).conf(PhaseProcess.Owner.thisJvm()));
+                new PhaseSettings(600, null, false, 1, 1, Processes.cookie("lost-dir-test"), false)
+                        .conf(PhaseProcess.Owner.thisJvm()));
         // /bin/sh, as the runner starts it: dash on Debian and Ubuntu, where the bug was
         Process sh = new ProcessBuilder("/bin/sh", supervisor.toString(), phase.toString())
                 .redirectErrorStream(true)
@@ -74,7 +75,7 @@ class SupervisorLostDirectoryTest {
                 lease);
         long begin = System.nanoTime();
         assertThatThrownBy(() -> process.run(
-                        new PhaseSettings(600, null, false, 1, 1, "failing-runner-test", false),
+                        new PhaseSettings(600, null, false, 1, 1, Processes.cookie("failing-runner-test"), false),
                         1,
                         elapsed -> {},
                         () -> {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.jenkins.plugins.gpusanitizer.testing.FileWait;
+import io.jenkins.plugins.gpusanitizer.testing.Processes;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,7 +48,15 @@ class SupervisorProbeTest {
         PhaseScript.writePhase(phase, null, Map.of(), List.of(), List.of("/bin/sh", "-c", job));
         PhaseScript.writeConf(
                 phase,
-                new PhaseSettings(600, null, false, 1, 1, "probe-test-" + name, false, subreaper ? 1 : 0)
+                new PhaseSettings(
+                                600,
+                                null,
+                                false,
+                                1,
+                                1,
+                                Processes.cookie("probe-test-" + name),
+                                false,
+                                subreaper ? 1 : 0)
                         .conf(PhaseProcess.Owner.thisJvm()));
         return phase;
     }

@@ -64,7 +64,8 @@ class SupervisorSweepTest {
         PhaseScript.writePhase(phase, null, Map.of(), List.of(), List.of("bash", script.toString()));
         PhaseScript.writeConf(
                 phase,
-                new PhaseSettings(600, null, false, 1, 1, "sweep-test", false, 1).conf(PhaseProcess.Owner.thisJvm()));
+                new PhaseSettings(600, null, false, 1, 1, Processes.cookie("sweep-test"), false, 1)
+                        .conf(PhaseProcess.Owner.thisJvm()));
         return phase;
     }
 
