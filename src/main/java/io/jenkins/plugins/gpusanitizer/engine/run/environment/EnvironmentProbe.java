@@ -120,20 +120,7 @@ public final class EnvironmentProbe {
         Path smi = tools.require("nvidia-smi", smiGiven, "--nvidia-smi");
         Optional<Path> nvcc = tools.find("nvcc", nvccGiven);
         Optional<Path> sanitizer = needSanitizer ? tools.find("compute-sanitizer", sanitizerGiven) : Optional.empty();
-        // the quick commands in one go, each with its own answer; nvcc, which the run can do without, last
-        List<ShortCommands.Command> quick = new ArrayList<>();
-        quick.add(new ShortCommands.Command(List.of(smi.toString()), envDir.resolve("nvidia-smi.txt")));
-        quick.add(new ShortCommands.Command(
-                List.of(
-                        smi.toString(),
-                        "--query-gpu=index,name,uuid,driver_version,memory.total",
-                        "--format=csv,noheader,nounits"),
-                envDir.resolve("nvidia-smi-query.csv")));
-        sanitizer.ifPresent(cs -> quick.add(new ShortCommands.Command(
-                List.of(cs.toString(), "--version"), envDir.resolve("compute-sanitizer-version.txt"))));
-        nvcc.ifPresent(n -> quick.add(
-                new ShortCommands.Command(List.of(n.toString(), "--version"), envDir.resolve("nvcc-version.txt"))));
-        List<CommandOutput> answers = commands.runAll(quick, env, 60);
+        List<CommandOutput> answers = commands.runAll(quickCommands(smi, sanitizer, nvcc), env, 60);
         CommandOutput header = answers.get(0);
         if (header.exitCode() != 0) {
             throw new RunException(
@@ -185,6 +172,26 @@ public final class EnvironmentProbe {
         }
         return new Devices(
                 driver, driverCuda, gpus, nvccVersion, sanitizerPath, sanitizerVersion, messages, smi.toString());
+    }
+
+    /**
+     * The quick commands, to run in one go, each with its own answer: nvidia-smi's header and GPU list, then the
+     * sanitizer's version when it is needed, then nvcc's, which the run can do without, last.
+     */
+    private List<ShortCommands.Command> quickCommands(Path smi, Optional<Path> sanitizer, Optional<Path> nvcc) {
+        List<ShortCommands.Command> quick = new ArrayList<>();
+        quick.add(new ShortCommands.Command(List.of(smi.toString()), envDir.resolve("nvidia-smi.txt")));
+        quick.add(new ShortCommands.Command(
+                List.of(
+                        smi.toString(),
+                        "--query-gpu=index,name,uuid,driver_version,memory.total",
+                        "--format=csv,noheader,nounits"),
+                envDir.resolve("nvidia-smi-query.csv")));
+        sanitizer.ifPresent(cs -> quick.add(new ShortCommands.Command(
+                List.of(cs.toString(), "--version"), envDir.resolve("compute-sanitizer-version.txt"))));
+        nvcc.ifPresent(n -> quick.add(
+                new ShortCommands.Command(List.of(n.toString(), "--version"), envDir.resolve("nvcc-version.txt"))));
+        return quick;
     }
 
     /**

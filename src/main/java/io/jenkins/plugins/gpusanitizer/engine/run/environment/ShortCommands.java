@@ -31,10 +31,10 @@ public final class ShortCommands {
      * the executable candidates. */
     private static final String LOOKUP = "if [ -n %2$s ]; then p=$(command -v %2$s 2>/dev/null)"
             + " && case $p in /*) echo \"%1$d $p\" ;; esac; fi;"
-            + " for f in %3$s; do if [ -x \"$f\" ] && [ ! -d \"$f\" ]; then echo \"%1$d $f\"; fi; done\n";
+            + " for f in %3$s; do if [ -x \"$f\" ] && [ ! -d \"$f\" ]; then echo \"%1$d $f\"; fi; done";
     /** One command of a batch: its outputs and then its exit code in files of the batch's folder ($1), N.out... */
     private static final String BATCHED =
-            "%2$s < /dev/null > \"$1/%1$d.out\" 2> \"$1/%1$d.err\"; echo $? > \"$1/%1$d.exit\"\n";
+            "%2$s < /dev/null > \"$1/%1$d.out\" 2> \"$1/%1$d.err\"; echo $? > \"$1/%1$d.exit\"";
 
     private final ProcessStarter starter;
     private final Path supervisor;
@@ -114,7 +114,9 @@ public final class ShortCommands {
         Path dir = root.resolve(name);
         StringBuilder script = new StringBuilder();
         for (int i = 0; i < commands.size(); i++) {
-            script.append(BATCHED.formatted(i + 1, words(commands.get(i).argv())));
+            // a line each: sh's newline, whatever the platform's
+            script.append(BATCHED.formatted(i + 1, words(commands.get(i).argv())))
+                    .append('\n');
         }
         List<CommandOutput> outputs = new ArrayList<>();
         try {
@@ -203,9 +205,12 @@ public final class ShortCommands {
         for (int i = 0; i < queries.size(); i++) {
             ToolLocator.Query query = queries.get(i);
             script.append(LOOKUP.formatted(
-                    i,
-                    PhaseScript.quote(query.name() == null ? "" : query.name()),
-                    words(query.candidates().stream().map(Path::toString).toList())));
+                            i,
+                            PhaseScript.quote(query.name() == null ? "" : query.name()),
+                            words(query.candidates().stream()
+                                    .map(Path::toString)
+                                    .toList())))
+                    .append('\n');
         }
         script.append("true\n");
         CommandOutput found =
