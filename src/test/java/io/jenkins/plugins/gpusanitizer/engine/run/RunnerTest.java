@@ -298,15 +298,20 @@ class RunnerTest {
         assertThat(slow.reasons()).anyMatch(x -> x.code().equals("throughput"));
     }
 
-    @Test
-    void earlyStopEndsTheSanitizerOnceEnoughDefectsWereSeen() {
-        // a job that keeps erroring (hangs under the tool after its first errors): the early stop ends it
-        FakeGpu gpu = new FakeGpu(dir).farOob().put("memcheck-app.hang", "");
-        Report r = run(
+    /** The sanitizer run alone, with --stop-after-defects 1. */
+    private Report runStoppingAfterOneDefect(FakeGpu gpu) {
+        return run(
                 gpu,
                 spec().phases(List.of(Phase.SANITIZER))
                         .timeoutSeconds(Phase.SANITIZER, 60)
                         .stopAfterDefects(1));
+    }
+
+    @Test
+    void earlyStopEndsTheSanitizerOnceEnoughDefectsWereSeen() {
+        // a job that keeps erroring (hangs under the tool after its first errors): the early stop ends it
+        FakeGpu gpu = new FakeGpu(dir).farOob().put("memcheck-app.hang", "");
+        Report r = runStoppingAfterOneDefect(gpu);
         Report.PhaseJson p = phase(r, "sanitizer-memcheck");
         assertThat(p.status()).isEqualTo("stopped-early");
         assertThat(p.wallSeconds()).isLessThan(20);
@@ -336,11 +341,7 @@ class RunnerTest {
                 .farOob()
                 .put("memcheck.log", log.substring(0, cut))
                 .hang("memcheck-app");
-        Report r = run(
-                gpu,
-                spec().phases(List.of(Phase.SANITIZER))
-                        .timeoutSeconds(Phase.SANITIZER, 60)
-                        .stopAfterDefects(1));
+        Report r = runStoppingAfterOneDefect(gpu);
         Report.PhaseJson p = phase(r, "sanitizer-memcheck");
         assertThat(p.status()).isEqualTo("stopped-early");
         assertThat(p.note()).contains("stopped early: 1 distinct defect(s) seen (--stop-after-defects 1)");
