@@ -3,7 +3,6 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 import io.jenkins.plugins.gpusanitizer.engine.analysis.Analyzer;
 import io.jenkins.plugins.gpusanitizer.engine.findings.DefectGrouper;
 import io.jenkins.plugins.gpusanitizer.engine.findings.RuntimeKernels;
-import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
 import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.model.WorkPaths;
@@ -270,16 +269,19 @@ final class SanitizerPhase {
     /** The log parsed, its defects grouped and suppressed by the policy; null when it cannot be read. */
     private Checked check(Path log) {
         try {
-            GatePolicy policy = context.spec().policy();
-            DefectGrouper grouper = new DefectGrouper(policy.frameClassifier());
-            SanitizerOutput out = new SanitizerTextParser().parse(log, tool, grouper);
-            long open = Analyzer.suppress(grouper.defects(), policy.suppressions()).stream()
-                    .filter(defect -> !defect.suppressed())
-                    .count();
-            return new Checked(out, open);
+            DefectGrouper grouper = new DefectGrouper(context.spec().policy().frameClassifier());
+            return checked(new SanitizerTextParser().parse(log, tool, grouper), grouper);
         } catch (InputException | IllegalArgumentException e) {
             return null;
         }
+    }
+
+    /** OUT with the number of GROUPER's defects the policy does not suppress. */
+    private Checked checked(SanitizerOutput out, DefectGrouper grouper) {
+        long open = Analyzer.suppress(grouper.defects(), context.spec().policy().suppressions()).stream()
+                .filter(defect -> !defect.suppressed())
+                .count();
+        return new Checked(out, open);
     }
 
     /**
@@ -294,14 +296,10 @@ final class SanitizerPhase {
             if (end <= 0) {
                 return null;
             }
-            GatePolicy policy = context.spec().policy();
-            DefectGrouper grouper = new DefectGrouper(policy.frameClassifier());
-            SanitizerOutput out =
-                    new SanitizerTextParser().parse(new ByteArrayInputStream(text, 0, end), log, tool, grouper);
-            long open = Analyzer.suppress(grouper.defects(), policy.suppressions()).stream()
-                    .filter(defect -> !defect.suppressed())
-                    .count();
-            return new Checked(out, open);
+            DefectGrouper grouper = new DefectGrouper(context.spec().policy().frameClassifier());
+            return checked(
+                    new SanitizerTextParser().parse(new ByteArrayInputStream(text, 0, end), log, tool, grouper),
+                    grouper);
         } catch (IOException | InputException | IllegalArgumentException e) {
             return null;
         }
