@@ -10,11 +10,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -213,7 +215,7 @@ final class PhaseScheduler {
         boolean aborted = false;
         boolean clean = !sanitizers.isEmpty();
         PhaseResult blocking = null;
-        if (besideCheck && !usableBeside(futures)) {
+        if (besideCheck && !usableBeside(pool, futures)) {
             awaitQuietly(pool);
             return Thread.currentThread().isInterrupted();
         }
@@ -232,9 +234,7 @@ final class PhaseScheduler {
                     blocking = results.get(0);
                 }
             } catch (InterruptedException e) {
-                // each phase kills its own tree and records itself as aborted
-                futures.forEach(other -> other.cancel(true));
-                Thread.currentThread().interrupt();
+                abortAndRecord(pool, futures, i);
                 aborted = true;
                 break;
             } catch (ExecutionException e) {
@@ -255,7 +255,7 @@ final class PhaseScheduler {
      * The independent phases started beside the environment check: true once it found the environment usable; else
      * (they stop within a second) their results are set aside and false is returned.
      */
-    private boolean usableBeside(List<Future<List<PhaseResult>>> futures) throws IOException {
+    private boolean usableBeside(ExecutorService pool, List<Future<List<PhaseResult>>> futures) throws IOException {
         try {
             if (EnvironmentCheck.usable(awaitCheck())) {
                 return true;
@@ -266,8 +266,7 @@ final class PhaseScheduler {
             }
             setAside(stopped);
         } catch (InterruptedException e) {
-            futures.forEach(other -> other.cancel(true)); // each phase kills its own tree and records its abort
-            Thread.currentThread().interrupt();
+            abortAndRecord(pool, futures, 0);
         } catch (ExecutionException e) {
             throw new IOException("phase failed: " + e.getCause(), e.getCause());
         }
@@ -438,7 +437,16 @@ final class PhaseScheduler {
                         && !Thread.currentThread().isInterrupted()) {
                     results = aloneAfterBeside(phase, gpu, results, blocking, beside, besideRun);
                 }
-                if (!EnvironmentCheck.usable(awaitCheck())) {
+                Environment answer;
+                try {
+                    answer = awaitCheck();
+                } catch (InterruptedException e) {
+                    for (PhaseResult result : results) {
+                        record(result); // an abort before the check answered: what ran is evidence (answeredUsable)
+                    }
+                    throw e;
+                }
+                if (!EnvironmentCheck.usable(answer)) {
                     setAside(results);
                     ended = SanitizerRuns.UNUSABLE;
                     return ended;
@@ -616,6 +624,37 @@ final class PhaseScheduler {
                 throw new IOException("phase failed: " + failure, failure);
             }
             return result;
+        }
+    }
+
+    /**
+     * An abort while the independent phases run: each running one is interrupted (its supervisor stops its process
+     * and it returns its result, aborted) and what they return from FROM on is recorded, evidence of what ran, as on
+     * one GPU; one not yet started never runs. The interrupt stays set.
+     */
+    private void abortAndRecord(ExecutorService pool, List<Future<List<PhaseResult>>> futures, int from)
+            throws IOException {
+        List<Runnable> neverStarted = pool.shutdownNow();
+        Thread.interrupted(); // set again below: until then, this thread waits for the phases to stop
+        RunSpec spec = context.spec();
+        long graceSeconds = spec.killGraceSeconds() + spec.toolWriteGraceSeconds() + 30L;
+        try {
+            for (Future<List<PhaseResult>> future : futures.subList(from, futures.size())) {
+                if (neverStarted.contains(future)) {
+                    continue;
+                }
+                try {
+                    for (PhaseResult result : future.get(graceSeconds, TimeUnit.SECONDS)) {
+                        record(result);
+                    }
+                } catch (ExecutionException | TimeoutException | CancellationException e) {
+                    // nothing to record: the runner's own failure, or a phase that did not stop in time
+                }
+            }
+        } catch (InterruptedException e) {
+            // a second interrupt: stop waiting
+        } finally {
+            Thread.currentThread().interrupt();
         }
     }
 

@@ -1,6 +1,7 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
 import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Faults with real processes (docs/reliability.md): the tool killed, an abort in each phase, the
@@ -173,6 +175,40 @@ class RunnerFaultTest {
         assertGone(children);
         assertThat(dir.resolve("run/report.json")).isNotEmptyFile();
         assertThat(dir.resolve("run/run.json")).isNotEmptyFile();
+    }
+
+    /**
+     * An abort while the environment check has not answered yet (the job's Python still importing torch): the sanitizer
+     * and blocking runs that ran beside it are recorded as aborted, evidence of what ran, as when it had answered.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {1, 2})
+    void anAbortBeforeTheEnvironmentCheckAnswersRecordsThePhasesThatRan(int gpus) throws Exception {
+        FakeGpu gpu = new FakeGpu(dir)
+                .clean()
+                .put("gpu-count", Integer.toString(gpus))
+                .put("memcheck-app.hang", "")
+                .put("blocking.hang", "")
+                .put("torch-probe.gate", "");
+        AtomicReference<Report> report = new AtomicReference<>();
+        // one GPU: the blocking run beside the sanitizer run; two: each on a GPU of its own
+        RunSpec spec = spec().gpus(gpus == 1 ? List.of("0") : List.of("0", "1"));
+        Thread t = new Thread(() -> report.set(new Runner(spec, gpu.env(), console::add).run()));
+        t.start();
+        long sanitized = waitForPid(gpu, "pid-memcheck-app.txt");
+        long blocking = waitForPid(gpu, "pid-blocking.txt");
+        waitForPid(gpu, "gated-torch-probe.txt");
+        t.interrupt();
+        t.join(300_000);
+
+        Report r = report.get();
+        assertThat(r.verdict()).isEqualTo(Verdict.ERROR);
+        assertThat(r.execution().phases())
+                .extracting(Report.PhaseJson::name, Report.PhaseJson::status)
+                .containsExactly(tuple("sanitizer-memcheck", "aborted"), tuple("blocking", "aborted"));
+        assertGone(sanitized, blocking);
+        assertGone(children(gpu, "memcheck-app"));
+        assertGone(children(gpu, "blocking"));
     }
 
     @Test
