@@ -140,7 +140,14 @@ if [ "$SUBREAPER" = 1 ] && [ -z "${GPU_SANITIZE_SUBREAPER:-}" ]; then
     if probed "exe${BASH_VERSION:+-bash}" && [ "$PROBE" -ef "/proc/$$/exe" ] 2> /dev/null; then
       _shell=$PROBE
     else
-      _shell=$(readlink "/proc/$$/exe" 2> /dev/null)
+      # the usual places first, with test's -ef (no process); readlink for any other
+      for _candidate in /bin/dash /usr/bin/dash /bin/bash /usr/bin/bash /bin/busybox /usr/bin/busybox /bin/sh; do
+        if [ "$_candidate" -ef "/proc/$$/exe" ] 2> /dev/null; then
+          _shell=$_candidate
+          break
+        fi
+      done
+      [ -n "$_shell" ] || _shell=$(readlink "/proc/$$/exe" 2> /dev/null)
       case $_shell in /*) remember_probe "exe${BASH_VERSION:+-bash}" "$_shell" ;; esac
     fi
     case $_reaper in
@@ -155,11 +162,21 @@ if [ "$SUBREAPER" = 1 ] && [ -z "${GPU_SANITIZE_SUBREAPER:-}" ]; then
 fi
 SUBREAPER_BY=${GPU_SANITIZE_SUBREAPER:-}
 unset GPU_SANITIZE_SUBREAPER
+# WALK: the phase's processes are this supervisor's descendants, read from /proc/PID/task/TID/children (Linux 3.5+
+# with CONFIG_PROC_CHILDREN, as in the distributions' kernels); otherwise every process's stat and environ is read
+WALK=
 if [ "$SUBREAPER" = 1 ]; then
   case $SUBREAPER_BY in
     '' | -) echo "supervise.sh: not a child subreaper (no perl or python3 of the system that could make it one): a process" \
       "that leaves the phase's session, its cookie and its parent is not found" ;;
-    *) echo "supervise.sh: a child subreaper (through $SUBREAPER_BY)" ;;
+    *)
+      if [ -r "/proc/$$/task/$$/children" ]; then
+        WALK=1
+        echo "supervise.sh: a child subreaper (through $SUBREAPER_BY): the phase is its descendants"
+      else
+        echo "supervise.sh: a child subreaper (through $SUBREAPER_BY)"
+      fi
+      ;;
   esac
 fi
 
@@ -278,7 +295,41 @@ scan() { # TREE: this supervisor's live descendants, but the sidecar's; MEMBERS:
   TREE=${_tree# $$ }
 }
 
+descendants() { # TREE: this supervisor's descendants but the sidecar (and its own), read from the children files
+  TREE=
+  _level=$$
+  while [ -n "$_level" ]; do
+    _next=
+    for _p in $_level; do
+      # a thread's children are listed under that thread
+      for _file in /proc/"$_p"/task/*/children; do
+        _kids=
+        { read -r _kids < "$_file"; } 2> /dev/null
+        for _k in $_kids; do
+          [ "$_k" = "$sidecar" ] && continue
+          case " $TREE " in *" $_k "*) continue ;; esac
+          TREE="$TREE $_k"
+          _next="$_next $_k"
+        done
+      done
+    done
+    _level=$_next
+  done
+}
+
 phase_pids() { # PIDS: the live processes of the phase: its session's, this supervisor's descendants, its cookie's
+  if [ -n "$WALK" ]; then
+    # a child subreaper's descendants are the whole phase: every process of the session and every one that carries
+    # the cookie descends from the phase's main process, and when its parent ends it is reparented to the nearest
+    # subreaper among its ancestors, this one or one below it; no other process needs to be read
+    descendants
+    PIDS=
+    for _p in $TREE; do
+      [ "$_p" = "$OWNER_PID" ] && continue
+      if alive "$_p"; then PIDS="$PIDS $_p"; fi
+    done
+    return 0
+  fi
   cookie_pids
   _cookie=$PIDS
   scan
@@ -506,6 +557,8 @@ kill_phase() { # the kill order above; notes what it had to do
       if [ "$SESSION" = 1 ]; then kill -s KILL -- "-$pid" 2>/dev/null; fi
       kill -s KILL "$pid" 2>/dev/null
       add_note "processes ignored SIGTERM, killed"
+      # what was killed is gone before the sweep looks: a process still exiting is not a leftover
+      await_gone 500 "$pid" $others
     fi
   fi
 }

@@ -58,13 +58,18 @@ class SupervisorSweepTest {
 
     /** The phase's folder, its job a bash script, settings as the runner writes them for a job's phase. */
     private Path phase(String job) throws IOException {
+        return phase(job, 1);
+    }
+
+    /** The same with this leftover grace: 0 for a probe command's phase, whose supervisor is no child subreaper. */
+    private Path phase(String job, int leftoverGraceSeconds) throws IOException {
         Path phase = Files.createDirectories(dir.resolve("run/phase"));
         Path script = dir.resolve("job.sh");
         Files.writeString(script, job);
         PhaseScript.writePhase(phase, null, Map.of(), List.of(), List.of("bash", script.toString()));
         PhaseScript.writeConf(
                 phase,
-                new PhaseSettings(600, null, false, 1, 1, Processes.cookie("sweep-test"), false, 1)
+                new PhaseSettings(600, null, false, 1, 1, Processes.cookie("sweep-test"), false, leftoverGraceSeconds)
                         .conf(PhaseProcess.Owner.thisJvm()));
         return phase;
     }
@@ -124,7 +129,34 @@ class SupervisorSweepTest {
 
         Stopped stopped = stopOnce(supervise(phase, "/usr/bin:/bin"), phase, pidFile);
 
-        assertThat(Files.readString(dir.resolve("supervisor.log"))).contains("a child subreaper");
+        assertThat(Files.readString(dir.resolve("supervisor.log")))
+                .contains("a child subreaper")
+                .contains("the phase is its descendants");
+        assertThat(stopped.status())
+                .contains("status=aborted")
+                .contains("leftover process(es) of the phase killed: " + stopped.pid() + " (sleep 300)");
+        assertThat(Processes.awaitGone(stopped.pid(), Duration.ofSeconds(10)))
+                .as("the daemon " + stopped.pid())
+                .isTrue();
+        assertThat(Processes.running(other.pid()))
+                .as("a process of another session with the same command line")
+                .isTrue();
+    }
+
+    /**
+     * A supervisor that is no child subreaper (a probe command's) reads every process: a daemon of the job that left
+     * the session and whose parent ended (reparented to init) is found by the cookie it kept.
+     */
+    @Test
+    void withoutASubreaperADaemonIsFoundByItsCookie() throws Exception {
+        Path pidFile = dir.resolve("daemon.pid");
+        Path phase = phase(
+                "setsid -f sh -c 'echo $$ > \"$1\"; exec sleep 300' daemon '" + pidFile + "'\nexec sleep 1000\n", 0);
+        Process other = unrelated("setsid");
+
+        Stopped stopped = stopOnce(supervise(phase, "/usr/bin:/bin"), phase, pidFile);
+
+        assertThat(Files.readString(dir.resolve("supervisor.log"))).doesNotContain("subreaper");
         assertThat(stopped.status())
                 .contains("status=aborted")
                 .contains("leftover process(es) of the phase killed: " + stopped.pid() + " (sleep 300)");
