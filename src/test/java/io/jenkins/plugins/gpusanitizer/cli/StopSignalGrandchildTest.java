@@ -14,6 +14,8 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -25,6 +27,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * session (another user's job on a shared machine) runs on.
  */
 @EnabledOnOs(OS.LINUX)
+@Execution(ExecutionMode.CONCURRENT) // real processes that mostly wait: the tests overlap
 class StopSignalGrandchildTest {
     @TempDir
     Path dir;

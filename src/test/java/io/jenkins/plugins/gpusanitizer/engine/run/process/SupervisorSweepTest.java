@@ -26,6 +26,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledOnOs;
 import org.junit.jupiter.api.condition.OS;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Issue #26, 8, on the supervisor itself ({@code supervise.sh}, run as the runner runs it): what the sweep finds
@@ -36,6 +38,7 @@ import org.junit.jupiter.api.io.TempDir;
  * cannot kill (a job's {@code sudo}) is named with its uid.
  */
 @EnabledOnOs(OS.LINUX)
+@Execution(ExecutionMode.CONCURRENT) // real processes that mostly wait: the tests overlap
 class SupervisorSweepTest {
     private static final Duration LIMIT = Duration.ofSeconds(60);
     /**
