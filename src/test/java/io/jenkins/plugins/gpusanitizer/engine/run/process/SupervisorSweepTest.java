@@ -116,6 +116,19 @@ class SupervisorSweepTest {
         return process;
     }
 
+    /** The phase's daemon was named, killed and is gone; the process of another session with its command line runs on. */
+    private static void assertSweptAlone(Stopped stopped, Process other) {
+        assertThat(stopped.status())
+                .contains("status=aborted")
+                .contains("leftover process(es) of the phase killed: " + stopped.pid() + " (sleep 300)");
+        assertThat(Processes.awaitGone(stopped.pid(), Duration.ofSeconds(10)))
+                .as("the daemon " + stopped.pid())
+                .isTrue();
+        assertThat(Processes.running(other.pid()))
+                .as("a process of another session with the same command line")
+                .isTrue();
+    }
+
     @AfterEach
     void endWhatTheTestStarted() {
         started.forEach(Process::destroyForcibly);
@@ -135,15 +148,7 @@ class SupervisorSweepTest {
         assertThat(Files.readString(dir.resolve("supervisor.log")))
                 .contains("a child subreaper")
                 .contains("the phase is its descendants");
-        assertThat(stopped.status())
-                .contains("status=aborted")
-                .contains("leftover process(es) of the phase killed: " + stopped.pid() + " (sleep 300)");
-        assertThat(Processes.awaitGone(stopped.pid(), Duration.ofSeconds(10)))
-                .as("the daemon " + stopped.pid())
-                .isTrue();
-        assertThat(Processes.running(other.pid()))
-                .as("a process of another session with the same command line")
-                .isTrue();
+        assertSweptAlone(stopped, other);
     }
 
     /**
@@ -160,15 +165,7 @@ class SupervisorSweepTest {
         Stopped stopped = stopOnce(supervise(phase, "/usr/bin:/bin"), phase, pidFile);
 
         assertThat(Files.readString(dir.resolve("supervisor.log"))).doesNotContain("subreaper");
-        assertThat(stopped.status())
-                .contains("status=aborted")
-                .contains("leftover process(es) of the phase killed: " + stopped.pid() + " (sleep 300)");
-        assertThat(Processes.awaitGone(stopped.pid(), Duration.ofSeconds(10)))
-                .as("the daemon " + stopped.pid())
-                .isTrue();
-        assertThat(Processes.running(other.pid()))
-                .as("a process of another session with the same command line")
-                .isTrue();
+        assertSweptAlone(stopped, other);
     }
 
     /**
