@@ -634,7 +634,8 @@ final class PhaseScheduler {
      */
     private void abortAndRecord(ExecutorService pool, List<Future<List<PhaseResult>>> futures, int from)
             throws IOException {
-        List<Runnable> neverStarted = pool.shutdownNow();
+        // the futures of the tasks that never started (the pool queues each future itself)
+        List<Object> neverStarted = List.copyOf(pool.shutdownNow());
         Thread.interrupted(); // set again below: until then, this thread waits for the phases to stop
         RunSpec spec = context.spec();
         long graceSeconds = spec.killGraceSeconds() + spec.toolWriteGraceSeconds() + 30L;
