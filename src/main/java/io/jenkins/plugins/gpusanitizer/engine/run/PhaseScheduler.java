@@ -637,15 +637,13 @@ final class PhaseScheduler {
         // the futures of the tasks that never started (the pool queues each future itself)
         List<Object> neverStarted = List.copyOf(pool.shutdownNow());
         Thread.interrupted(); // set again below: until then, this thread waits for the phases to stop
-        RunSpec spec = context.spec();
-        long graceSeconds = spec.killGraceSeconds() + spec.toolWriteGraceSeconds() + 30L;
         try {
             for (Future<List<PhaseResult>> future : futures.subList(from, futures.size())) {
                 if (neverStarted.contains(future)) {
                     continue;
                 }
                 try {
-                    for (PhaseResult result : future.get(graceSeconds, TimeUnit.SECONDS)) {
+                    for (PhaseResult result : future.get(stopGraceSeconds(), TimeUnit.SECONDS)) {
                         record(result);
                     }
                 } catch (ExecutionException | TimeoutException | CancellationException e) {
@@ -659,11 +657,16 @@ final class PhaseScheduler {
         }
     }
 
-    private void awaitQuietly(ExecutorService pool) {
+    /** How long a stopped phase is given to end: its kill graces and half a minute. */
+    private long stopGraceSeconds() {
         RunSpec spec = context.spec();
+        return spec.killGraceSeconds() + spec.toolWriteGraceSeconds() + 30L;
+    }
+
+    private void awaitQuietly(ExecutorService pool) {
         boolean interrupted = Thread.interrupted();
         try {
-            pool.awaitTermination(spec.killGraceSeconds() + spec.toolWriteGraceSeconds() + 30L, TimeUnit.SECONDS);
+            pool.awaitTermination(stopGraceSeconds(), TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             interrupted = true;
         } finally {
