@@ -67,9 +67,10 @@ public record PhaseSettings(
         conf.put("SIDECAR", sidecar ? "1" : "");
         conf.put("LEFTOVER_GRACE_CS", Long.toString(Math.max(0, leftoverGraceSeconds) * 100L));
         conf.put("LEFTOVER_MAX_CS", Long.toString(leftoverMaxSeconds() * 100L));
-        // the job's phases (those given a leftover grace) make their supervisor a child subreaper, so that what a
-        // daemon of the job leaves is found; not a short probe command: two python starts would double its time
-        conf.put("SUBREAPER", leftoverGraceSeconds > 0 ? "1" : "");
+        // every phase's supervisor makes itself a child subreaper (through the system's perl or python3), so that a
+        // daemon of the phase is found, and its sweep reads the phase's descendants alone: a look at every process
+        // costs more, on a machine of a few hundred processes about half a short command's supervisor (issue #27)
+        conf.put("SUBREAPER", "1");
         return conf;
     }
 

@@ -10,6 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -42,22 +43,20 @@ class SupervisorProbeTest {
         return run().resolve("bin/supervise.sh.probed");
     }
 
-    /** A phase whose job is this shell text, the supervisor a child subreaper when {@code subreaper}. */
+    /**
+     * A phase whose job is this shell text, with the runner's settings; its supervisor no child subreaper unless
+     * {@code subreaper} (as where the system has neither perl nor python3: it then reads every process).
+     */
     private Path phase(String name, String job, boolean subreaper) throws IOException {
         Path phase = Files.createDirectories(run().resolve(name));
         PhaseScript.writePhase(phase, null, Map.of(), List.of(), List.of("/bin/sh", "-c", job));
-        PhaseScript.writeConf(
-                phase,
-                new PhaseSettings(
-                                600,
-                                null,
-                                false,
-                                1,
-                                1,
-                                Processes.cookie("probe-test-" + name),
-                                false,
-                                subreaper ? 1 : 0)
+        Map<String, String> conf = new LinkedHashMap<>(
+                new PhaseSettings(600, null, false, 1, 1, Processes.cookie("probe-test-" + name), false, 1)
                         .conf(PhaseProcess.Owner.thisJvm()));
+        if (!subreaper) {
+            conf.put("SUBREAPER", "");
+        }
+        PhaseScript.writeConf(phase, conf);
         return phase;
     }
 

@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -61,19 +62,26 @@ class SupervisorSweepTest {
 
     /** The phase's folder, its job a bash script, settings as the runner writes them for a job's phase. */
     private Path phase(String job) throws IOException {
-        return phase(job, 1);
+        return phase(job, true);
     }
 
-    /** The same with this leftover grace: 0 for a probe command's phase, whose supervisor is no child subreaper. */
-    private Path phase(String job, int leftoverGraceSeconds) throws IOException {
+    /**
+     * The same, its supervisor no child subreaper when {@code subreaper} is false (as where the system has neither perl
+     * nor python3).
+     */
+    private Path phase(String job, boolean subreaper) throws IOException {
         Path phase = Files.createDirectories(dir.resolve("run/phase"));
         Path script = dir.resolve("job.sh");
         Files.writeString(script, job);
         PhaseScript.writePhase(phase, null, Map.of(), List.of(), List.of("bash", script.toString()));
-        PhaseScript.writeConf(
-                phase,
-                new PhaseSettings(600, null, false, 1, 1, Processes.cookie("sweep-test"), false, leftoverGraceSeconds)
+        Map<String, String> conf =
+                new LinkedHashMap<>(new PhaseSettings(600, null, false, 1, 1, Processes.cookie("sweep-test"), false, 1)
                         .conf(PhaseProcess.Owner.thisJvm()));
+        assertThat(conf).as("the runner's settings").containsEntry("SUBREAPER", "1");
+        if (!subreaper) {
+            conf.put("SUBREAPER", "");
+        }
+        PhaseScript.writeConf(phase, conf);
         return phase;
     }
 
@@ -152,14 +160,15 @@ class SupervisorSweepTest {
     }
 
     /**
-     * A supervisor that is no child subreaper (a probe command's) reads every process: a daemon of the job that left
-     * the session and whose parent ended (reparented to init) is found by the cookie it kept.
+     * A supervisor that is no child subreaper (no perl or python3 of the system) reads every process: a daemon of the
+     * job that left the session and whose parent ended (reparented to init) is found by the cookie it kept.
      */
     @Test
     void withoutASubreaperADaemonIsFoundByItsCookie() throws Exception {
         Path pidFile = dir.resolve("daemon.pid");
         Path phase = phase(
-                "setsid -f sh -c 'echo $$ > \"$1\"; exec sleep 300' daemon '" + pidFile + "'\nexec sleep 1000\n", 0);
+                "setsid -f sh -c 'echo $$ > \"$1\"; exec sleep 300' daemon '" + pidFile + "'\nexec sleep 1000\n",
+                false);
         Process other = unrelated("setsid");
 
         Stopped stopped = stopOnce(supervise(phase, "/usr/bin:/bin"), phase, pidFile);
