@@ -382,10 +382,16 @@ nap() { # the main loop's wait: WAKE, or less where the phase's end (SIGCHLD) or
   if [ "$CHLD_WAKES" = 1 ]; then
     sleep "$WAKE" &
     _tick=$!
-    wait "$_tick"
-    # over 128: a trap ended the wait (ash says so for the tick's own end too); the tick may still sleep: it goes
-    # now, not later into the sweep, which would count it as the phase's
-    if [ $? -gt 128 ]; then
+    # the trap of a phase that ended since the loop looked has run already and would not end this wait: a look
+    # right before it narrows that window from the loop's checks and the tick's fork to one read
+    _woken=129
+    if alive "$pid"; then
+      wait "$_tick"
+      _woken=$?
+    fi
+    # over 128: a trap ended the wait (ash says so for the tick's own end too), or the phase had ended; the tick may
+    # still sleep: it goes now, not later into the sweep, which would count it as the phase's
+    if [ "$_woken" -gt 128 ]; then
       alive "$_tick" && kill "$_tick" 2> /dev/null
       wait "$_tick" 2> /dev/null # dash says "Terminated" there
     fi
