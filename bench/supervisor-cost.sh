@@ -5,6 +5,10 @@
 # a leftover grace), alternating before and after ROUNDS times. Prints the CPU-seconds (user + system of the
 # supervisors and all they started, from /usr/bin/time) per phase of each and their ratio.
 #   bash bench/supervisor-cost.sh REV_BEFORE [ROUNDS] [RUNS] [PHASES]
+# Settings of the phases and the machine, from the environment: SUBREAPER (default 1; empty: no child subreaper, as
+# where the system has neither perl nor python3, or as the environment check's commands were before 6469265),
+# LEFTOVER_GRACE_CS (default 500; 0 as a short command has), BUSY (default 0: that many `sleep` processes run
+# meanwhile, as on a machine with other jobs: a supervisor that reads every process pays for each).
 set -eu
 before=${1:?usage: supervisor-cost.sh REV_BEFORE [ROUNDS] [RUNS] [PHASES]}
 rounds=${2:-3}
@@ -13,7 +17,12 @@ phases=${4:-3}
 repo=$(cd "$(dirname "$0")/.." && pwd)
 script=src/main/resources/io/jenkins/plugins/gpusanitizer/engine/run/process/supervise.sh
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+busy=()
+trap 'rm -rf "$work"; [ ${#busy[@]} -eq 0 ] || kill "${busy[@]}" 2> /dev/null' EXIT
+for ((i = 0; i < ${BUSY:-0}; i++)); do
+  sleep 3600 &
+  busy+=($!)
+done
 git -C "$repo" show "$before:$script" > "$work/before.sh"
 cp "$repo/$script" "$work/after.sh"
 
@@ -27,8 +36,9 @@ phases() {
       d=$work/run/$r/p$p
       mkdir -p "$d"
       echo 'exec true' > "$d/phase.sh"
-      printf '%s\n' "COOKIE='bench-$r-$p-$$'" "TIMEOUT_CS='6000'" "OWNER_PID='$$'" "LEFTOVER_GRACE_CS='500'" \
-        "LEFTOVER_MAX_CS='3000'" "SUBREAPER='1'" > "$d/supervisor.conf"
+      printf '%s\n' "COOKIE='bench-$r-$p-$$'" "TIMEOUT_CS='6000'" "OWNER_PID='$$'" \
+        "LEFTOVER_GRACE_CS='${LEFTOVER_GRACE_CS:-500}'" "LEFTOVER_MAX_CS='3000'" "SUBREAPER='${SUBREAPER-1}'" \
+        > "$d/supervisor.conf"
     done
   done
   /usr/bin/time -f '%U %S' -o "$work/time" bash -c '
@@ -45,7 +55,8 @@ total_before=0
 total_after=0
 n=$((runs * phases))
 echo "supervise.sh of $(git -C "$repo" rev-parse --short "$before") (before) and of the working tree (after), $(nproc) CPUs:" \
-  "$rounds rounds of $runs runs of $phases phases of \`true\`"
+  "$rounds rounds of $runs runs of $phases phases of \`true\` (SUBREAPER='${SUBREAPER-1}'," \
+  "LEFTOVER_GRACE_CS=${LEFTOVER_GRACE_CS:-500}, $(ls -d /proc/[0-9]* | wc -l) processes on the machine)"
 for ((round = 1; round <= rounds; round++)); do
   for which in before after; do
     read -r user sys < <(phases "$work/$which.sh")
