@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -268,8 +269,12 @@ public final class PhaseProcess {
     }
 
     void requestStop(String request) {
+        // whole or not at all: the supervisor stops at the file's existence and reads the request after its kill, and
+        // a file created but not yet written (this thread descheduled on a loaded machine) read as a plain abort
+        Path tmp = phaseDir.resolve(STOP + ".tmp");
         try {
-            Files.writeString(phaseDir.resolve(STOP), request + "\n", StandardCharsets.UTF_8);
+            Files.writeString(tmp, request + "\n", StandardCharsets.UTF_8);
+            Files.move(tmp, phaseDir.resolve(STOP), StandardCopyOption.ATOMIC_MOVE);
         } catch (IOException e) {
             starter.killAll();
         }
