@@ -4,13 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.jenkins.plugins.gpusanitizer.testing.FileWait;
-import io.jenkins.plugins.gpusanitizer.testing.Processes;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -50,13 +48,7 @@ class SupervisorProbeTest {
     private Path phase(String name, String job, boolean subreaper) throws IOException {
         Path phase = Files.createDirectories(run().resolve(name));
         PhaseScript.writePhase(phase, null, Map.of(), List.of(), List.of("/bin/sh", "-c", job));
-        Map<String, String> conf = new LinkedHashMap<>(
-                new PhaseSettings(600, null, false, 1, 1, Processes.cookie("probe-test-" + name), false, 1)
-                        .conf(PhaseProcess.Owner.thisJvm()));
-        if (!subreaper) {
-            conf.put("SUBREAPER", "");
-        }
-        PhaseScript.writeConf(phase, conf);
+        PhaseScript.writeConf(phase, SupervisorSweepTest.conf("probe-test-" + name, subreaper));
         return phase;
     }
 

@@ -74,15 +74,23 @@ class SupervisorSweepTest {
         Path script = dir.resolve("job.sh");
         Files.writeString(script, job);
         PhaseScript.writePhase(phase, null, Map.of(), List.of(), List.of("bash", script.toString()));
+        PhaseScript.writeConf(phase, conf("sweep-test", subreaper));
+        return phase;
+    }
+
+    /**
+     * The runner's settings for a job's phase of this cookie's name; without {@code subreaper} its supervisor is no
+     * child subreaper, as where the system has neither perl nor python3 (the runner itself always asks for one).
+     */
+    static Map<String, String> conf(String cookieName, boolean subreaper) {
         Map<String, String> conf =
-                new LinkedHashMap<>(new PhaseSettings(600, null, false, 1, 1, Processes.cookie("sweep-test"), false, 1)
+                new LinkedHashMap<>(new PhaseSettings(600, null, false, 1, 1, Processes.cookie(cookieName), false, 1)
                         .conf(PhaseProcess.Owner.thisJvm()));
         assertThat(conf).as("the runner's settings").containsEntry("SUBREAPER", "1");
         if (!subreaper) {
             conf.put("SUBREAPER", "");
         }
-        PhaseScript.writeConf(phase, conf);
-        return phase;
+        return conf;
     }
 
     /** Starts the supervisor with this PATH, through the prefix (a user switch), as the runner does: /bin/sh. */
