@@ -50,6 +50,13 @@ class SupervisorSweepTest {
             ? List.of("/usr/bin/perl", "/usr/bin/python3", "/usr/local/bin/python3", "/opt/conda/bin/python3")
             : List.of("/usr/bin/python3", "/usr/local/bin/python3", "/opt/conda/bin/python3");
 
+    /** Skips the test where neither perl nor a python3 of the system can make the supervisor a child subreaper. */
+    static void assumeASubreaper() {
+        assumeThat(SUBREAPERS.stream().anyMatch(p -> Files.isExecutable(Path.of(p))))
+                .as("perl or a python3 of the system makes the supervisor a child subreaper")
+                .isTrue();
+    }
+
     @TempDir
     Path dir;
 
@@ -152,9 +159,7 @@ class SupervisorSweepTest {
 
     @Test
     void aDaemonThatLeftTheSessionAndTheCookieIsFoundAsTheSupervisorsChild() throws Exception {
-        assumeThat(SUBREAPERS.stream().anyMatch(p -> Files.isExecutable(Path.of(p))))
-                .as("perl or a python3 of the system makes the supervisor a child subreaper")
-                .isTrue();
+        assumeASubreaper();
         Path pidFile = dir.resolve("daemon.pid");
         Path phase = phase("setsid -f " + grandchild(pidFile) + "\nexec sleep 1000\n");
         Process other = unrelated("setsid");
@@ -191,9 +196,7 @@ class SupervisorSweepTest {
      */
     @Test
     void withoutSetsidTheSessionIsTheRunnersAndIsNeverSwept() throws Exception {
-        assumeThat(SUBREAPERS.stream().anyMatch(p -> Files.isExecutable(Path.of(p))))
-                .as("perl or a python3 of the system makes the supervisor a child subreaper")
-                .isTrue();
+        assumeASubreaper();
         Path bin = Files.createDirectories(dir.resolve("bin"));
         for (String tool : List.of("sh", "bash", "sleep", "cat", "grep", "tr", "head", "mv", "rm", "env")) {
             Path real = Stream.of("/usr/bin/", "/bin/")
