@@ -20,7 +20,9 @@ txt=$out/timings.txt
 say() { echo "$*" | tee -a "$txt"; }
 clone() { rm -rf "$1"; git clone -q "$2" "file://$repo" "$1"; }
 seconds() { awk -v a="$1" -v b="$2" 'BEGIN{printf "%.0f", b-a}'; }
-say "commit $(git -C "$repo" rev-parse --short HEAD), $(nproc) CPUs, $(date -u +%FT%TZ)"
+# the CPU's model and clock: timings of two days compare only on the same machine, and a VM's host changes
+cpu_model() { awk -F': *' '/^model name/ && !m {m=$2} /^cpu MHz/ && !f {f=$2} END {printf "%s, %.0f MHz", m, f}' /proc/cpuinfo; }
+say "commit $(git -C "$repo" rev-parse --short HEAD), $(nproc) CPUs ($(cpu_model)), $(date -u +%FT%TZ)"
 
 clone "$out/c-full" --no-local
 say "clone (full history): work tree $(du -sh --exclude=.git "$out/c-full" | cut -f1), .git $(du -sh "$out/c-full/.git" | cut -f1), files $(git -C "$out/c-full" ls-files | wc -l)"

@@ -19,7 +19,9 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 txt=$out/compare.txt
 say() { echo "$*" | tee -a "$txt"; }
 forks() { awk '/^processes/{print $2}' /proc/stat; }
-say "before $(git -C "$repo" rev-parse --short "$before"), after $(git -C "$repo" rev-parse --short "$after"), $(nproc) CPUs, $(date -u +%FT%TZ)${TESTS:+, classes $TESTS}"
+# the CPU's model and clock: timings of two days compare only on the same machine, and a VM's host changes
+cpu_model() { awk -F': *' '/^model name/ && !m {m=$2} /^cpu MHz/ && !f {f=$2} END {printf "%s, %.0f MHz", m, f}' /proc/cpuinfo; }
+say "before $(git -C "$repo" rev-parse --short "$before"), after $(git -C "$repo" rev-parse --short "$after"), $(nproc) CPUs ($(cpu_model)), $(date -u +%FT%TZ)${TESTS:+, classes $TESTS}"
 for round in $(seq 1 "$rounds"); do
   for which in before after; do
     rev=$before
