@@ -68,8 +68,28 @@ public final class SanitizerTextParser {
 
     public List<SanitizerOutput> parseRuns(
             InputStream in, Path name, Tool hint, IntFunction<Consumer<SanitizerRecord>> sinks) throws IOException {
+        UnfinishedLine unfinished = new UnfinishedLine(InputFiles.utf8(in), prefix, BoundedLineReader.DEFAULT_MAX_LINE);
         TextLogState st = new TextLogState(prefix, name, hint, sinks);
-        LineChunker lines = new LineChunker(InputFiles.utf8(in), BoundedLineReader.DEFAULT_MAX_LINE);
+        long lines = read(unfinished, st);
+        if (unfinished.leftOut() != null) {
+            st.fileProblem("line " + (lines + 1) + ", the last, has no line end (the tool stopped while writing it):"
+                    + " left out, cut anywhere it could name a wrong line or address: "
+                    + abbreviate(unfinished.leftOut().strip()));
+            lines++;
+        }
+        return st.finish(lines);
+    }
+
+    /** Every line as read, the last one too when the tool did not finish it: what the equivalence test compares. */
+    List<SanitizerOutput> parseEveryLine(
+            InputStream in, Path name, Tool hint, IntFunction<Consumer<SanitizerRecord>> sinks) throws IOException {
+        TextLogState st = new TextLogState(prefix, name, hint, sinks);
+        return st.finish(read(InputFiles.utf8(in), st));
+    }
+
+    /** Feeds the lines of UTF8 to ST; returns how many there were. */
+    private long read(InputStream utf8, TextLogState st) throws IOException {
+        LineChunker lines = new LineChunker(utf8, BoundedLineReader.DEFAULT_MAX_LINE);
         try (ChunkReader chunks = new ChunkReader(lines, new SanitizerLines(prefix))) {
             LineChunk c;
             while ((c = chunks.next()) != null) {
@@ -82,7 +102,7 @@ public final class SanitizerTextParser {
             st.fileProblem(lines.truncatedLines() + " over-long line(s) were cut at "
                     + BoundedLineReader.DEFAULT_MAX_LINE + " characters");
         }
-        return st.finish(lines.lineNumber());
+        return lines.lineNumber();
     }
 
     public static String abbreviate(String s) {
