@@ -70,25 +70,32 @@ public final class SanitizerTextParser {
             InputStream in, Path name, Tool hint, IntFunction<Consumer<SanitizerRecord>> sinks) throws IOException {
         UnfinishedLine unfinished = new UnfinishedLine(InputFiles.utf8(in), prefix, BoundedLineReader.DEFAULT_MAX_LINE);
         TextLogState st = new TextLogState(prefix, name, hint, sinks);
-        long lines = read(unfinished, st);
+        LineChunker lines = read(unfinished, st);
+        st.endOfLog();
+        long count = ended(lines, st);
         if (unfinished.leftOut() != null) {
-            st.fileProblem("line " + (lines + 1) + ", the last, has no line end (the tool stopped while writing it):"
+            st.fileProblem("line " + (count + 1) + ", the last, has no line end (the tool stopped while writing it):"
                     + " left out, cut anywhere it could name a wrong line or address: "
                     + abbreviate(unfinished.leftOut().strip()));
-            lines++;
+            count++;
         }
-        return st.finish(lines);
+        return st.finish(count);
     }
 
-    /** Every line as read, the last one too when the tool did not finish it: what the equivalence test compares. */
+    /**
+     * Every line as read, the last one too when the tool did not finish it, and a record the end cut off as any
+     * other: what the equivalence test compares with the line-by-line parser.
+     */
     List<SanitizerOutput> parseEveryLine(
             InputStream in, Path name, Tool hint, IntFunction<Consumer<SanitizerRecord>> sinks) throws IOException {
         TextLogState st = new TextLogState(prefix, name, hint, sinks);
-        return st.finish(read(InputFiles.utf8(in), st));
+        LineChunker lines = read(InputFiles.utf8(in), st);
+        st.flush();
+        return st.finish(ended(lines, st));
     }
 
-    /** Feeds the lines of UTF8 to ST; returns how many there were. */
-    private long read(InputStream utf8, TextLogState st) throws IOException {
+    /** Feeds the lines of UTF8 to ST, the record open at the end left open. */
+    private LineChunker read(InputStream utf8, TextLogState st) throws IOException {
         LineChunker lines = new LineChunker(utf8, BoundedLineReader.DEFAULT_MAX_LINE);
         try (ChunkReader chunks = new ChunkReader(lines, new SanitizerLines(prefix))) {
             LineChunk c;
@@ -97,7 +104,11 @@ public final class SanitizerTextParser {
                 st.deliver();
             }
         }
-        st.flush();
+        return lines;
+    }
+
+    /** The over-long lines said; returns how many lines there were. */
+    private static long ended(LineChunker lines, TextLogState st) {
         if (lines.truncatedLines() > 0) {
             st.fileProblem(lines.truncatedLines() + " over-long line(s) were cut at "
                     + BoundedLineReader.DEFAULT_MAX_LINE + " characters");

@@ -11,6 +11,7 @@ import io.jenkins.plugins.gpusanitizer.engine.parse.job.CudaUnavailable;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
 
@@ -35,6 +36,9 @@ final class TextLogState {
     private final FinishedRecords finished = new FinishedRecords();
     private TextRun run = new TextRun();
     private RecordBuilder current;
+    /** The last record queued in the run going: what a record the log's end cut off is compared with. */
+    private SanitizerRecord previous;
+
     private boolean pendingBarePc;
     private Frame awaitingModule; // the last frame: native, full-path, its module line may follow; else null
     private boolean anyBanner;
@@ -54,6 +58,7 @@ final class TextLogState {
             done.add(run);
         }
         run = new TextRun();
+        previous = null;
     }
 
     /** Before an event that belongs to a run still going: a finished run does not take it. */
@@ -328,9 +333,42 @@ final class TextLogState {
                 run.sink = sinks.apply(done.size());
             }
             run.records++;
-            finished.add(current.build(), run.sink);
+            previous = current.build();
+            finished.add(previous, run.sink);
             current = null;
         }
+    }
+
+    /**
+     * The end of the log. A record still open there was cut off: a tool that finishes ends its last record before
+     * its summary, so this one stops anywhere in its host frames, and without the frame that names the job's line it
+     * would be grouped as a defect of its own (on the H200, memcheck killed amid one kernel's records: two defects
+     * where there is one). The same error as the record before it (tool, kind, headline, kernel, pc, device line) is
+     * that record's defect once more: not counted again. Any other is kept as read. Either is said.
+     */
+    void endOfLog() {
+        if (current != null) {
+            SanitizerRecord cut = current.build();
+            String what = cut.message() + (cut.kernel() == null ? "" : " in " + cut.kernel());
+            if (previous != null && sameError(cut, previous)) {
+                current = null;
+                problem("the last record was cut off (the tool stopped while writing it): the same error as the"
+                        + " record before it, not counted again: " + SanitizerTextParser.abbreviate(what));
+            } else {
+                problem("the last record was cut off (the tool stopped while writing it): kept as read, its host"
+                        + " frames may stop short of the job's line: " + SanitizerTextParser.abbreviate(what));
+            }
+        }
+        flush();
+    }
+
+    private static boolean sameError(SanitizerRecord a, SanitizerRecord b) {
+        return a.tool() == b.tool()
+                && a.kind() == b.kind()
+                && Objects.equals(a.message(), b.message())
+                && Objects.equals(a.kernel(), b.kernel())
+                && Objects.equals(a.pc(), b.pc())
+                && Objects.equals(a.deviceLocation(), b.deviceLocation());
     }
 
     /** Gives the records finished since the last call to their sinks, in order ({@link FinishedRecords}). */
