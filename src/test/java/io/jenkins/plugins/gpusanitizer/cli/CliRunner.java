@@ -18,6 +18,19 @@ record CliRunner(int exit, String out, String err) {
         return new CliRunner(code, out.toString(), err.toString());
     }
 
+    /**
+     * A recorded run directory judged again ({@code analyze --run-dir RUN}), its report written under TMP; fails
+     * unless the CLI gave a verdict (exit 0 to 3).
+     */
+    static JsonNode analyzeRunDir(Path run, Path tmp) {
+        Path json = tmp.resolve(run.getFileName() + ".json");
+        CliRunner r = run("analyze", "--run-dir", run.toString(), "--json", json.toString());
+        if (r.exit() < 0 || r.exit() > 3) {
+            throw new AssertionError("analyze --run-dir " + run + " exited " + r.exit() + ": " + r.out() + r.err());
+        }
+        return json(json);
+    }
+
     static JsonNode json(Path file) {
         try {
             return ReportJson.mapper().readTree(file.toFile());

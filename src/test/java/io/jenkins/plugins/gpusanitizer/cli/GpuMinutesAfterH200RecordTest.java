@@ -29,10 +29,7 @@ class GpuMinutesAfterH200RecordTest {
     Path dir;
 
     private JsonNode analyze(Path run) {
-        Path json = dir.resolve(run.getFileName() + ".json");
-        CliRunner r = CliRunner.run("analyze", "--run-dir", run.toString(), "--json", json.toString());
-        assertThat(r.exit()).as(r.out() + r.err()).isBetween(0, 3);
-        return CliRunner.json(json);
+        return CliRunner.analyzeRunDir(run, dir);
     }
 
     /** The run directories of one part: job-JAR folders with a report.json, by name. */

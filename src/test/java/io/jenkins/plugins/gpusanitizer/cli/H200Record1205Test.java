@@ -43,10 +43,7 @@ class H200Record1205Test {
     }
 
     private JsonNode analyze(Path run) {
-        Path json = dir.resolve(run.getFileName() + ".json");
-        CliRunner r = CliRunner.run("analyze", "--run-dir", run.toString(), "--json", json.toString());
-        assertThat(r.exit()).as(r.out() + r.err()).isBetween(0, 3);
-        return CliRunner.json(json);
+        return CliRunner.analyzeRunDir(run, dir);
     }
 
     @Test
