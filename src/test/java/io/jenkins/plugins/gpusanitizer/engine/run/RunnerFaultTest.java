@@ -7,6 +7,7 @@ import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.testing.FileWait;
 import io.jenkins.plugins.gpusanitizer.testing.Processes;
+import io.jenkins.plugins.gpusanitizer.testing.Records;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -93,6 +94,35 @@ class RunnerFaultTest {
         assertThat(r.sanitizerRuns().get(0).recordsFrom()).isEqualTo("text");
         assertGone(target, tool);
         assertThat(dir.resolve("run/report.json")).isNotEmptyFile();
+    }
+
+    @Test
+    void aToolKilledAmidOneLaunchsRecordsReportsItsOneDefect() throws Exception {
+        // the log of memcheck SIGKILLed on the H200 amid one launch's records, its last record cut before its frames
+        // (records/h200-2026-12-05-cut-logs.zip.xz): replayed by the stand-in tool, killed the same way
+        FakeGpu gpu = new FakeGpu(dir)
+                .farOob()
+                .drop("memcheck.xml")
+                .putFile(Records.unpacked("h200-2026-12-05-cut-logs/cut-150000.log"), "memcheck.log")
+                .put("memcheck-app.hang", "");
+        AtomicReference<Report> report = new AtomicReference<>();
+        Thread t = new Thread(() ->
+                report.set(new Runner(spec().phases(List.of(Phase.SANITIZER)), gpu.env(), console::add).run()));
+        t.start();
+        long target = waitForPid(gpu, "target-memcheck.txt");
+        ProcessHandle.of(target).flatMap(ProcessHandle::parent).orElseThrow().destroyForcibly();
+        t.join(300_000);
+        Report r = report.get();
+        assertThat(r.verdict()).isEqualTo(Verdict.FAIL);
+        assertThat(r.sanitizerRuns().get(0).recordsFrom()).isEqualTo("text");
+        assertThat(r.defects()).filteredOn(d -> !d.suppressed()).singleElement().satisfies(d -> {
+            assertThat(d.kernel()).isEqualTo("fused_scale");
+            assertThat(d.records()).isEqualTo(248);
+        });
+        assertThat(r.reasons())
+                .anyMatch(x -> x.message()
+                        .contains("the last record was cut off (the tool stopped while writing it):"
+                                + " the same error as the record before it"));
     }
 
     @Test
