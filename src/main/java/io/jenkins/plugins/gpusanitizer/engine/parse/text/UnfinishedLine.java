@@ -13,7 +13,9 @@ import java.nio.charset.StandardCharsets;
  *
  * <p>Streams: holds back only the last line read so far while it may be such a line, and at most {@code maxLine}
  * bytes of it (a longer line is cut by the parser anyway, and said so). The parser's large reads go straight into
- * its own array: the bulk of a log is not copied once more (that copy cost the parser a tenth of its speed).
+ * its own array: the bulk of a log is not copied once more (that copy cost the parser a tenth of its speed). Unlike
+ * {@link InputStream#read(byte[], int, int)} promises, such a read may write past the count it returns (the line it
+ * takes back); the parser's chunk holds nothing there, and no other reader is given this stream.
  */
 final class UnfinishedLine extends InputStream {
     private static final int READ = 1 << 16;
