@@ -329,14 +329,19 @@ final class TextLogState {
         pendingBarePc = false;
         awaitingModule = null;
         if (current != null) {
-            if (run.sink == null) {
-                run.sink = sinks.apply(done.size());
-            }
-            run.records++;
-            previous = current.build();
-            finished.add(previous, run.sink);
-            current = null;
+            queue(current.build());
         }
+    }
+
+    /** R, the record just read, for its run's sink; the record being read is done with. */
+    private void queue(SanitizerRecord r) {
+        if (run.sink == null) {
+            run.sink = sinks.apply(done.size());
+        }
+        run.records++;
+        previous = r;
+        finished.add(r, run.sink);
+        current = null;
     }
 
     /**
@@ -347,19 +352,20 @@ final class TextLogState {
      * that record's defect once more: not counted again. Any other is kept as read. Either is said.
      */
     void endOfLog() {
-        if (current != null) {
-            SanitizerRecord cut = current.build();
-            String what = cut.message() + (cut.kernel() == null ? "" : " in " + cut.kernel());
-            if (previous != null && sameError(cut, previous)) {
-                current = null;
-                problem("the last record was cut off (the tool stopped while writing it): the same error as the"
-                        + " record before it, not counted again: " + SanitizerTextParser.abbreviate(what));
-            } else {
-                problem("the last record was cut off (the tool stopped while writing it): kept as read, its host"
-                        + " frames may stop short of the job's line: " + SanitizerTextParser.abbreviate(what));
-            }
+        if (current == null) {
+            return;
         }
-        flush();
+        SanitizerRecord cut = current.build();
+        current = null;
+        String what = cut.message() + (cut.kernel() == null ? "" : " in " + cut.kernel());
+        if (previous != null && sameError(cut, previous)) {
+            problem("the last record was cut off (the tool stopped while writing it): the same error as the"
+                    + " record before it, not counted again: " + SanitizerTextParser.abbreviate(what));
+            return;
+        }
+        problem("the last record was cut off (the tool stopped while writing it): kept as read, its host"
+                + " frames may stop short of the job's line: " + SanitizerTextParser.abbreviate(what));
+        queue(cut);
     }
 
     private static boolean sameError(SanitizerRecord a, SanitizerRecord b) {

@@ -262,22 +262,26 @@ public final class PhaseProcess {
      * stopped-at-target: a target learned after it started.
      */
     public static void lateTarget(Path phaseDir, double seconds) throws IOException {
-        Path file = phaseDir.resolve(LATE_TARGET);
-        Path tmp = phaseDir.resolve(LATE_TARGET + ".tmp");
-        Files.writeString(tmp, Math.round(seconds * 100) + "\n", StandardCharsets.UTF_8);
-        Files.move(tmp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE); // never read half-written
+        writeWhole(phaseDir, LATE_TARGET, Math.round(seconds * 100) + "\n");
     }
 
     void requestStop(String request) {
-        // whole or not at all: the supervisor stops at the file's existence and reads the request after its kill, and
-        // a file created but not yet written (this thread descheduled on a loaded machine) read as a plain abort
-        Path tmp = phaseDir.resolve(STOP + ".tmp");
         try {
-            Files.writeString(tmp, request + "\n", StandardCharsets.UTF_8);
-            Files.move(tmp, phaseDir.resolve(STOP), StandardCopyOption.ATOMIC_MOVE);
+            writeWhole(phaseDir, STOP, request + "\n");
         } catch (IOException e) {
             starter.killAll();
         }
+    }
+
+    /**
+     * Writes the file NAME of DIR whole or not at all (written aside, then renamed): the supervisor acts on a
+     * request file as soon as it exists, and one created but not yet written (this thread descheduled on a loaded
+     * machine) read as a plain abort.
+     */
+    private static void writeWhole(Path dir, String name, String text) throws IOException {
+        Path tmp = dir.resolve(name + ".tmp");
+        Files.writeString(tmp, text, StandardCharsets.UTF_8);
+        Files.move(tmp, dir.resolve(name), StandardCopyOption.ATOMIC_MOVE);
     }
 
     /** Notes the heartbeat as it is now: a change (count, size or modification time, any direction) is a beat. */
