@@ -1,3 +1,5 @@
+import os
+
 import torch
 
 from . import memory  # noqa: F401
@@ -34,3 +36,17 @@ def is_current_stream_capturing():
 
 def synchronize():
     torch._check_cuda("cuda")
+
+
+def is_available():
+    """No GPU when FAKE_TORCH_NO_CUDA is set, or under the (fake) compute-sanitizer when FAKE_TORCH_NO_CUDA_UNDER_TOOL
+    is: CUDA failed to start there, as when the tool cannot see the card."""
+    if os.environ.get("FAKE_TORCH_NO_CUDA"):
+        return False
+    return not (os.environ.get("FAKE_TORCH_NO_CUDA_UNDER_TOOL") and os.environ.get("CUDA_INJECTION64_PATH"))
+
+
+def memory_stats():
+    """The caching allocator's counters: blocks allocated so far (the fake's handles) and their bytes."""
+    return {"allocation.all.allocated": memory._next[0] - 1,
+            "allocated_bytes.all.allocated": sum(b["size"] for b in memory.BLOCKS.values())}

@@ -115,7 +115,8 @@ final class AnalyzeCommand implements Callable<Integer> {
                 // the runner's own analysis: the phases' recorded outcomes count as they did for 'run'
                 Report report = output.compare(new ReportMapper(gatePolicy.frameClassifier())
                         .toReport(dir.analyze(record, gatePolicy, List.of()))
-                        .withExecution(record.execution()));
+                        .withExecution(record.execution())
+                        .withWork(dir.work(record)));
                 output.write(report, out);
                 return ReportOutput.exitCode(report);
             } catch (InputException e) {

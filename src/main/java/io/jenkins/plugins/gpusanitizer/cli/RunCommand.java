@@ -7,6 +7,7 @@ import io.jenkins.plugins.gpusanitizer.engine.run.Phase;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunException;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunSpec;
 import io.jenkins.plugins.gpusanitizer.engine.run.Runner;
+import io.jenkins.plugins.gpusanitizer.engine.run.workspace.Isolation;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -244,6 +245,25 @@ final class RunCommand implements Callable<Integer> {
             description = "working directory of the job (default: the current one).")
     Path workdir;
 
+    @Option(
+            names = "--no-isolation",
+            description = "run every phase in the working directory itself instead of a fresh copy of it each"
+                    + " (docs/how-it-works.md#what-each-run-sees).")
+    boolean noIsolation;
+
+    @Option(
+            names = "--share",
+            paramLabel = "PATH",
+            description = "a path inside the working directory every run sees as it is, not copied (a dataset);"
+                    + " repeatable.")
+    List<String> shared = new ArrayList<>();
+
+    @Option(
+            names = "--workspace-limit-mb",
+            paramLabel = "MIB",
+            description = "the most each run's copy of the working directory may hold (0: no limit). Default 4096.")
+    long workspaceLimitMiB = Isolation.DEFAULT_LIMIT_MIB;
+
     @Option(names = "--sample-interval", paramLabel = "MS", description = "nvidia-smi sampling interval. Default 250.")
     int sampleIntervalMs = 250;
 
@@ -351,6 +371,7 @@ final class RunCommand implements Callable<Integer> {
                 .extraSanitizerArgs(sanitizerArgs)
                 .extraEnv(env)
                 .workDir(str(workdir))
+                .isolation(new Isolation(!noIsolation, workspaceLimitMiB, shared))
                 .samplerIntervalMs(sampleIntervalMs)
                 .killGraceSeconds(killGrace)
                 .toolWriteGraceSeconds(toolWriteGrace)

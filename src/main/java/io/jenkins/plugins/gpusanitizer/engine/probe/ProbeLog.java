@@ -26,11 +26,41 @@ public record ProbeLog(
         List<OomSnapshot> snapshots,
         Map<Long, Allocations> allocations,
         List<Exit> exits,
+        Map<Long, Work> work,
         List<String> errors,
         long records,
         long badLines,
         boolean cutLastLine,
         boolean truncated) {
+
+    /**
+     * What one process did on the GPU (the probe's {@code work} records, issue #40).
+     *
+     * @param cuda        it created its CUDA context
+     * @param steps       optimizer steps it took (torch's global step hook), the highest count recorded
+     * @param allocations the caching allocator's allocations at its exit; null when not recorded (killed, or the
+     *                    allocator off: the sanitizer run's uncached allocations are not counted by torch)
+     * @param lastSeen    epoch seconds of its last work record; null when it wrote none with a time
+     * @param exited      it wrote its exit record (ended through Python's exit, not killed)
+     */
+    public record Work(long pid, boolean cuda, long steps, Long allocations, Double lastSeen, boolean exited) {
+        Work merge(boolean sawCuda, long sawSteps, Long sawAllocations, Double at, boolean exit) {
+            return new Work(
+                    pid,
+                    cuda || sawCuda,
+                    Math.max(steps, sawSteps),
+                    sawAllocations != null ? sawAllocations : allocations,
+                    later(lastSeen, at),
+                    exited || exit);
+        }
+
+        private static Double later(Double a, Double b) {
+            if (a == null) {
+                return b;
+            }
+            return b == null ? a : Double.valueOf(Math.max(a, b));
+        }
+    }
 
     /**
      * A process that imported torch: the probe's first line.

@@ -54,6 +54,7 @@ public final class ProbeParser {
                 List.of(),
                 Map.of(),
                 List.of(),
+                Map.of(),
                 List.of(),
                 0,
                 0,
@@ -129,6 +130,7 @@ public final class ProbeParser {
                 s.snapshots,
                 allocations,
                 s.exits,
+                Map.copyOf(s.work),
                 List.copyOf(s.errors),
                 s.records,
                 s.badLines,
@@ -153,6 +155,7 @@ public final class ProbeParser {
         final List<ProbeLog.Oom> ooms = new ArrayList<>();
         final List<ProbeLog.OomSnapshot> snapshots = new ArrayList<>();
         final List<ProbeLog.Exit> exits = new ArrayList<>();
+        final Map<Long, ProbeLog.Work> work = new LinkedHashMap<>();
         final Map<Long, Map<Integer, ProbeLog.Site>> sites = new LinkedHashMap<>();
         final Map<Long, List<ProbeLog.Sample>> samples = new LinkedHashMap<>();
         final Map<Long, String> ranks = new LinkedHashMap<>();
@@ -234,6 +237,20 @@ public final class ProbeParser {
                             n.path("probeSeconds").asDouble(0),
                             n.hasNonNull("watchedCalls") ? n.get("watchedCalls").asLong() : null,
                             n.hasNonNull("samples") ? n.get("samples").asLong() : null));
+                case "work" -> {
+                    String event = n.path("event").asText("");
+                    ProbeLog.Work was = work.getOrDefault(pid, new ProbeLog.Work(pid, false, 0, null, null, false));
+                    work.put(
+                            pid,
+                            was.merge(
+                                    "cuda".equals(event) || n.path("cuda").asBoolean(false),
+                                    Math.max(0, n.path("steps").asLong(0)),
+                                    n.hasNonNull("allocations")
+                                            ? n.get("allocations").asLong()
+                                            : null,
+                                    n.path("ts").isNumber() ? n.get("ts").asDouble() : null,
+                                    "exit".equals(event)));
+                }
                 case "probe-error" ->
                     error(text(n, "where") + ": " + text(n, "error") + (rank == null ? "" : " (rank " + rank + ")"));
                 default -> {

@@ -159,6 +159,7 @@ public final class HtmlReport {
         if (r.execution() != null) {
             execution(h, r.execution(), r.sanitizerRuns());
         }
+        WorkSection.append(h, r.work(), rawBase);
         defects(h, r.defects().stream().filter(d -> !d.suppressed()).toList(), "Defects");
         List<Report.DefectJson> suppressed =
                 r.defects().stream().filter(Report.DefectJson::suppressed).toList();

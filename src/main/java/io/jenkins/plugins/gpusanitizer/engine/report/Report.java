@@ -25,7 +25,8 @@ import java.util.List;
     "inputs",
     "reference",
     "fixed",
-    "probe"
+    "probe",
+    "work"
 })
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record Report(
@@ -43,7 +44,8 @@ public record Report(
         List<String> inputs,
         String reference,
         List<DefectJson> fixed,
-        ProbeJson probe) {
+        ProbeJson probe,
+        List<WorkJson> work) {
 
     public static final int SCHEMA_VERSION = 1;
 
@@ -63,6 +65,11 @@ public record Report(
     /** The report with how the run was made; phase statuses are judged against the sanitizer runs. */
     public Report withExecution(ExecutionJson e) {
         return copy().execution(SanitizerPhaseStatus.judge(e, sanitizerRuns)).build();
+    }
+
+    /** The report with what each run did ({@link WorkJson}). */
+    public Report withWork(List<WorkJson> w) {
+        return copy().work(w).build();
     }
 
     /** The report with one more reason after its own, its verdict unchanged (a warning found after the gate). */
@@ -89,6 +96,7 @@ public record Report(
         private String reference;
         private List<DefectJson> fixed = List.of();
         private ProbeJson probe;
+        private List<WorkJson> work = List.of();
 
         private Builder() {}
 
@@ -108,6 +116,7 @@ public record Report(
             reference = r.reference;
             fixed = r.fixed;
             probe = r.probe;
+            work = r.work == null ? List.of() : r.work;
         }
 
         public Builder generator(String value) {
@@ -182,6 +191,12 @@ public record Report(
             return this;
         }
 
+        /** What each run did on the GPU and in its workspace (issue #40); empty for analyze of outputs alone. */
+        public Builder work(List<WorkJson> value) {
+            work = value;
+            return this;
+        }
+
         public Report build() {
             return new Report(
                     schemaVersion,
@@ -198,7 +213,8 @@ public record Report(
                     inputs,
                     reference,
                     fixed,
-                    probe);
+                    probe,
+                    work);
         }
     }
 
@@ -566,4 +582,31 @@ public record Report(
     /** {@code tolerance}: the accepted drop below the baseline (null in records written before it was kept). */
     public record ThroughputJson(
             String regex, Double baseline, Double measured, Double ratio, int samples, Double tolerance) {}
+
+    /**
+     * What one run of the job did (issue #40): the proof that it did the job's work, and the workspace it had.
+     *
+     * @param counted         the probe counted this run's work (false: no torch process, the probe off, an older
+     *                        record); the figures below are then null
+     * @param processes       Python processes that imported torch
+     * @param cudaProcesses   of those, the ones that created a CUDA context
+     * @param optimizerSteps  optimizer steps all of them took
+     * @param allocations     the caching allocator's allocations at exit (null with the allocator off: the sanitizer
+     *                        run's, or a process killed)
+     * @param workspace       the folder it ran in (its copy of the working directory), null when not isolated
+     * @param workspaceChanges paths it created, rewrote or removed there
+     * @param bytesWritten    bytes of the files it created or rewrote
+     * @param manifest        the list of those changes, relative to the run directory
+     */
+    public record WorkJson(
+            String run,
+            boolean counted,
+            int processes,
+            Long cudaProcesses,
+            Long optimizerSteps,
+            Long allocations,
+            String workspace,
+            Long workspaceChanges,
+            Long bytesWritten,
+            String manifest) {}
 }

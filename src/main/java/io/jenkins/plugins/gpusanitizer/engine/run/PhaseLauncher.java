@@ -6,6 +6,8 @@ import io.jenkins.plugins.gpusanitizer.engine.run.process.PhaseProcess;
 import io.jenkins.plugins.gpusanitizer.engine.run.process.PhaseScript;
 import io.jenkins.plugins.gpusanitizer.engine.run.process.PhaseSettings;
 import io.jenkins.plugins.gpusanitizer.engine.run.process.ProcessStarter;
+import io.jenkins.plugins.gpusanitizer.engine.run.workspace.RunWorkspaces;
+import io.jenkins.plugins.gpusanitizer.engine.run.workspace.WorkspaceChanges;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -32,6 +34,7 @@ final class PhaseLauncher {
     private final Path supervisor;
     private final PhaseProcess.Owner owner;
     private final RunLease lease;
+    private final RunWorkspaces workspaces;
 
     PhaseLauncher(
             RunSpec spec,
@@ -42,9 +45,11 @@ final class PhaseLauncher {
             String runId,
             ProcessStarter starter,
             PhaseProcess.Owner owner,
-            RunLease lease)
+            RunLease lease,
+            RunWorkspaces workspaces)
             throws IOException {
         this.lease = lease;
+        this.workspaces = workspaces;
         this.spec = spec;
         this.baseEnv = Map.copyOf(baseEnv);
         this.secrets = secrets;
@@ -86,7 +91,16 @@ final class PhaseLauncher {
                 runId + "-" + command.name(),
                 !command.sidecar().isEmpty(),
                 spec.leftoverGraceSeconds());
-        PhaseProcess process = new PhaseProcess(starter, supervisor, phaseDir, env, spec.workDir(), owner, lease)
+        // each run in a fresh copy of the working directory (issue #40): what another run wrote is not there
+        Path workspace = workspaces.forRun(command.name(), resumed);
+        PhaseProcess process = new PhaseProcess(
+                        starter,
+                        supervisor,
+                        phaseDir,
+                        workspaces.env(env, workspace),
+                        workspace.toString(),
+                        owner,
+                        lease)
                 .silence(spec.supervisorSilenceSeconds() * 1000L);
         PhaseProcess.Outcome outcome = process.run(
                 settings,
@@ -97,6 +111,14 @@ final class PhaseLauncher {
                 command.set(),
                 command.removed());
         maskScript(phaseDir.resolve(PhaseScript.PHASE_SCRIPT));
+        try {
+            workspaces.record(workspace, phaseDir);
+        } catch (IOException e) {
+            Files.writeString(
+                    phaseDir.resolve(WorkspaceChanges.MANIFEST),
+                    "workspace: " + workspace + "\nchanges not read: " + e.getMessage() + "\n",
+                    StandardCharsets.UTF_8);
+        }
         return result(command, outcome);
     }
 

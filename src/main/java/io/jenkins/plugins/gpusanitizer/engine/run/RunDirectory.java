@@ -14,6 +14,7 @@ import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
 import io.jenkins.plugins.gpusanitizer.engine.parse.job.CudaErrorClass;
 import io.jenkins.plugins.gpusanitizer.engine.parse.job.TracebackParser;
 import io.jenkins.plugins.gpusanitizer.engine.report.OutputFile;
+import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
 import io.jenkins.plugins.gpusanitizer.engine.run.environment.EnvironmentCheck;
 import java.io.IOException;
@@ -98,10 +99,16 @@ public final class RunDirectory {
         Analysis analysis = new Analyzer().analyze(analysisInput(record, policy, true));
         List<Reason> reasons = new ArrayList<>(runReasons);
         reasons.addAll(PhaseReasons.of(record, this, analysis));
+        reasons.addAll(WorkCheck.of(record, this).reasons());
         reasons.addAll(SanitizerOnlyDeath.graded(
                 record, DeliberateStop.expected(record, analysis.gate().reasons())));
         Gate.Result gate = new Gate.Result(Gate.verdictOf(reasons), Gate.ordered(reasons));
         return analysis.withGate(gate);
+    }
+
+    /** What each recorded run did on the GPU and in its workspace ({@link WorkCheck}), for the report. */
+    public List<Report.WorkJson> work(RunRecord record) {
+        return WorkCheck.of(record, this).json();
     }
 
     /** What the analyzer reads from this directory: only outputs that exist and are not empty. */

@@ -31,8 +31,10 @@ final class RunReport {
 
     Report write(RunRecord record, RunReasons reasons, GatePolicy policy) {
         Analysis merged = dir.analyze(record, policy, reasons.list());
-        Report report =
-                new ReportMapper(policy.frameClassifier()).toReport(merged).withExecution(record.execution());
+        Report report = new ReportMapper(policy.frameClassifier())
+                .toReport(merged)
+                .withExecution(record.execution())
+                .withWork(dir.work(record));
         if (spec.compareWith() != null) {
             report = compared(report);
         }

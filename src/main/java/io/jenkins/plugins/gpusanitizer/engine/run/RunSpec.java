@@ -5,6 +5,7 @@ import io.jenkins.plugins.gpusanitizer.engine.gate.GateAction;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.run.process.PhaseProcess;
+import io.jenkins.plugins.gpusanitizer.engine.run.workspace.Isolation;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.EnumMap;
@@ -99,6 +100,7 @@ public final class RunSpec implements Serializable {
     private Double memoryFillHorizonHours;
     private Double memoryMinJudgedSeconds;
     private boolean probe = true;
+    private Isolation isolation = Isolation.DEFAULT;
     private boolean gpuLock = true;
     /** How long a run waits for its GPUs to be free before it gives up (ERROR); 6 h, a long training job. */
     public static final int DEFAULT_GPU_LOCK_TIMEOUT_SECONDS = 6 * 3600;
@@ -546,6 +548,16 @@ public final class RunSpec implements Serializable {
      */
     public boolean probe() {
         return probe;
+    }
+
+    /** Each run in a copy of the working directory, and what is shared or limited ({@link Isolation}). */
+    public Isolation isolation() {
+        return isolation;
+    }
+
+    public RunSpec isolation(Isolation value) {
+        isolation = value;
+        return this;
     }
 
     /** Whether the run takes its GPUs exclusively on this machine (GpuLock). */

@@ -17,6 +17,7 @@ import io.jenkins.plugins.gpusanitizer.engine.run.process.LocalProcessStarter;
 import io.jenkins.plugins.gpusanitizer.engine.run.process.PhaseProcess;
 import io.jenkins.plugins.gpusanitizer.engine.run.process.PhaseScript;
 import io.jenkins.plugins.gpusanitizer.engine.run.process.ProcessStarter;
+import io.jenkins.plugins.gpusanitizer.engine.run.workspace.RunWorkspaces;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -191,6 +192,7 @@ public final class Runner {
             reasons.add(Reason.error("runner", runnerFailure(e)));
         }
         lease.check();
+        writeBack(aborted);
         try {
             journal.write(true);
         } catch (IOException e) {
@@ -219,6 +221,13 @@ public final class Runner {
      * @return true when aborted
      */
     private boolean runPhases(EnvironmentCheck check, ToolLocator tools) throws IOException {
+        String unfit = workspaces().check();
+        if (unfit != null) {
+            check.end();
+            reasons.add(Reason.error("workspace", unfit));
+            progress.say(unfit + ": no phase run");
+            return false;
+        }
         boolean aborted;
         try {
             aborted = phasesOnceChecked(check, tools);
@@ -322,10 +331,59 @@ public final class Runner {
     }
 
     private PhaseContext context(EnvironmentCheck environment, ToolLocator tools) throws IOException {
-        PhaseLauncher launcher = new PhaseLauncher(spec, baseEnv, secrets, dir, progress, runId, starter, owner, lease);
+        PhaseLauncher launcher =
+                new PhaseLauncher(spec, baseEnv, secrets, dir, progress, runId, starter, owner, lease, workspaces());
         PhaseProbe probe = new PhaseProbe(spec, baseEnv, new ProbeInstaller(dir.root()), reasons);
         return new PhaseContext(
                 spec, Map.copyOf(baseEnv), dir, launcher, progress, reasons, reference, environment, probe, tools);
+    }
+
+    private RunWorkspaces workspaces;
+
+    /** The runs' workspaces: copies of the working directory ({@link RunWorkspaces}), made as each run starts. */
+    private RunWorkspaces workspaces() throws IOException {
+        if (workspaces == null) {
+            Path work = Path.of(spec.workDir() == null ? "" : spec.workDir()).toAbsolutePath();
+            try {
+                workspaces = new RunWorkspaces(spec.isolation(), work, dir.root());
+            } catch (IllegalArgumentException e) {
+                throw new RunException(e.getMessage());
+            }
+        }
+        return workspaces;
+    }
+
+    /**
+     * The working directory the build goes on with holds what one plain run of the job left: the regression run's
+     * copy's changes, else the blocking run's (the sanitizer run ran under the tool, often a shorter command).
+     */
+    private void writeBack(boolean aborted) {
+        if (aborted || workspaces == null || !workspaces.isolated()) {
+            return;
+        }
+        List<Report.PhaseJson> phases = journal.record(false).execution().phases();
+        for (Phase plain : List.of(Phase.REGRESSION, Phase.BLOCKING)) {
+            boolean ran = phases.stream()
+                    .anyMatch(p -> plain.id().equals(p.name())
+                            && !PhaseResult.NOT_STARTED.equals(p.status())
+                            && !PhaseResult.ABORTED.equals(p.status()));
+            if (ran) {
+                try {
+                    String said = workspaces.writeBack(plain.id());
+                    if (said != null) {
+                        progress.say(said);
+                    }
+                } catch (IOException e) {
+                    reasons.add(Reason.error(
+                            "workspace",
+                            "could not give the working directory what the " + plain.id() + " run left: "
+                                    + e.getMessage() + " (its copy is in " + RunWorkspaces.FOLDER + "/" + plain.id()
+                                    + ")"));
+                }
+                return;
+            }
+        }
+        progress.say("no plain run of the job ran to its end: the working directory is as it was before the gate");
     }
 
     private void prepareDirectory() {

@@ -119,6 +119,8 @@ _S = _State()
 def _after_fork():
     _S.lock = threading.Lock()
     _S.reduce_lock = threading.Lock()
+    _W.steps = 0  # a forked child's work is its own: the parent's count stays the parent's
+    _W.cuda = False
 
 
 if hasattr(os, "register_at_fork"):
@@ -1007,6 +1009,90 @@ def _install_regression(torch):
 
 
 # ---------------------------------------------------------------------------------------------
+# proof of work (every mode, issue #40)
+#
+# What each run did on the GPU, so that a run that did nothing (it resumed from a checkpoint another run
+# wrote, fell back to the CPU when CUDA failed under the tool, or returned while its work went on) is never
+# read as a clean one. Cheap by construction: a counter bumped by torch's global optimizer-step hook, one
+# record when the process creates its CUDA context (torch.cuda._lazy_call), a progress record at most every
+# few seconds from the step hook itself (no thread), and one at exit with the allocator's counters.
+
+
+class _Work(object):
+    steps = 0
+    last_emit = 0.0
+    cuda = False
+
+
+_W = _Work()
+_WORK_EVERY = _env_number("GPU_SANITIZE_PROBE_WORK_INTERVAL", 2.0)
+
+
+def _work_cuda():
+    """Queued by torch.cuda._lazy_call: the process created its CUDA context."""
+    try:
+        _W.cuda = True
+        _emit({"type": "work", "event": "cuda", "ts": round(time.time(), 3)}, force=True)
+    except Exception:
+        pass
+
+
+def _work_step(optimizer, args, kwargs):
+    """torch's global optimizer-step post hook: one counter, a progress record every few seconds."""
+    _W.steps += 1
+    try:
+        now = time.time()
+        if _W.steps == 1 or now - _W.last_emit >= _WORK_EVERY:
+            _W.last_emit = now
+            _emit({"type": "work", "event": "progress", "steps": _W.steps, "ts": round(now, 3)}, force=True)
+    except Exception:
+        pass
+
+
+def _work_counters(torch):
+    rec = {"steps": _W.steps}
+    try:
+        rec["cuda"] = bool(torch.cuda.is_initialized())
+        if rec["cuda"]:
+            stats = torch.cuda.memory_stats()
+            rec["allocations"] = int(stats.get("allocation.all.allocated", 0))
+            rec["allocatedBytes"] = int(stats.get("allocated_bytes.all.allocated", 0))
+    except Exception as e:
+        _error("work-counters", e)
+    return rec
+
+
+def _work_exit():
+    try:
+        torch = _S.torch
+        if torch is None:
+            return
+        rec = {"type": "work", "event": "exit", "ts": round(time.time(), 3)}
+        rec.update(_work_counters(torch))
+        _emit(rec, force=True)
+    except Exception:
+        pass
+
+
+def _install_work(torch):
+    """Arms the counters; returns what could be armed (the hello record says it)."""
+    armed = []
+    try:
+        torch.cuda._lazy_call(_work_cuda)
+        armed.append("cuda")
+    except Exception as e:
+        _error("work-cuda", e)
+    try:
+        import torch.optim.optimizer as optimizer_module  # loaded by `import torch` already in torch 2.x
+
+        optimizer_module.register_optimizer_step_post_hook(_work_step)
+        armed.append("steps")
+    except Exception as e:
+        _error("work-steps", e)
+    return armed
+
+
+# ---------------------------------------------------------------------------------------------
 # activation
 
 
@@ -1056,10 +1142,12 @@ def _on_torch(torch):
             hello["compileWrapped"] = _install_sanitizer(torch)
         elif _MODE == "regression":
             _install_regression(torch)
+        hello["work"] = _install_work(torch)
         _emit(hello, force=True)
         import atexit
 
         atexit.register(_at_exit)
+        atexit.register(_work_exit)
     except Exception as e:
         _error("activate", e)
 

@@ -1,0 +1,254 @@
+package io.jenkins.plugins.gpusanitizer.engine.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
+import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import io.jenkins.plugins.gpusanitizer.engine.run.workspace.Isolation;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Issue #40: each run of the job in its own copy of the working directory, and a PASS only where each run did the
+ * job's work. Real training-shaped Python jobs ({@code workspace-jobs/}: they resume from their checkpoint, save and
+ * load their model, write numbered output folders, build a cache on first use, or detach) run through real processes
+ * with this machine's Python and the stand-in torch, the GPU tools being the stand-ins.
+ */
+@Execution(ExecutionMode.CONCURRENT) // real processes that mostly wait: the tests overlap
+class IsolatedRunsTest {
+    private static final List<String> JOBS = List.of(
+            "resume_job.py",
+            "save_load_job.py",
+            "versions_job.py",
+            "cache_job.py",
+            "launcher.py",
+            "worker.py",
+            "raw/data.txt");
+
+    @TempDir
+    Path dir;
+
+    private final List<String> console = new ArrayList<>();
+
+    /** The working directory: the jobs, as a checkout holds them. */
+    private Path workspace() throws IOException {
+        Path ws = dir.resolve("ws");
+        for (String job : JOBS) {
+            try (InputStream in = IsolatedRunsTest.class.getResourceAsStream("/workspace-jobs/" + job)) {
+                Path to = ws.resolve(job);
+                Files.createDirectories(to.getParent());
+                Files.copy(in, to, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+        return ws;
+    }
+
+    private static String fakeTorch() {
+        try {
+            return Path.of(IsolatedRunsTest.class
+                            .getResource("/probe/fake-torch")
+                            .toURI())
+                    .toString();
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** This machine's own Python (not the stand-in on the job's PATH): the jobs are real programs. */
+    private static final String PYTHON = realPython();
+
+    private static String realPython() {
+        try {
+            Process p = new ProcessBuilder("python3", "-c", "import os, sys; print(os.path.realpath(sys.executable))")
+                    .start();
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            p.waitFor();
+            return out;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private Report run(String job, boolean beside, UnaryOperator<RunSpec> tweak, Map<String, String> env)
+            throws IOException {
+        Path ws = workspace();
+        FakeGpu gpu = new FakeGpu(dir.resolve("gpu")).clean();
+        Map<String, String> extra = new LinkedHashMap<>(env);
+        extra.put("PYTHONPATH", fakeTorch());
+        RunSpec spec = new RunSpec()
+                .command(List.of(PYTHON + " " + job))
+                .python(gpu.tools.resolve("python3").toString())
+                .workDir(ws.toString())
+                .outDir(ws.resolve("gpu-sanitize-run").toString())
+                .extraEnv(extra)
+                .overlapBlocking(beside)
+                .killGraceSeconds(1)
+                .toolWriteGraceSeconds(5)
+                .samplerIntervalMs(100);
+        return new Runner(tweak.apply(spec), gpu.env(), console::add).run();
+    }
+
+    private static Report.WorkJson work(Report r, String run) {
+        return r.work().stream().filter(w -> w.run().equals(run)).findFirst().orElseThrow();
+    }
+
+    private static List<String> codes(Report r) {
+        return r.reasons().stream().map(Report.ReasonJson::code).toList();
+    }
+
+    @ParameterizedTest(name = "beside: {0}")
+    @ValueSource(booleans = {true, false})
+    void aJobThatResumesFromItsCheckpointTrainsInFullInEachRun(boolean beside) throws IOException {
+        Report r = run("resume_job.py", beside, s -> s, Map.of());
+
+        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.PASS);
+        for (String run : List.of("sanitizer-memcheck", "blocking", "regression")) {
+            Report.WorkJson w = work(r, run);
+            assertThat(w.counted()).as(run).isTrue();
+            assertThat(w.optimizerSteps()).as(run + ": 5 epochs of 4 steps").isEqualTo(20);
+            assertThat(w.cudaProcesses()).as(run).isEqualTo(1);
+            assertThat(w.workspace()).as(run).endsWith("workspaces/" + run);
+        }
+        Path ws = dir.resolve("ws");
+        // the build goes on with what one plain run left: the checkpoint of the last epoch, its metrics
+        assertThat(Files.readString(ws.resolve("ckpt.json"))).contains("\"epoch\": 4");
+        assertThat(Files.readString(ws.resolve("out/metrics.json"))).contains("\"epochs_trained\": 5");
+        assertThat(Files.readString(dir.resolve("ws/gpu-sanitize-run/regression/workspace.txt")))
+                .contains("new ", "ckpt.json", "out/metrics.json");
+    }
+
+    @Test
+    void withoutIsolationTheRunsThatResumedAndTrainedNothingAreNoPass() throws IOException {
+        Report r = run("resume_job.py", false, s -> s.isolation(Isolation.DEFAULT.isolate(false)), Map.of());
+
+        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.ERROR);
+        assertThat(r.reasons())
+                .filteredOn(x -> x.code().equals("less-work"))
+                .extracting(Report.ReasonJson::message)
+                .anyMatch(m -> m.startsWith("blocking did 0 optimizer step(s) where sanitizer-memcheck did 20")
+                        && m.contains("isolation is off"))
+                .anyMatch(m -> m.startsWith("regression did 0 optimizer step(s)"));
+    }
+
+    @ParameterizedTest(name = "beside: {0}")
+    @ValueSource(booleans = {true, false})
+    void aJobThatSavesAndLoadsItsModelEvaluatesItsOwn(boolean beside) throws IOException {
+        Report r = run("save_load_job.py", beside, s -> s, Map.of());
+
+        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.PASS);
+        assertThat(r.work())
+                .hasSize(3)
+                .allSatisfy(w -> assertThat(w.optimizerSteps()).isEqualTo(12));
+        assertThat(Files.readString(dir.resolve("ws/model.pt"))).contains("\"steps\": 12");
+    }
+
+    @ParameterizedTest(name = "beside: {0}")
+    @ValueSource(booleans = {true, false})
+    void eachRunWritesTheFirstNumberedFolderAndTheWorkspaceGetsOne(boolean beside) throws IOException {
+        Report r = run("versions_job.py", beside, s -> s, Map.of());
+
+        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.PASS);
+        for (String run : List.of("sanitizer-memcheck", "blocking", "regression")) {
+            assertThat(Files.readString(dir.resolve("ws/gpu-sanitize-run/" + run + "/workspace.txt")))
+                    .as(run)
+                    .contains("lightning_logs/version_0/metrics.csv")
+                    .doesNotContain("version_1");
+        }
+        try (var versions = Files.list(dir.resolve("ws/lightning_logs"))) {
+            assertThat(versions.map(p -> p.getFileName().toString())).containsExactly("version_0");
+        }
+    }
+
+    @ParameterizedTest(name = "beside: {0}")
+    @ValueSource(booleans = {true, false})
+    void eachRunBuildsTheCacheItNeedsOnFirstUse(boolean beside) throws IOException {
+        Report r = run("cache_job.py", beside, s -> s, Map.of());
+
+        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.PASS);
+        assertThat(r.work())
+                .hasSize(3)
+                .allSatisfy(w -> assertThat(w.optimizerSteps()).isEqualTo(12));
+        for (String run : List.of("sanitizer-memcheck", "blocking", "regression")) {
+            assertThat(Files.readString(dir.resolve("ws/gpu-sanitize-run/" + run + "/stdout.log")))
+                    .as(run + " found no cache another run wrote")
+                    .contains("processed 3 rows");
+        }
+    }
+
+    @Test
+    void aJobThatFallsBackToTheCpuUnderTheToolIsNoPass() throws IOException {
+        Report r = run("resume_job.py", true, s -> s, Map.of("FAKE_TORCH_NO_CUDA_UNDER_TOOL", "1"));
+
+        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.ERROR);
+        assertThat(r.reasons())
+                .filteredOn(x -> x.code().equals("no-gpu-work"))
+                .extracting(Report.ReasonJson::message)
+                .singleElement()
+                .satisfies(m -> assertThat(m)
+                        .startsWith("sanitizer-memcheck: the job ran (20 optimizer step(s)")
+                        .contains("worked on the CPU"));
+        assertThat(work(r, "sanitizer-memcheck").cudaProcesses()).isZero();
+        assertThat(work(r, "blocking").cudaProcesses()).isEqualTo(1);
+    }
+
+    @Test
+    void aLauncherThatReturnsWhileItsTrainingGoesOnIsNoPass() throws IOException {
+        Report r = run("launcher.py", false, s -> s.leftoverGraceSeconds(1), Map.of());
+
+        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.ERROR);
+        assertThat(codes(r)).contains("outlived-main");
+        // what the detached training did before it was killed is shown: it stepped on the GPU
+        assertThat(r.work()).allSatisfy(w -> assertThat(w.cudaProcesses()).isEqualTo(1));
+    }
+
+    @Test
+    void aWorkspaceAboveTheLimitStopsTheGateBeforeAnythingRanNamingItsLargestFolder() throws IOException {
+        Path ws = workspace();
+        Files.createDirectories(ws.resolve("data"));
+        Files.write(ws.resolve("data/shard-0.bin"), new byte[3 * 1024 * 1024]);
+        Report r = run("resume_job.py", true, s -> s.isolation(Isolation.DEFAULT.limitMiB(2)), Map.of());
+
+        assertThat(r.verdict()).isEqualTo(Verdict.ERROR);
+        assertThat(r.reasons())
+                .filteredOn(x -> x.code().equals("workspace"))
+                .extracting(Report.ReasonJson::message)
+                .singleElement()
+                .satisfies(m -> assertThat(m).contains("above the limit of 2 MiB", "data 3.0 MiB", "--share"));
+        assertThat(r.execution().phases()).isEmpty();
+    }
+
+    @Test
+    void aSharedDatasetIsLinkedNotCopiedAndStaysWithinTheLimit() throws IOException {
+        Path ws = workspace();
+        Files.createDirectories(ws.resolve("data"));
+        Files.write(ws.resolve("data/shard-0.bin"), new byte[3 * 1024 * 1024]);
+        Report r = run("resume_job.py", true, s -> s.isolation(new Isolation(true, 2, List.of("data"))), Map.of());
+
+        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.PASS);
+        Path copy = ws.resolve("gpu-sanitize-run/workspaces/blocking");
+        assertThat(Files.isSymbolicLink(copy.resolve("data"))).isTrue();
+        assertThat(Files.readSymbolicLink(copy.resolve("data")))
+                .isEqualTo(ws.toRealPath().resolve("data"));
+        assertThat(Files.readString(ws.resolve("gpu-sanitize-run/blocking/workspace.txt")))
+                .contains("shared (linked, not copied): data");
+    }
+}

@@ -1,0 +1,142 @@
+package io.jenkins.plugins.gpusanitizer.engine.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
+import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
+import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The proof-of-work rules on recorded run directories (the probe's work records as the probe writes them). */
+class WorkCheckTest {
+    @TempDir
+    Path dir;
+
+    private static Report.PhaseJson phase(String name, String status, List<String> command, String note) {
+        return new Report.PhaseJson(
+                name,
+                name.startsWith("sanitizer") ? "memcheck" : null,
+                command,
+                Map.of(ProbeInstaller.MODE, name),
+                "0",
+                status,
+                0,
+                null,
+                40,
+                null,
+                false,
+                false,
+                List.of(),
+                note);
+    }
+
+    private RunRecord record(Report.PhaseJson... phases) {
+        return new RunRecord(
+                1,
+                null,
+                false,
+                List.of("memcheck"),
+                true,
+                null,
+                new Report.ExecutionJson(null, List.of(phases), dir.toString(), null, null, null, null, null));
+    }
+
+    private void probe(String phase, String... lines) throws IOException {
+        Files.createDirectories(dir.resolve(phase));
+        Files.writeString(dir.resolve(phase).resolve(RunLayout.PROBE_JSONL), String.join("\n", lines) + "\n");
+    }
+
+    private List<Reason> reasons(RunRecord r) {
+        return WorkCheck.of(r, new RunDirectory(dir)).reasons();
+    }
+
+    @Test
+    void aLauncherWhoseKilledLeftoverHadUsedTheGpuDetachedItsWork() throws IOException {
+        probe(
+                "regression",
+                "{\"type\":\"probe\",\"pid\":100,\"t\":0.1}",
+                "{\"type\":\"work\",\"event\":\"exit\",\"pid\":100,\"steps\":0,\"cuda\":false,\"ts\":5}",
+                "{\"type\":\"probe\",\"pid\":201,\"t\":0.1}",
+                "{\"type\":\"work\",\"event\":\"cuda\",\"pid\":201,\"ts\":3}",
+                "{\"type\":\"work\",\"event\":\"progress\",\"pid\":201,\"steps\":37,\"ts\":40}");
+        List<Reason> reasons = reasons(record(phase(
+                "regression",
+                PhaseResult.PASSED,
+                List.of("python3", "launch.py"),
+                "1 leftover process(es) of the phase killed: 201 (python3 worker.py)")));
+
+        assertThat(reasons)
+                .extracting(Reason::code, Reason::message)
+                .singleElement()
+                .satisfies(t -> {
+                    assertThat(t.toList().get(0)).isEqualTo("detached");
+                    assertThat((String) t.toList().get(1)).contains("process 201", "37 optimizer step(s)");
+                });
+    }
+
+    @Test
+    void aKilledLeftoverThatNeverUsedTheGpuIsNoFinding() throws IOException {
+        probe(
+                "regression",
+                "{\"type\":\"probe\",\"pid\":100,\"t\":0.1}",
+                "{\"type\":\"work\",\"event\":\"cuda\",\"pid\":100,\"ts\":1}",
+                "{\"type\":\"work\",\"event\":\"exit\",\"pid\":100,\"steps\":50,\"cuda\":true,\"ts\":5}");
+        List<Reason> reasons = reasons(record(phase(
+                "regression",
+                PhaseResult.PASSED,
+                List.of("python3", "train.py"),
+                "1 leftover process(es) of the phase killed: 202 (python3 -c pin_memory_worker)")));
+
+        assertThat(reasons).isEmpty();
+    }
+
+    @Test
+    void aShorterSanitizerCommandIsNeverComparedWithTheFullRuns() throws IOException {
+        probe("sanitizer-memcheck", "{\"type\":\"work\",\"event\":\"exit\",\"pid\":1,\"steps\":8,\"cuda\":true}");
+        probe("blocking", "{\"type\":\"work\",\"event\":\"exit\",\"pid\":2,\"steps\":400,\"cuda\":true}");
+        List<Reason> reasons = reasons(record(
+                phase(
+                        "sanitizer-memcheck",
+                        PhaseResult.PASSED,
+                        List.of("compute-sanitizer", "--tool", "memcheck", "python3", "train.py", "--steps", "8"),
+                        null),
+                phase("blocking", PhaseResult.PASSED, List.of("python3", "train.py", "--steps", "400"), null)));
+
+        assertThat(reasons).isEmpty();
+    }
+
+    @Test
+    void theSameCommandUnderTheToolThatDidAFractionOfTheStepsIsLessWork() throws IOException {
+        probe("sanitizer-memcheck", "{\"type\":\"work\",\"event\":\"exit\",\"pid\":1,\"steps\":3,\"cuda\":true}");
+        probe("blocking", "{\"type\":\"work\",\"event\":\"exit\",\"pid\":2,\"steps\":400,\"cuda\":true}");
+        List<Reason> reasons = reasons(record(
+                phase(
+                        "sanitizer-memcheck",
+                        PhaseResult.PASSED,
+                        List.of("compute-sanitizer", "--tool", "memcheck", "python3", "train.py"),
+                        null),
+                phase("blocking", PhaseResult.PASSED, List.of("python3", "train.py"), null)));
+
+        assertThat(reasons).extracting(Reason::code).containsExactly("less-work");
+        assertThat(reasons.get(0).message())
+                .startsWith("sanitizer-memcheck did 3 optimizer step(s) where blocking did 400");
+    }
+
+    @Test
+    void recordsFromBeforeTheProbeCountedWorkGiveNoReason() throws IOException {
+        probe("blocking", "{\"type\":\"probe\",\"pid\":2,\"t\":0.1}", "{\"type\":\"exit\",\"pid\":2}");
+        probe("regression", "{\"type\":\"probe\",\"pid\":3,\"t\":0.1}", "{\"type\":\"exit\",\"pid\":3}");
+        RunRecord r = record(
+                phase("blocking", PhaseResult.PASSED, List.of("python3", "train.py"), null),
+                phase("regression", PhaseResult.PASSED, List.of("python3", "train.py"), null));
+
+        assertThat(reasons(r)).isEmpty();
+        assertThat(WorkCheck.of(r, new RunDirectory(dir)).json()).noneMatch(Report.WorkJson::counted);
+    }
+}
