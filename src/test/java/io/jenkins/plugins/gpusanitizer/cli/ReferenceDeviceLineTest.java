@@ -20,7 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
  * one line of a kernel and adds one at another line of the same kernel was "outstanding, also in the
  * reference": PASS. The reference is the real H200 memcheck log of the Triton stride job
  * (records/h200-2026-12-03-verify.zip.xz, triton-stride: row_scale_bias_kernel writes out of bounds at
- * triton_stride.py:40, launched from :51); the change is that log edited.
+ * triton_stride.py:40, launched from :51); the change is that log edited. Issue #40, F8: only the same
+ * defect (kernel, device line, access) is outstanding.
  */
 class ReferenceDeviceLineTest {
     static final Path RUN = Records.unpacked("h200-2026-12-03-verify/triton-stride/sanitizer-memcheck");
@@ -119,15 +120,72 @@ class ReferenceDeviceLineTest {
         assertThat(referenceLine(report)).endsWith("1 new, 0 outstanding, 1 fixed");
     }
 
+    private static String reason(JsonNode report, String code) {
+        return StreamSupport.stream(report.get("reasons").spliterator(), false)
+                .filter(x -> x.get("code").asText().equals(code))
+                .map(x -> x.get("message").asText())
+                .findFirst()
+                .orElseThrow();
+    }
+
     @Test
-    void codeAddedAboveKernelAndLaunchKeepsTheFaultOutstanding() throws IOException {
-        // three lines added at the top of the file: the device line and every host line there move by 3
+    void theSameDeviceLineLaunchedFromAMovedLineIsOutstanding() throws IOException {
+        // three lines added above the launch, below the kernel: the host lines move, the device line stays at :40
+        String shifted = TEXT_LINE
+                .matcher(recorded)
+                .replaceAll(
+                        x -> "triton_stride.py:" + (x.group(1).equals("40") ? 40 : Integer.parseInt(x.group(1)) + 3));
+        String shiftedXml = XML_LINE.matcher(recordedXml)
+                .replaceAll(x -> Matcher.quoteReplacement(
+                        x.group(1) + (x.group(2).equals("40") ? 40 : Integer.parseInt(x.group(2)) + 3) + "<"));
+        JsonNode report = againstReference(0, shifted, shiftedXml);
+        assertThat(report.get("verdict").asText()).isEqualTo("PASS");
+        assertThat(report.get("defects"))
+                .filteredOn(d -> !d.get("suppressed").asBoolean())
+                .singleElement()
+                .satisfies(d -> {
+                    assertThat(d.get("status").asText()).isEqualTo("outstanding");
+                    assertThat(d.get("deviceLocation").get("line").asInt()).isEqualTo(40);
+                    assertThat(d.get("hostLocation").get("line").asInt()).isEqualTo(54);
+                });
+        assertThat(referenceLine(report)).endsWith("0 new, 1 outstanding, 0 fixed");
+    }
+
+    @Test
+    void codeAddedAboveKernelAndLaunchIsNotTakenForTheSameFault() throws IOException {
+        // Issue #40, F8: three lines added at the top of the file move the device line and every host line there
+        // by 3, as a fix at :40 with a new fault 3 lines lower inside the kernel would: the report cannot tell the
+        // two apart, so the fault at another device line is new (the reason says which line the reference had)
         String shifted =
                 TEXT_LINE.matcher(recorded).replaceAll(x -> "triton_stride.py:" + (Integer.parseInt(x.group(1)) + 3));
         String shiftedXml = XML_LINE.matcher(recordedXml)
                 .replaceAll(x -> Matcher.quoteReplacement(x.group(1) + (Integer.parseInt(x.group(2)) + 3) + "<"));
-        JsonNode report = againstReference(0, shifted, shiftedXml);
-        assertThat(report.get("verdict").asText()).isEqualTo("PASS");
-        assertThat(referenceLine(report)).endsWith("0 new, 1 outstanding, 0 fixed");
+        JsonNode report = againstReference(1, shifted, shiftedXml);
+        assertThat(report.get("verdict").asText()).isEqualTo("FAIL");
+        assertThat(referenceLine(report)).endsWith("1 new, 0 outstanding, 1 fixed");
+        assertThat(reason(report, "reference-new"))
+                .contains("another device line (triton_stride.py:40 there, triton_stride.py:43 here)");
+    }
+
+    @Test
+    void anotherAccessAtTheSameDeviceLineIsNew() throws IOException {
+        // the statement at :40 now reads out of bounds where the reference's wrote
+        JsonNode report = againstReference(
+                1,
+                recorded.replace("Invalid __global__ write of size", "Invalid __global__ read of size"),
+                recordedXml
+                        .replace("<text>Invalid __global__ write of size", "<text>Invalid __global__ read of size")
+                        .replace("<direction>write</direction>", "<direction>read</direction>"));
+        assertThat(report.get("verdict").asText()).isEqualTo("FAIL");
+        assertThat(report.get("defects"))
+                .filteredOn(d -> !d.get("suppressed").asBoolean())
+                .singleElement()
+                .satisfies(d -> {
+                    assertThat(d.get("status").asText()).isEqualTo("new");
+                    assertThat(d.get("message").asText()).isEqualTo("Invalid __global__ read of size 4 bytes");
+                    assertThat(d.get("deviceLocation").get("line").asInt()).isEqualTo(40);
+                });
+        assertThat(referenceLine(report)).endsWith("1 new, 0 outstanding, 1 fixed");
+        assertThat(reason(report, "reference-new")).contains("another access");
     }
 }

@@ -51,8 +51,11 @@ public final class Fingerprint {
         }
     }
 
-    /** Strips the volatile parts a headline may carry (addresses, thousands of bytes). */
-    static String normalise(String message) {
+    /**
+     * Strips the volatile parts a headline may carry (addresses, thousands of bytes): the message as the
+     * fingerprint sees it, also how a reference comparison compares accesses.
+     */
+    public static String normalise(String message) {
         if (message == null) {
             return "";
         }

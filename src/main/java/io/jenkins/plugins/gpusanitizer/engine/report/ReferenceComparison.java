@@ -1,70 +1,101 @@
 package io.jenkins.plugins.gpusanitizer.engine.report;
 
+import io.jenkins.plugins.gpusanitizer.engine.findings.Fingerprint;
 import io.jenkins.plugins.gpusanitizer.engine.findings.KernelNames;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Gate;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
-import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
  * Compares a report with a reference report (the target branch's last build, the previous build):
  * each defect becomes {@code new} or {@code outstanding}, and the reference's defects that are gone
- * are listed as {@code fixed}. Defects are matched by fingerprint, then — so that a line shift in
- * unrelated code does not turn one bug into a "new" and a "fixed" one — by the same defect without
- * host line numbers (tool, kind, message, kernel, file and function of the user frame, device file),
- * taking each reference defect at most once. The device line stays part of the defect: a kernel's
- * faulting statement does not move when host code does, so another device line is another bug (a
- * fix beside a new one), unless kernel and launch share a file and both lines moved by the same
- * amount (code added above both). With {@code newOnly}, outstanding defects no longer
- * decide the verdict: their reasons become information and the verdict is recomputed.
+ * are listed as {@code fixed}. The CLI's {@code --reference}, the runner and the Jenkins reference
+ * build all compare here.
+ *
+ * <p>A defect is outstanding only when it is the same defect as one of the reference's: the same
+ * fingerprint, or — so that a line shift in unrelated host code does not turn one bug into a "new" and
+ * a "fixed" one — the same tool, kernel, kind and access (the message: read or write, memory space,
+ * size) at the same statement: the same device line (file base name and line) launched from the same
+ * host function where the kernel has line info; without a device line, the same first user host frame
+ * (file, line, function), which is then the only thing that tells two faults of one kernel apart.
+ * Anything else is new: another line of the same kernel or function (a fix beside a new fault, or code
+ * added above both — the report cannot tell them apart, so the gate does not guess), another access
+ * kind at the same line, or a reference written by an older report that lacks one of these fields. A new
+ * defect whose kernel the reference also had gets an {@code info} reason ({@link #NEW_REASON}) saying
+ * what differs. Each reference defect is taken at most once. With {@code newOnly}, outstanding defects no
+ * longer decide the verdict: their reasons become information and the verdict is recomputed.
  */
 public final class ReferenceComparison {
     public static final String NEW = "new";
     public static final String OUTSTANDING = "outstanding";
+    /** The reason code of a new defect's explanation: which reference defect it is not, and why. */
+    public static final String NEW_REASON = "reference-new";
 
     private ReferenceComparison() {}
 
     public static Report apply(Report current, Report reference, String referenceName, boolean newOnly) {
         List<Report.DefectJson> refs =
                 reference.defects().stream().filter(d -> !d.suppressed()).toList();
-        Set<String> refIds = new HashSet<>();
-        refs.forEach(d -> refIds.add(d.id()));
-        Map<String, List<Report.DefectJson>> refByLoose = new HashMap<>();
-        refs.forEach(d ->
-                refByLoose.computeIfAbsent(looseKey(d), k -> new ArrayList<>()).add(d));
-        Set<String> matchedRefs = new HashSet<>();
+        Map<String, Report.DefectJson> refById = new HashMap<>();
+        refs.forEach(d -> refById.putIfAbsent(d.id(), d));
+        // what a reference defect is compared by, computed once: a report holds up to 2000 defects
+        Map<Report.DefectJson, Keys> refKeys = new IdentityHashMap<>();
+        Map<String, List<Report.DefectJson>> refsByAccess = new HashMap<>();
+        for (Report.DefectJson r : refs) {
+            Keys k = Keys.of(r);
+            refKeys.put(r, k);
+            refsByAccess.computeIfAbsent(k.access(), x -> new ArrayList<>()).add(r);
+        }
+        Set<Report.DefectJson> matchedRefs = Collections.newSetFromMap(new IdentityHashMap<>());
         Map<String, String> status = new HashMap<>();
-        // exact matches first, so a loose match never takes a defect that matches exactly elsewhere
+        // the same fingerprint first, so a field-by-field match never takes a defect that matches exactly elsewhere
         for (Report.DefectJson d : current.defects()) {
-            if (refIds.contains(d.id())) {
+            Report.DefectJson same = d.id() == null ? null : refById.get(d.id());
+            if (same != null && !matchedRefs.contains(same)) {
                 status.put(d.id(), OUTSTANDING);
-                matchedRefs.add(d.id());
+                matchedRefs.add(same);
             }
         }
+        List<Report.ReasonJson> explained = new ArrayList<>();
         for (Report.DefectJson d : current.defects()) {
             if (status.containsKey(d.id())) {
                 continue;
             }
-            Report.DefectJson moved = refByLoose.getOrDefault(looseKey(d), List.of()).stream()
-                    .filter(r -> !matchedRefs.contains(r.id()) && sameDeviceLine(r, d))
+            Keys keys = Keys.of(d);
+            Report.DefectJson same = refsByAccess.getOrDefault(keys.access(), List.of()).stream()
+                    .filter(r -> !matchedRefs.contains(r) && difference(r, d) == null)
                     .findFirst()
                     .orElse(null);
-            if (moved != null) {
-                matchedRefs.add(moved.id());
+            if (same != null) {
+                matchedRefs.add(same);
                 status.put(d.id(), OUTSTANDING);
-            } else {
-                status.put(d.id(), NEW);
+                continue;
+            }
+            status.put(d.id(), NEW);
+            if (!d.suppressed()) {
+                Report.DefectJson nearest = nearest(refs, refKeys, matchedRefs, keys);
+                if (nearest != null) {
+                    explained.add(new Report.ReasonJson(
+                            "info",
+                            NEW_REASON,
+                            "new: " + describe(d) + " is not the reference's " + describe(nearest) + ": "
+                                    + difference(nearest, d),
+                            d.id()));
+                }
             }
         }
         List<Report.DefectJson> defects =
                 current.defects().stream().map(d -> with(d, status.get(d.id()))).toList();
         List<Report.DefectJson> fixed =
-                refs.stream().filter(r -> !matchedRefs.contains(r.id())).toList();
+                refs.stream().filter(r -> !matchedRefs.contains(r)).toList();
         List<Report.ReasonJson> reasons = new ArrayList<>();
         for (Report.ReasonJson r : current.reasons()) {
             if (newOnly
@@ -77,6 +108,7 @@ public final class ReferenceComparison {
                 reasons.add(r);
             }
         }
+        reasons.addAll(explained);
         long newCount = defects.stream()
                 .filter(d -> !d.suppressed() && NEW.equals(d.status()))
                 .count();
@@ -96,39 +128,146 @@ public final class ReferenceComparison {
                 .build();
     }
 
-    static String looseKey(Report.DefectJson d) {
-        return String.join(
-                "|",
-                d.tool(),
-                d.kind(),
-                String.valueOf(d.message()),
-                String.valueOf(KernelNames.simple(d.kernel())),
-                d.hostLocation() == null
-                        ? ""
-                        : base(d.hostLocation().file()) + ":" + d.hostLocation().function(),
-                d.deviceLocation() == null ? "" : base(d.deviceLocation().file()));
+    /**
+     * Null when {@code now} is the same defect as the reference's {@code ref} (see the class comment), else
+     * what differs, in words. A field the reference lacks (a report written by an older version) is named,
+     * never guessed: the defect is then not the same one.
+     */
+    static String difference(Report.DefectJson ref, Report.DefectJson now) {
+        String missing = missing("tool", ref.tool(), now.tool());
+        missing = missing != null ? missing : missing("kind", ref.kind(), now.kind());
+        missing = missing != null ? missing : missing("message", ref.message(), now.message());
+        missing = missing != null ? missing : missing("kernel", ref.kernel(), now.kernel());
+        if (missing != null) {
+            return missing;
+        }
+        if (!Objects.equals(ref.tool(), now.tool())) {
+            return "another tool (" + ref.tool() + " there)";
+        }
+        if (!Objects.equals(KernelNames.simple(ref.kernel()), KernelNames.simple(now.kernel()))) {
+            return "another kernel (" + KernelNames.simple(ref.kernel()) + " there)";
+        }
+        if (!Objects.equals(ref.kind(), now.kind())) {
+            return "another kind of fault (" + ref.kind() + " there, " + now.kind() + " here)";
+        }
+        if (!Fingerprint.normalise(ref.message()).equals(Fingerprint.normalise(now.message()))) {
+            return "another access (\"" + ref.message() + "\" there, \"" + now.message() + "\" here)";
+        }
+        Report.LocationJson refDevice = ref.deviceLocation();
+        Report.LocationJson nowDevice = now.deviceLocation();
+        Report.LocationJson refHost = ref.hostLocation();
+        Report.LocationJson nowHost = now.hostLocation();
+        if (nowDevice != null) {
+            if (refDevice == null) {
+                return "the reference's defect has no device line (a report written by an older version, or a build"
+                        + " without line info), so it cannot be told to be the same statement";
+            }
+            if (!sameLine(refDevice, nowDevice)) {
+                return "another device line (" + at(refDevice) + " there, " + at(nowDevice) + " here)";
+            }
+            if (nowHost != null && refHost == null) {
+                return "the reference's defect has no host frame (a report written by an older version)";
+            }
+            if (nowHost != null && !sameFunction(refHost, nowHost)) {
+                return "launched from another function (" + function(refHost) + " there, " + function(nowHost)
+                        + " here)";
+            }
+            return null;
+        }
+        if (refDevice != null) {
+            return "the reference's defect has a device line (" + at(refDevice) + "), this one none";
+        }
+        if (nowHost != null) {
+            if (refHost == null) {
+                return "the reference's defect has no host frame (a report written by an older version)";
+            }
+            if (!sameLine(refHost, nowHost) || !sameFunction(refHost, nowHost)) {
+                return "another host line (" + at(refHost) + " there, " + at(nowHost) + " here) and no device line"
+                        + " to tell them apart: another statement";
+            }
+            return null;
+        }
+        if (refHost != null) {
+            return "the reference's defect has a host frame (" + at(refHost) + "), this one none";
+        }
+        return Objects.equals(ref.id(), now.id())
+                ? null
+                : "no device line or host frame on either side, and the fingerprints differ";
+    }
+
+    private static String missing(String field, String ref, String now) {
+        return ref == null && now != null
+                ? "the reference's defect has no " + field
+                        + " (a report written by an older version), so it cannot be told to be the same defect"
+                : null;
+    }
+
+    /** A defect's tool, kernel (simple name), kind and message (normalised) as the comparison sees them. */
+    private record Keys(String tool, String kernel, String kind, String message) {
+        static Keys of(Report.DefectJson d) {
+            return new Keys(d.tool(), KernelNames.simple(d.kernel()), d.kind(), Fingerprint.normalise(d.message()));
+        }
+
+        /** Equal for defects {@link #difference} may find the same: the same tool, kernel, kind and access. */
+        String access() {
+            return tool + "\u0000" + kernel + "\u0000" + kind + "\u0000" + message;
+        }
     }
 
     /**
-     * Whether two defects of one loose key fault at the same device statement: both without a device
-     * line (nothing to tell them apart), the same line, or, kernel and launch in one file, a device
-     * line moved by exactly as much as the host line.
+     * The reference defect a new one is most likely taken for: one of the same tool and kernel (or, without a
+     * kernel, the same tool and kind), not matched yet before matched, the same kind and access first.
      */
-    static boolean sameDeviceLine(Report.DefectJson ref, Report.DefectJson now) {
-        Report.LocationJson refDevice = ref.deviceLocation();
-        Report.LocationJson nowDevice = now.deviceLocation();
-        if (refDevice == null || nowDevice == null) {
-            return refDevice == null && nowDevice == null;
+    private static Report.DefectJson nearest(
+            List<Report.DefectJson> refs,
+            Map<Report.DefectJson, Keys> refKeys,
+            Set<Report.DefectJson> matched,
+            Keys now) {
+        Report.DefectJson best = null;
+        int bestScore = -1;
+        for (Report.DefectJson r : refs) {
+            Keys ref = refKeys.get(r);
+            boolean related = (ref.tool() == null || ref.tool().equals(now.tool()))
+                    && (now.kernel() != null
+                            ? ref.kernel() == null || ref.kernel().equals(now.kernel())
+                            : ref.kernel() == null
+                                    && (ref.kind() == null || ref.kind().equals(now.kind())));
+            if (!related) {
+                continue;
+            }
+            int score = (matched.contains(r) ? 0 : 4)
+                    + (Objects.equals(ref.kind(), now.kind()) ? 2 : 0)
+                    + (Objects.equals(ref.message(), now.message()) ? 1 : 0);
+            if (score > bestScore) {
+                best = r;
+                bestScore = score;
+            }
         }
-        if (refDevice.line() == nowDevice.line()) {
-            return true;
-        }
-        Report.LocationJson refHost = ref.hostLocation();
-        Report.LocationJson nowHost = now.hostLocation();
-        return refHost != null
-                && nowHost != null
-                && base(refDevice.file()).equals(base(refHost.file()))
-                && nowDevice.line() - refDevice.line() == nowHost.line() - refHost.line();
+        return best;
+    }
+
+    private static String describe(Report.DefectJson d) {
+        String what = d.kernel() != null ? KernelNames.simple(d.kernel()) : d.tool();
+        Report.LocationJson where = d.deviceLocation() != null ? d.deviceLocation() : d.hostLocation();
+        return what + " " + d.kind() + (where == null ? "" : " at " + at(where));
+    }
+
+    private static boolean sameLine(Report.LocationJson a, Report.LocationJson b) {
+        return a.line() == b.line() && base(a.file()).equals(base(b.file()));
+    }
+
+    /** The same file (base name) and, where both name it, the same function. */
+    private static boolean sameFunction(Report.LocationJson a, Report.LocationJson b) {
+        return base(a.file()).equals(base(b.file()))
+                && (a.function() == null || b.function() == null || a.function().equals(b.function()));
+    }
+
+    private static String at(Report.LocationJson l) {
+        return base(l.file()) + ":" + l.line();
+    }
+
+    private static String function(Report.LocationJson l) {
+        return base(l.file()) + (l.function() == null ? "" : " " + l.function());
     }
 
     private static String base(String path) {

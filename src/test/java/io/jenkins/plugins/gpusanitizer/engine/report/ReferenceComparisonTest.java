@@ -44,21 +44,20 @@ class ReferenceComparisonTest {
         assertThat(c.reasons()).anyMatch(r -> r.message().equals("against main #7: 1 new, 0 outstanding, 1 fixed"));
     }
 
-    @Test
-    void aLineShiftInUnrelatedCodeKeepsTheDefectOutstanding() {
-        Report far = report("far");
-        Report.DefectJson d = far.defects().get(0);
-        Report.LocationJson shifted = new Report.LocationJson(
-                d.hostLocation().file(),
-                d.hostLocation().line() + 3,
-                d.hostLocation().function(),
-                null);
-        Report.DefectJson moved = new Report.DefectJson(
-                "0123456789abcdef",
+    /** The far job's defect (fused_scale, no device line, launched from lstm_job.py:43) with some fields changed. */
+    private static Report.DefectJson changed(
+            Report.DefectJson d,
+            String id,
+            String kind,
+            String message,
+            Report.LocationJson device,
+            Report.LocationJson host) {
+        return new Report.DefectJson(
+                id,
                 d.tool(),
-                d.kind(),
+                kind,
                 d.severity(),
-                d.message(),
+                message,
                 d.kernel(),
                 d.records(),
                 false,
@@ -66,20 +65,169 @@ class ReferenceComparisonTest {
                 false,
                 null,
                 d.launcher(),
-                d.deviceLocation(),
-                shifted,
+                device,
+                host,
                 d.examples(),
                 d.detail(),
                 d.hostStack(),
                 null);
-        Report now = far.copy()
-                .defects(List.of(moved))
+    }
+
+    private static Report.LocationJson line(Report.LocationJson l, int line) {
+        return new Report.LocationJson(l.file(), line, l.function(), l.code());
+    }
+
+    /** R with D for its one defect; the reasons about R's defect are about D. */
+    private static Report with(Report r, Report.DefectJson d) {
+        String old = r.defects().get(0).id();
+        return r.copy()
+                .defects(List.of(d))
+                .reasons(r.reasons().stream()
+                        .map(x -> old.equals(x.defect())
+                                ? new Report.ReasonJson(x.level(), x.code(), x.message(), d.id())
+                                : x)
+                        .toList())
                 .reference(null)
                 .fixed(List.of())
                 .probe(null)
                 .build();
-        Report c = ReferenceComparison.apply(now, far, "ref", false);
+    }
+
+    private static final Report.LocationJson KERNEL_LINE =
+            new Report.LocationJson("/work/main/examples/lstm_job.py", 14, "fused_scale", null);
+
+    @Test
+    void theFingerprintsAreTheOnesTheRunRecorded() {
+        // the comparison changed, the identity of a defect did not: ids equal the report the H200 run wrote
+        Report recorded = ReportJson.read(
+                io.jenkins.plugins.gpusanitizer.engine.Corpus.runRecord("far").resolve("report.json"));
+        assertThat(report("far").defects())
+                .extracting(Report.DefectJson::id)
+                .containsExactlyElementsOf(
+                        recorded.defects().stream().map(Report.DefectJson::id).toList());
+    }
+
+    @Test
+    void withoutADeviceLineAnotherLineOfTheSameFunctionIsANewDefect() {
+        // issue #40, F8: the write launched at lstm_job.py:43 fixed, one at :51 of the same function and kernel added
+        Report far = report("far");
+        Report.DefectJson d = far.defects().get(0);
+        assertThat(d.deviceLocation()).isNull();
+        assertThat(d.hostLocation().line()).isEqualTo(43);
+        Report now = with(far, changed(d, "0123456789abcdef", d.kind(), d.message(), null, line(d.hostLocation(), 51)));
+        Report c = ReferenceComparison.apply(now, far, "main #7", true);
+        assertThat(c.defects().get(0).status()).isEqualTo(ReferenceComparison.NEW);
+        // under --fail-on new the defect still decides
+        assertThat(c.reasons()).anyMatch(r -> r.level().equals("fail") && "0123456789abcdef".equals(r.defect()));
+        assertThat(c.fixed()).singleElement().satisfies(f -> assertThat(f.id()).isEqualTo(d.id()));
+        assertThat(c.verdict()).isEqualTo(Verdict.FAIL);
+        assertThat(c.reasons())
+                .filteredOn(r -> r.code().equals(ReferenceComparison.NEW_REASON))
+                .singleElement()
+                .satisfies(r -> {
+                    assertThat(r.level()).isEqualTo("info");
+                    assertThat(r.defect()).isEqualTo("0123456789abcdef");
+                    assertThat(r.message()).contains("another host line (lstm_job.py:43 there, lstm_job.py:51 here)");
+                });
+        assertThat(c.reasons()).anyMatch(r -> r.message().equals("against main #7: 1 new, 0 outstanding, 1 fixed"));
+    }
+
+    @Test
+    void theSameDeviceLineIsOutstandingWhereverTheLaunchMoved() {
+        // a line shift in unrelated host code: the kernel's faulting statement is the same
+        Report far = report("far");
+        Report.DefectJson d = far.defects().get(0);
+        Report reference = with(far, changed(d, d.id(), d.kind(), d.message(), KERNEL_LINE, d.hostLocation()));
+        Report now = with(
+                far, changed(d, "0123456789abcdef", d.kind(), d.message(), KERNEL_LINE, line(d.hostLocation(), 46)));
+        Report c = ReferenceComparison.apply(now, reference, "ref", true);
         assertThat(c.defects().get(0).status()).isEqualTo(ReferenceComparison.OUTSTANDING);
         assertThat(c.fixed()).isEmpty();
+        assertThat(c.reasons()).noneMatch(r -> r.code().equals(ReferenceComparison.NEW_REASON));
+        assertThat(c.reasons())
+                .filteredOn(r -> "0123456789abcdef".equals(r.defect()))
+                .isNotEmpty()
+                .allMatch(r -> r.level().equals("info"));
+    }
+
+    @Test
+    void anotherDeviceLineOfTheSameKernelIsNewEvenWhenTheLaunchMovedAsMuch() {
+        // a fix at :14 and a fault 8 lines lower, the launch below moved by the 8 lines added: not told from code
+        // added above both, so not taken for the old defect
+        Report far = report("far");
+        Report.DefectJson d = far.defects().get(0);
+        Report reference = with(far, changed(d, d.id(), d.kind(), d.message(), KERNEL_LINE, d.hostLocation()));
+        Report now = with(
+                far,
+                changed(
+                        d,
+                        "0123456789abcdef",
+                        d.kind(),
+                        d.message(),
+                        line(KERNEL_LINE, 22),
+                        line(d.hostLocation(), 51)));
+        Report c = ReferenceComparison.apply(now, reference, "ref", true);
+        assertThat(c.defects().get(0).status()).isEqualTo(ReferenceComparison.NEW);
+        assertThat(c.verdict()).isEqualTo(Verdict.FAIL);
+        assertThat(c.reasons())
+                .anyMatch(r -> r.code().equals(ReferenceComparison.NEW_REASON)
+                        && r.message().contains("another device line (lstm_job.py:14 there, lstm_job.py:22 here)"));
+    }
+
+    @Test
+    void anotherAccessAtTheSameLineIsNew() {
+        Report far = report("far");
+        Report.DefectJson d = far.defects().get(0);
+        assertThat(d.kind()).isEqualTo("out-of-bounds");
+        assertThat(d.message()).isEqualTo("Invalid __global__ write of size 4 bytes");
+        Report misaligned =
+                with(far, changed(d, "0123456789abcdef", "misaligned", d.message(), null, d.hostLocation()));
+        Report c = ReferenceComparison.apply(misaligned, far, "ref", true);
+        assertThat(c.defects().get(0).status()).isEqualTo(ReferenceComparison.NEW);
+        assertThat(c.reasons())
+                .anyMatch(r -> r.code().equals(ReferenceComparison.NEW_REASON)
+                        && r.message().contains("another kind of fault (out-of-bounds there, misaligned here)"));
+        Report read = with(
+                far,
+                changed(
+                        d,
+                        "0123456789abcdef",
+                        d.kind(),
+                        "Invalid __global__ read of size 4 bytes",
+                        null,
+                        d.hostLocation()));
+        Report r = ReferenceComparison.apply(read, far, "ref", true);
+        assertThat(r.defects().get(0).status()).isEqualTo(ReferenceComparison.NEW);
+        assertThat(r.verdict()).isEqualTo(Verdict.FAIL);
+        assertThat(ReferenceComparison.difference(d, read.defects().get(0))).startsWith("another access");
+    }
+
+    @Test
+    void aReferenceThatLacksAFieldIsNotGuessedFrom() {
+        // a report written by an older version, without the fields the comparison needs: new, and the reason says
+        // which field was missing
+        Report far = report("far");
+        Report.DefectJson d = far.defects().get(0);
+        Report noKind = with(far, changed(d, "fedcba9876543210", null, d.message(), null, d.hostLocation()));
+        Report now = with(far, changed(d, "0123456789abcdef", d.kind(), d.message(), null, d.hostLocation()));
+        Report c = ReferenceComparison.apply(now, noKind, "old", true);
+        assertThat(c.defects().get(0).status()).isEqualTo(ReferenceComparison.NEW);
+        assertThat(c.reasons())
+                .anyMatch(r -> r.code().equals(ReferenceComparison.NEW_REASON)
+                        && r.message().contains("the reference's defect has no kind"));
+
+        Report noDeviceLine = with(far, changed(d, "fedcba9876543210", d.kind(), d.message(), null, d.hostLocation()));
+        Report withLine =
+                with(far, changed(d, "0123456789abcdef", d.kind(), d.message(), KERNEL_LINE, d.hostLocation()));
+        Report l = ReferenceComparison.apply(withLine, noDeviceLine, "old", true);
+        assertThat(l.defects().get(0).status()).isEqualTo(ReferenceComparison.NEW);
+        assertThat(l.reasons())
+                .anyMatch(r -> r.code().equals(ReferenceComparison.NEW_REASON)
+                        && r.message().contains("the reference's defect has no device line"));
+
+        // the same fingerprint is the same defect whatever the reference lacks besides
+        Report sameId = with(far, changed(d, d.id(), null, null, null, null));
+        assertThat(ReferenceComparison.apply(far, sameId, "old", true).defects())
+                .allMatch(x -> ReferenceComparison.OUTSTANDING.equals(x.status()));
     }
 }
