@@ -37,6 +37,11 @@ final class CliJvm {
                 "1",
                 "--tool-write-grace",
                 "3"));
+        if (!options.contains("--workdir")) {
+            // each run copies its working directory: a small one of the test's own, not the build's folder
+            Path work = java.nio.file.Files.createDirectories(out.resolveSibling(out.getFileName() + "-workspace"));
+            cmd.addAll(List.of("--workdir", work.toString()));
+        }
         cmd.addAll(options);
         cmd.add("--");
         cmd.addAll(List.of(job));

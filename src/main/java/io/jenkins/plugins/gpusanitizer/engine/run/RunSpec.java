@@ -100,7 +100,9 @@ public final class RunSpec implements Serializable {
     private Double memoryFillHorizonHours;
     private Double memoryMinJudgedSeconds;
     private boolean probe = true;
-    private Isolation isolation = Isolation.DEFAULT;
+    /** Off for a spec built in code; the CLI and the step turn it on unless the user turns it off. */
+    private Isolation isolation = Isolation.DEFAULT.isolate(false);
+
     private boolean gpuLock = true;
     /** How long a run waits for its GPUs to be free before it gives up (ERROR); 6 h, a long training job. */
     public static final int DEFAULT_GPU_LOCK_TIMEOUT_SECONDS = 6 * 3600;

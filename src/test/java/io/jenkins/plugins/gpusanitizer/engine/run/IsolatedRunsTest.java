@@ -98,6 +98,7 @@ class IsolatedRunsTest {
                 .command(List.of(PYTHON + " " + job))
                 .python(gpu.tools.resolve("python3").toString())
                 .workDir(ws.toString())
+                .isolation(Isolation.DEFAULT)
                 .outDir(ws.resolve("gpu-sanitize-run").toString())
                 .extraEnv(extra)
                 .overlapBlocking(beside)

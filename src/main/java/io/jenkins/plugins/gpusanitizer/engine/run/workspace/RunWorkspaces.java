@@ -28,6 +28,8 @@ public final class RunWorkspaces {
     private final Path root;
     private final Set<Path> skip = new HashSet<>();
     private final Set<Path> shared = new HashSet<>();
+    /** How long each run's copy took, seconds (said in its manifest: the isolation's cost, measured). */
+    private final Map<Path, Double> copySeconds = new java.util.concurrent.ConcurrentHashMap<>();
 
     /**
      * @param workDir the job's working directory
@@ -119,7 +121,9 @@ public final class RunWorkspaces {
             }
             Files.move(copy, root.resolve(run + "." + n));
         }
+        long start = System.nanoTime();
         new TreeCopy(skip, shared).copy(original, copy);
+        copySeconds.put(copy, (System.nanoTime() - start) / 1e9);
         return copy;
     }
 
@@ -170,8 +174,18 @@ public final class RunWorkspaces {
         if (workspace.equals(original) || !Files.isDirectory(workspace)) {
             return null;
         }
+        long start = System.nanoTime();
         WorkspaceChanges changes = WorkspaceChanges.between(original, workspace, ignored());
-        changes.writeManifest(phaseDir.resolve(WorkspaceChanges.MANIFEST), workspace.toString(), how());
+        double compared = (System.nanoTime() - start) / 1e9;
+        Double copied = copySeconds.get(workspace);
+        changes.writeManifest(
+                phaseDir.resolve(WorkspaceChanges.MANIFEST),
+                workspace.toString(),
+                how() + String.format(
+                        java.util.Locale.ROOT,
+                        "; copied in %s s, compared in %.3f s",
+                        copied == null ? "?" : String.format(java.util.Locale.ROOT, "%.3f", copied),
+                        compared));
         return changes;
     }
 

@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Issue #40 on the card: each run in its own copy of the working directory, and the proof that each did the job's
+# work. From the repository root on the GPU machine, with .device/ carried (jlink runtime, shaded jar, commit.txt):
+#   bash examples/h200/capture-isolation.sh OUTDIR
+# Runs the gate (the jar's defaults: isolation on, the runs beside each other) on
+#   resume-ddp      torchrun examples/resume_ddp.py (resumes from snapshot.pt), beside and --no-overlap, and once
+#                   with --no-isolation (the control: two runs that resumed and trained nothing must not PASS);
+#   save-load       examples/save_load_job.py (saves model.pt and loads it back; lightning_logs/version_N; a
+#                   processed/ cache built on first use);
+# each in a fresh copy of the repository as its working directory (as a Jenkins workspace), then
+# bench/gpu-minutes.sh on example jobs for the gate / plain-run cost with isolation on. Writes OUTDIR/*.console.txt,
+# the run directories (pruned, workspace copies left out), summary.txt (verdict, reasons, each run's work and its
+# copy's cost); with $OUT set, zipped to $OUT/NAME.zip.xz and the CSVs and summary beside it.
+set -u
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+out=${1:?usage: capture-isolation.sh OUTDIR}
+case "$out" in /*) ;; *) out="$PWD/$out" ;; esac
+mkdir -p "$out"
+repo=$PWD
+JAVA=${JAVA:-$repo/.device/jre/bin/java}
+JAR=${JAR:-$repo/.device/gpu-sanitize.jar}
+DEADLINE=${DEADLINE:-560}
+T0=$(date +%s)
+export PYTHONUNBUFFERED=1 OMP_NUM_THREADS=2
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+if command -v torchrun > /dev/null 2>&1; then TR="torchrun"; else TR="python3 -m torch.distributed.run"; fi
+{ date -u; nproc; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; compute-sanitizer --version | tail -1;
+  python3 -c 'import torch, sys; print(sys.version.split()[0], torch.__version__, torch.version.cuda)';
+  cat .device/commit.txt 2>/dev/null; df -h /tmp | tail -1; } > "$out/machine.txt" 2>&1
+now() { echo $(( $(date +%s) - T0 )); }
+# a working directory as a Jenkins workspace holds it: the checkout (tracked files), nothing of earlier runs
+workspace() {
+  local ws=$1
+  rm -rf "$ws"; mkdir -p "$ws"
+  git -C "$repo" ls-files -z | (cd "$repo" && xargs -0 cp --parents -t "$ws" 2>/dev/null)
+  # BIG_MB: a pretrained model of that many MB beside the code, as real workspaces hold (a few hundred MB in all)
+  [ "${BIG_MB:-0}" -gt 0 ] && mkdir -p "$ws/pretrained" && head -c "${BIG_MB}M" /dev/urandom > "$ws/pretrained/weights.bin"
+  du -sm "$ws" | cut -f1 > "$ws.mb"
+}
+# gate NAME LIMIT options -- command: one gate run in a fresh workspace
+gate() {
+  local name=$1 limit=$2; shift 2
+  if [ $(( $(now) + limit )) -ge "$DEADLINE" ]; then echo "$name skipped: deadline" >> "$out/summary.txt"; return; fi
+  local ws=/tmp/ws-$name
+  workspace "$ws"
+  local a b; a=$(date +%s.%N)
+  (cd "$ws" && timeout -k 10 "$limit" "$JAVA" -XX:+UseSerialGC -Xmx512m -jar "$JAR" run --out "$out/$name" \
+      --progress-interval 15 "$@" > "$out/$name.console.txt" 2>&1)
+  local rc=$?; b=$(date +%s.%N)
+  python3 - "$out/$name" "$name" "$rc" "$(awk -v a="$a" -v b="$b" 'BEGIN{printf "%.1f", b-a}')" "$(cat "$ws.mb")" \
+      >> "$out/summary.txt" <<'PY'
+import json, os, re, sys
+run, name, rc, wall, mb = sys.argv[1:]
+try:
+    r = json.load(open(os.path.join(run, "report.json")))
+except Exception as e:
+    print(f"== {name}: no report (exit {rc}): {e}"); sys.exit()
+print(f"== {name}: {r['verdict']} (exit {rc}) gate {wall} s, workspace {mb} MB")
+for x in r["reasons"]:
+    if x["level"] in ("fail", "error", "unstable", "warning"):
+        print(f"   {x['level']} {x['code']}: {x['message'][:300]}")
+copy = 0.0
+for w in r.get("work", []):
+    how = ""
+    man = os.path.join(run, w["manifest"]) if w.get("manifest") else None
+    if man and os.path.exists(man):
+        for line in open(man):
+            if line.startswith("how: "):
+                how = line[5:].strip()
+                m = re.search(r"copied in ([0-9.]+) s, compared in ([0-9.]+) s", how)
+                if m:
+                    copy += float(m.group(1)) + float(m.group(2))
+    print(f"   {w['run']}: cuda {w['cudaProcesses']} of {w['processes']} processes, steps {w['optimizerSteps']},"
+          f" allocations {w['allocations']}, changed {w['workspaceChanges']} path(s) ({how})")
+print(f"   isolation: {copy:.2f} s of copying and comparing in a {wall} s gate ({100 * copy / float(wall):.1f} %)")
+PY
+  # the copies are the workspaces again: what each run wrote is in its manifest
+  rm -rf "$out/$name/workspaces"
+}
+gate resume-ddp 200 -- $TR --standalone --nproc_per_node=1 examples/resume_ddp.py --epochs 4
+gate resume-ddp-after 200 --no-overlap -- $TR --standalone --nproc_per_node=1 examples/resume_ddp.py --epochs 4
+gate resume-ddp-shared 200 --no-isolation -- $TR --standalone --nproc_per_node=1 examples/resume_ddp.py --epochs 4
+BIG_MB=300 gate save-load 150 -- python3 examples/save_load_job.py --epochs 3
+left=$(( DEADLINE - $(now) ))
+if [ "$left" -gt 120 ]; then
+  DEADLINE=$left bash bench/gpu-minutes.sh "$out/minutes" ${MINUTES_JOBS:-cudnn-bench triton-stride ddp-clean} \
+    > "$out/gpu-minutes.txt" 2>&1
+fi
+cat "$out/summary.txt"
+prune_record "$out"
+if [ -n "${OUT:-}" ] && [ -d "${OUT:-}" ]; then
+  zip_record "$out" "$OUT/$(basename "$out").zip.xz"
+  cp "$out/summary.txt" "$OUT/summary-$(basename "$out").txt"
+  [ -f "$out/minutes/gpu-minutes.csv" ] && cp "$out/minutes/gpu-minutes.csv" "$OUT/gpu-minutes-$(basename "$out").csv"
+  [ -f "$out/minutes/gpu-minutes-phases.csv" ] && cp "$out/minutes/gpu-minutes-phases.csv" "$OUT/gpu-minutes-phases-$(basename "$out").csv"
+fi
