@@ -32,7 +32,11 @@ now() { echo $(( $(date +%s) - T0 )); }
 workspace() {
   local ws=$1
   rm -rf "$ws"; mkdir -p "$ws"
-  git -C "$repo" ls-files -z | (cd "$repo" && xargs -0 cp --parents -t "$ws" 2>/dev/null)
+  if git -C "$repo" rev-parse --git-dir > /dev/null 2>&1; then
+    git -C "$repo" ls-files -z | (cd "$repo" && xargs -0 cp --parents -t "$ws" 2>/dev/null)
+  else # the device's copy of the tree has no .git: everything but the carried runtime
+    (cd "$repo" && tar --exclude=./.device --exclude=./.dev42 -cf - .) | tar -xf - -C "$ws"
+  fi
   # BIG_MB: a pretrained model of that many MB beside the code, as real workspaces hold (a few hundred MB in all)
   [ "${BIG_MB:-0}" -gt 0 ] && mkdir -p "$ws/pretrained" && head -c "${BIG_MB}M" /dev/urandom > "$ws/pretrained/weights.bin"
   du -sm "$ws" | cut -f1 > "$ws.mb"
