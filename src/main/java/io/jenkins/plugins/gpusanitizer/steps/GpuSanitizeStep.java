@@ -12,6 +12,7 @@ import hudson.util.FormValidation;
 import io.jenkins.plugins.gpusanitizer.engine.findings.PatternSuppression;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunSpec;
+import io.jenkins.plugins.gpusanitizer.engine.run.workspace.Isolation;
 import io.jenkins.plugins.gpusanitizer.results.GpuSanitizeResultSummary;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -69,6 +70,9 @@ public class GpuSanitizeStep extends Step implements Serializable {
     private Double referenceSeconds;
     private boolean expandableSegments;
     private boolean probe = true;
+    private boolean isolateWorkspace = true;
+    private String sharedPaths;
+    private long workspaceLimitMB = Isolation.DEFAULT_LIMIT_MIB;
     private boolean overlapBlocking = true;
     private boolean regressionAfter;
     private boolean excludeVendorKernels;
@@ -310,6 +314,36 @@ public class GpuSanitizeStep extends Step implements Serializable {
     @DataBoundSetter
     public void setProbe(boolean probe) {
         this.probe = probe;
+    }
+
+    public boolean isIsolateWorkspace() {
+        return isolateWorkspace;
+    }
+
+    /** Each run in a fresh copy of the workspace (docs/how-it-works.md#what-each-run-sees). */
+    @DataBoundSetter
+    public void setIsolateWorkspace(boolean isolateWorkspace) {
+        this.isolateWorkspace = isolateWorkspace;
+    }
+
+    public String getSharedPaths() {
+        return sharedPaths;
+    }
+
+    /** Paths inside the workspace every run sees as they are, not copied (a dataset); comma or space separated. */
+    @DataBoundSetter
+    public void setSharedPaths(String sharedPaths) {
+        this.sharedPaths = blankToNull(sharedPaths);
+    }
+
+    public long getWorkspaceLimitMB() {
+        return workspaceLimitMB;
+    }
+
+    /** The most each run's copy of the workspace may hold, MiB; 0: no limit. */
+    @DataBoundSetter
+    public void setWorkspaceLimitMB(long workspaceLimitMB) {
+        this.workspaceLimitMB = workspaceLimitMB;
     }
 
     public String getThroughputRegex() {

@@ -5,6 +5,7 @@ import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.run.Phase;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunSpec;
+import io.jenkins.plugins.gpusanitizer.engine.run.workspace.Isolation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -39,6 +40,7 @@ final class RunSpecMapping {
                 .referenceSeconds(step.getReferenceSeconds())
                 .expandableSegments(step.isExpandableSegments())
                 .probe(step.isProbe())
+                .isolation(isolation(step))
                 .overlapBlocking(step.isOverlapBlocking())
                 .regressionBeside(!step.isRegressionAfter())
                 .excludeVendorKernels(step.isExcludeVendorKernels())
@@ -158,6 +160,14 @@ final class RunSpecMapping {
     }
 
     /** A comma- or space-separated list. */
+    private static Isolation isolation(GpuSanitizeStep step) {
+        if (step.getWorkspaceLimitMB() < 0) {
+            throw new IllegalArgumentException(
+                    "workspaceLimitMB: " + step.getWorkspaceLimitMB() + " is negative (0: no limit)");
+        }
+        return new Isolation(step.isIsolateWorkspace(), step.getWorkspaceLimitMB(), split(step.getSharedPaths()));
+    }
+
     static List<String> split(String text) {
         if (text == null) {
             return List.of();

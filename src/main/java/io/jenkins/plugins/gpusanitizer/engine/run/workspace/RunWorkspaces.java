@@ -181,11 +181,12 @@ public final class RunWorkspaces {
         changes.writeManifest(
                 phaseDir.resolve(WorkspaceChanges.MANIFEST),
                 workspace.toString(),
-                how() + String.format(
-                        java.util.Locale.ROOT,
-                        "; copied in %s s, compared in %.3f s",
-                        copied == null ? "?" : String.format(java.util.Locale.ROOT, "%.3f", copied),
-                        compared));
+                how()
+                        + String.format(
+                                java.util.Locale.ROOT,
+                                "; copied in %s s, compared in %.3f s",
+                                copied == null ? "?" : String.format(java.util.Locale.ROOT, "%.3f", copied),
+                                compared));
         return changes;
     }
 
