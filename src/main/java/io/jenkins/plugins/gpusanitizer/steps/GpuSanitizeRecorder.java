@@ -97,7 +97,9 @@ class GpuSanitizeRecorder {
         if (step.getSanitizerCommand() != null) {
             commands.add(List.of(step.getSanitizerCommand()));
         }
-        SecretMasker masker = SecretMasker.of(env, sensitiveVariables, commands);
+        Set<String> maskedNames = new java.util.TreeSet<>(sensitiveVariables);
+        maskedNames.addAll(RunSpecMapping.maskNames(step));
+        SecretMasker masker = SecretMasker.of(env, maskedNames, commands);
         if (workspace != null) {
             copyBack(workspace.child(runDirectory), reporter.folder().directory(), masker, listener);
         }

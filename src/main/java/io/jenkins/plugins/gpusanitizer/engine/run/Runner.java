@@ -75,7 +75,7 @@ public final class Runner {
         Map<String, String> all = new LinkedHashMap<>(baseEnv);
         all.putAll(spec.extraEnv());
         this.jobEnv = java.util.Collections.unmodifiableMap(all);
-        this.secrets = new Secrets(all, java.util.List.of(), spec.commands());
+        this.secrets = new Secrets(all, spec.maskEnv(), spec.commands());
         this.progress = new ProgressLog(listener, secrets);
         this.dir = new RunDirectory(Path.of(spec.outDir()).toAbsolutePath());
         this.journal = new RunJournal(spec, dir, reference, secrets);
