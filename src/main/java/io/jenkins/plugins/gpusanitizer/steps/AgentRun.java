@@ -158,6 +158,11 @@ final class AgentRun {
                 started.workDir(workspace.getAbsolutePath());
             }
             String key = started.outDir();
+            try {
+                AgentRunFolder.createPrivate(java.nio.file.Path.of(key));
+            } catch (IOException e) {
+                throw new AbortException("GPU Sanitizer: cannot create the run directory " + key + ": " + e);
+            }
             AgentRun run;
             synchronized (REGISTRY) {
                 AgentRun held = RUNS.get(key);
