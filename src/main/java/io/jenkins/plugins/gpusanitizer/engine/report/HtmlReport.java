@@ -22,7 +22,8 @@ public final class HtmlReport {
     static final int MAX_STACK_SHOWN = 40;
 
     public static String css() {
-        try (InputStream in = HtmlReport.class.getResourceAsStream("report.css")) {
+        try (InputStream in =
+                io.jenkins.plugins.gpusanitizer.engine.model.BundledResources.open(HtmlReport.class, "report.css")) {
             return in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -82,6 +82,26 @@ public final class Runner {
         this.lease = new RunLease(dir.root(), detached);
     }
 
+    /**
+     * Reads every file of this jar a run uses (report.css, the probe, the supervisor and sampler scripts) into
+     * {@link io.jenkins.plugins.gpusanitizer.engine.model.BundledResources}: on a Jenkins agent, while the channel
+     * that serves this jar is open (issue #41, 6).
+     */
+    public static void preloadResources() throws java.io.IOException {
+        io.jenkins.plugins.gpusanitizer.engine.model.BundledResources.preload(
+                io.jenkins.plugins.gpusanitizer.engine.report.HtmlReport.class,
+                io.jenkins.plugins.gpusanitizer.engine.report.HtmlReport.CSS_FILE);
+        for (String file : ProbeInstaller.FILES) {
+            io.jenkins.plugins.gpusanitizer.engine.model.BundledResources.preload(
+                    ProbeInstaller.class, ProbeInstaller.RESOURCES + file);
+        }
+        io.jenkins.plugins.gpusanitizer.engine.model.BundledResources.preload(
+                io.jenkins.plugins.gpusanitizer.engine.run.process.PhaseScript.class,
+                io.jenkins.plugins.gpusanitizer.engine.run.process.PhaseScript.SUPERVISOR);
+        io.jenkins.plugins.gpusanitizer.engine.model.BundledResources.preload(
+                MemorySampler.class, MemorySampler.SCRIPT);
+    }
+
     public RunDirectory directory() {
         return dir;
     }
