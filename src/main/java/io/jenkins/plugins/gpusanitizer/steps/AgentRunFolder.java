@@ -60,8 +60,9 @@ final class AgentRunFolder {
     static void createPrivate(Path runDirectory) throws IOException {
         Path parent = runDirectory.toAbsolutePath().getParent();
         if (parent != null) {
-            if (parent.getParent() != null) {
-                Files.createDirectories(parent.getParent()); // WORKSPACE@tmp, as core makes it
+            Path workspaceTemp = parent.getParent();
+            if (workspaceTemp != null) {
+                Files.createDirectories(workspaceTemp); // WORKSPACE@tmp, as core makes it
             }
             makePrivateFolder(parent);
         }
@@ -165,6 +166,9 @@ final class AgentRunFolder {
         /** The file rewritten with its secrets masked, through a private file beside it moved over it. */
         private static void maskInPlace(Path file, SecretMasker masker, boolean posix) throws IOException {
             Path parent = file.getParent();
+            if (parent == null) {
+                throw new IOException(file + " has no folder");
+            }
             Path masked = posix
                     ? Files.createTempFile(
                             parent, ".masking-", ".tmp", PosixFilePermissions.asFileAttribute(PRIVATE_FILE))

@@ -28,7 +28,10 @@ public final class BundledResources {
                 }
                 bytes = in.readAllBytes();
             }
-            READ.putIfAbsent(key, bytes);
+            byte[] first = READ.putIfAbsent(key, bytes);
+            if (first != null) {
+                bytes = first; // another thread read it meanwhile: one copy kept
+            }
         }
         return new ByteArrayInputStream(bytes);
     }
