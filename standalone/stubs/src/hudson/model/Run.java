@@ -9,6 +9,7 @@ import edu.umd.cs.findbugs.annotations.CheckForNull;
 import edu.umd.cs.findbugs.annotations.NonNull;
 import hudson.ExtensionPoint;
 import hudson.security.AccessControlled;
+import hudson.security.Permission;
 import hudson.util.XStream2;
 import java.io.File;
 import java.io.IOException;
@@ -17,6 +18,8 @@ import java.util.Calendar;
 public abstract class Run<JobT extends Job<JobT, RunT>, RunT extends Run<JobT, RunT>> extends Actionable
         implements ExtensionPoint, AccessControlled {
     public static final XStream2 XSTREAM2 = null; // core: (XStream2) XSTREAM, XSTREAM = new XStream2()
+    /** core: new Permission(PERMISSIONS, "Artifacts", ..., null, Functions.isArtifactsPermissionEnabled(), RUN). */
+    public static final Permission ARTIFACTS = null;
 
     protected Run(@NonNull JobT job) throws IOException {
         throw new UnsupportedOperationException();

@@ -240,6 +240,13 @@ final class RunCommand implements Callable<Integer> {
     Map<String, String> env = new LinkedHashMap<>();
 
     @Option(
+            names = "--mask-env",
+            paramLabel = "NAME",
+            description = "mask the value of this environment variable (or --env) in everything the run writes,"
+                    + " for a secret whose name gives no hint (AUTH=hf_...); repeatable.")
+    List<String> maskEnv = new ArrayList<>();
+
+    @Option(
             names = "--workdir",
             paramLabel = "DIR",
             description = "working directory of the job (default: the current one).")
@@ -370,6 +377,7 @@ final class RunCommand implements Callable<Integer> {
                 .nvcc(str(nvcc))
                 .extraSanitizerArgs(sanitizerArgs)
                 .extraEnv(env)
+                .maskEnv(maskEnv)
                 .workDir(str(workdir))
                 .isolation(new Isolation(!noIsolation, workspaceLimitMiB, shared))
                 .samplerIntervalMs(sampleIntervalMs)

@@ -1,6 +1,7 @@
 package io.jenkins.plugins.gpusanitizer.results;
 
 import hudson.FilePath;
+import hudson.Functions;
 import hudson.model.DirectoryBrowserSupport;
 import hudson.model.Run;
 import io.jenkins.plugins.gpusanitizer.engine.report.HtmlReport;
@@ -164,12 +165,30 @@ public class GpuSanitizeBuildAction implements RunAction2 {
     }
 
     /**
+     * Whether the current user may open the raw outputs: core's rule for a build's artifacts ({@code
+     * Run#doArtifact}, {@code artifacts-index.jelly}), which these are (the job's stdout and stderr, the tools'
+     * logs, command lines, agent paths): {@link Run#ARTIFACTS} where the controller enables it ({@code
+     * -Dhudson.security.ArtifactsPermission=true}), else whoever may read the build. The report page needs only
+     * Job/Read.
+     */
+    public boolean isRawAllowed() {
+        return !Functions.isArtifactsPermissionEnabled() || owner.hasPermission(Run.ARTIFACTS);
+    }
+
+    private void checkRawPermission() {
+        if (Functions.isArtifactsPermissionEnabled()) {
+            owner.checkPermission(Run.ARTIFACTS);
+        }
+    }
+
+    /**
      * Raw outputs (logs, XML, CSV, the standalone report.html with its report.css) served by core's
      * directory browser, with its strict CSP. Its owner is the build, as core does for file parameters:
      * the browser's {@code dir.jelly} includes the owner's {@code sidepanel.jelly}, which a build has and
      * this action has not (an HTTP 500 otherwise).
      */
     public DirectoryBrowserSupport doRaw() {
+        checkRawPermission();
         return new DirectoryBrowserSupport(
                 owner, new FilePath(folder.directory()), name + ": raw outputs", "folder.png", true);
     }

@@ -133,6 +133,8 @@ final class AgentRun {
         private final ProcessStarter starter;
 
         private final boolean resume;
+        /** The classes the run's thread may need, loaded before it starts ({@link AgentClasses}). */
+        private final ArrayList<String> preload;
 
         /**
          * @param resume take the run up from its directory (a restart, or a start whose answer was lost)
@@ -143,6 +145,7 @@ final class AgentRun {
             this.env = new TreeMap<>(env);
             this.starter = starter;
             this.resume = resume;
+            this.preload = AgentClasses.names();
         }
 
         @Override
@@ -158,6 +161,11 @@ final class AgentRun {
                 started.workDir(workspace.getAbsolutePath());
             }
             String key = started.outDir();
+            try {
+                AgentRunFolder.createPrivate(java.nio.file.Path.of(key));
+            } catch (IOException e) {
+                throw new AbortException("GPU Sanitizer: cannot create the run directory " + key + ": " + e);
+            }
             AgentRun run;
             synchronized (REGISTRY) {
                 AgentRun held = RUNS.get(key);
@@ -171,6 +179,7 @@ final class AgentRun {
                 run = new AgentRun(key, new ReconnectingStarter(starter));
                 RUNS.put(key, run);
             }
+            preload(preload);
             Thread thread = new Thread(() -> run.run(started, env, resume), "gpu-sanitize " + key);
             thread.setDaemon(true); // the phases run detached: this JVM's end must not wait for them
             synchronized (run) {
@@ -179,6 +188,26 @@ final class AgentRun {
             thread.start();
             return null;
         }
+    }
+
+    /** Whether this class loader (one per remoting channel on an agent) has loaded what a run needs. */
+    private static boolean preloaded;
+
+    /**
+     * Loads, while the calling channel is open, every class and file a run's thread may need later, when the
+     * channel may be closed ({@link AgentClasses}); once per class loader.
+     */
+    static synchronized void preload(List<String> names) throws AbortException {
+        if (preloaded) {
+            return;
+        }
+        AgentClasses.load(names, AgentRun.class.getClassLoader());
+        try {
+            Runner.preloadResources();
+        } catch (IOException e) {
+            throw new AbortException("GPU Sanitizer: " + e.getMessage());
+        }
+        preloaded = true;
     }
 
     /** The progress since {@code offset}, and the summary once the run ended; {@link AgentProgress#unknown} when this JVM holds no such run. */

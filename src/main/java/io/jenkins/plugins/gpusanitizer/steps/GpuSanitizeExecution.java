@@ -15,6 +15,7 @@ import io.jenkins.plugins.gpusanitizer.results.VerdictResult;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.jenkinsci.plugins.workflow.actions.WarningAction;
@@ -176,6 +177,10 @@ class GpuSanitizeExecution extends StepExecution {
             FilePath workspace = required(context, FilePath.class);
             EnvVars env = required(context, EnvVars.class);
             RunSpec prepared = recorder().prepare(build, workspace, env, listener);
+            // the agent masks what it writes too (report, run.json, progress): the build's sensitive variables
+            Set<String> masked = new TreeSet<>(prepared.maskEnv());
+            masked.addAll(SecretMasker.sensitiveVariables(context.get(EnvironmentExpander.class), build));
+            prepared.maskEnv(masked);
             String agent = host().nodeOf(workspace);
             synchronized (this) {
                 if (over) {

@@ -20,7 +20,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.List;
 import java.util.Set;
 
@@ -33,6 +35,9 @@ import java.util.Set;
  * {@link GpuSanitizeReporter}, which publishes it. The run itself is followed by {@link RunFollower}.
  */
 class GpuSanitizeRecorder {
+    /** In the build folder: what the copy home left out (symbolic links, special files), one line each. */
+    static final String NOT_COPIED = "not-copied.txt";
+
     private final GpuSanitizeStep step;
 
     GpuSanitizeRecorder(GpuSanitizeStep step) {
@@ -97,9 +102,14 @@ class GpuSanitizeRecorder {
         if (step.getSanitizerCommand() != null) {
             commands.add(List.of(step.getSanitizerCommand()));
         }
-        SecretMasker masker = SecretMasker.of(env, sensitiveVariables, commands);
+        Set<String> maskedNames = new java.util.TreeSet<>(sensitiveVariables);
+        maskedNames.addAll(RunSpecMapping.maskNames(step));
+        SecretMasker masker = SecretMasker.of(env, maskedNames, commands);
         if (workspace != null) {
-            copyBack(workspace.child(runDirectory), reporter.folder().directory(), masker, listener);
+            FilePath agentDirectory = workspace.child(runDirectory);
+            boolean runEnded = ended != null;
+            boolean complete = copyBack(agentDirectory, reporter.folder().directory(), masker, runEnded, listener);
+            settle(agentDirectory, complete, runEnded, agent, listener);
         }
         AgentSummary summary = ended == null ? null : ended.summary();
         if (summary == null) {
@@ -151,42 +161,162 @@ class GpuSanitizeRecorder {
     }
 
     /**
-     * Best effort even while aborting: the raw outputs are the evidence. Each file is read from the agent
-     * and written here with the build's secrets masked (the raw pages serve them to every reader of the
-     * job); without secrets to mask, one archive stream.
+     * Best effort even while aborting: the raw outputs are the evidence. On the agent, {@link
+     * AgentRunFolder.Seal} masks the build's secrets in the run directory in place (once the run ended), makes it
+     * private and lists its regular files; each is read from the agent without following a link ({@link
+     * AgentRunFolder.Read}) and written here with the secrets masked again (the raw pages serve them). Symbolic
+     * links and other special files are never copied: each is named in the build log and in {@link #NOT_COPIED}.
+     *
+     * @param runEnded whether the run on the agent ended (its files may be rewritten in place)
+     * @return whether every regular file came home (then the agent's copy may go)
      */
-    static void copyBack(FilePath agentDirectory, File target, SecretMasker masker, TaskListener listener) {
+    static boolean copyBack(
+            FilePath agentDirectory, File target, SecretMasker masker, boolean runEnded, TaskListener listener) {
         boolean interrupted = Thread.interrupted();
         try {
-            if (!agentDirectory.exists()) {
-                return;
-            }
-            FilePath destination = new FilePath(target);
-            destination.mkdirs();
-            if (masker.isEmpty()) {
-                agentDirectory.copyRecursiveTo(destination);
-                return;
+            AgentRunFolder.Sealed sealed = agentDirectory.act(new AgentRunFolder.Seal(masker.secrets(), runEnded));
+            if (!sealed.exists()) {
+                return true;
             }
             Path root = target.toPath().toAbsolutePath().normalize();
-            String base = agentDirectory.getRemote();
-            for (FilePath agentFile : agentDirectory.list("**", null, false)) {
-                Path copy = inside(root, base, agentFile.getRemote());
-                if (copy == null || copy.getParent() == null) {
-                    listener.error("[gpu-sanitize] not copied (outside the run directory): " + agentFile.getRemote());
+            Files.createDirectories(root);
+            boolean complete = true;
+            if (!sealed.skipped().isEmpty()) {
+                List<String> lines = new java.util.ArrayList<>();
+                for (String skipped : sealed.skipped()) {
+                    String line = masker.mask(skipped);
+                    lines.add(line);
+                    listener.getLogger().println("[gpu-sanitize] not copied from the run directory: " + line);
+                }
+                Files.write(
+                        root.resolve(NOT_COPIED),
+                        lines,
+                        java.nio.charset.StandardCharsets.UTF_8,
+                        StandardOpenOption.CREATE,
+                        StandardOpenOption.TRUNCATE_EXISTING,
+                        StandardOpenOption.WRITE,
+                        LinkOption.NOFOLLOW_LINKS);
+            }
+            for (String relative : sealed.files()) {
+                Path copy = inside(root, relative);
+                Path parent = copy == null ? null : copy.getParent();
+                if (parent == null) {
+                    listener.error("[gpu-sanitize] not copied (outside the run directory): " + relative);
+                    complete = false;
                     continue;
                 }
-                Files.createDirectories(copy.getParent());
-                try (InputStream in = agentFile.read();
-                        OutputStream out = Files.newOutputStream(copy)) {
-                    masker.copy(in, out);
+                try {
+                    Files.createDirectories(parent);
+                    try (InputStream in = new AgentFileInput(agentDirectory, relative);
+                            OutputStream out = Files.newOutputStream(
+                                    copy,
+                                    StandardOpenOption.CREATE,
+                                    StandardOpenOption.TRUNCATE_EXISTING,
+                                    StandardOpenOption.WRITE,
+                                    LinkOption.NOFOLLOW_LINKS)) {
+                        masker.copy(in, out);
+                    }
+                } catch (IOException e) {
+                    listener.error("[gpu-sanitize] not copied: " + relative + ": " + e.getMessage());
+                    complete = false;
                 }
             }
+            return complete;
         } catch (IOException | InterruptedException e) {
             listener.error("[gpu-sanitize] could not copy the run directory from the agent: " + e.getMessage());
+            return false;
         } finally {
             if (interrupted) {
                 Thread.currentThread().interrupt();
             }
+        }
+    }
+
+    /**
+     * After the copy home: the agent's run directory goes when everything came home from an ended run; else it
+     * stays (masked, once the run ended) and the log says where.
+     */
+    static void settle(
+            FilePath agentDirectory, boolean complete, boolean runEnded, String agent, TaskListener listener) {
+        boolean interrupted = Thread.interrupted();
+        try {
+            if (complete && runEnded) {
+                if (agentDirectory.act(new AgentRunFolder.Delete())) {
+                    return;
+                }
+                log(listener, "could not delete the run directory on " + agent + ": " + agentDirectory.getRemote());
+                return;
+            }
+            log(
+                    listener,
+                    "the run directory stays on " + agent + (runEnded ? ", its secrets masked" : "")
+                            + (complete ? "" : " (not everything was copied home)")
+                            + (runEnded ? "" : " (the run had not ended there)") + ": " + agentDirectory.getRemote());
+        } catch (IOException | InterruptedException e) {
+            listener.error("[gpu-sanitize] could not delete the run directory on " + agent + " ("
+                    + agentDirectory.getRemote() + "): " + e.getMessage());
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Where a file of the run directory (relative, with '/') lands in the build folder, or null outside it. */
+    static Path inside(Path root, String relative) {
+        if (relative.isEmpty() || relative.startsWith("/") || relative.contains("\\")) {
+            return null;
+        }
+        Path copy = root.resolve(relative).normalize();
+        return copy.startsWith(root) && !copy.equals(root) ? copy : null;
+    }
+
+    /** One agent file, read piece by piece through {@link AgentRunFolder.Read}. */
+    private static final class AgentFileInput extends InputStream {
+        private final FilePath directory;
+        private final String relative;
+        private long offset;
+        private byte[] chunk = new byte[0];
+        private int at;
+        private boolean eof;
+
+        AgentFileInput(FilePath directory, String relative) {
+            this.directory = directory;
+            this.relative = relative;
+        }
+
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] buffer, int from, int length) throws IOException {
+            if (length == 0) {
+                return 0;
+            }
+            if (at == chunk.length) {
+                if (eof) {
+                    return -1;
+                }
+                try {
+                    chunk = directory.act(new AgentRunFolder.Read(relative, offset));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new java.io.InterruptedIOException("interrupted reading " + relative);
+                }
+                at = 0;
+                offset += chunk.length;
+                eof = chunk.length < AgentRunFolder.CHUNK;
+                if (chunk.length == 0) {
+                    return -1;
+                }
+            }
+            int n = Math.min(length, chunk.length - at);
+            System.arraycopy(chunk, at, buffer, from, n);
+            at += n;
+            return n;
         }
     }
 
@@ -197,12 +327,7 @@ class GpuSanitizeRecorder {
         if (!file.startsWith(base + "/")) {
             return null;
         }
-        String relative = file.substring(base.length() + 1);
-        if (relative.isEmpty() || relative.startsWith("/")) {
-            return null;
-        }
-        Path copy = root.resolve(relative).normalize();
-        return copy.startsWith(root) && !copy.equals(root) ? copy : null;
+        return inside(root, file.substring(base.length() + 1));
     }
 
     private static void log(TaskListener listener, String message) {

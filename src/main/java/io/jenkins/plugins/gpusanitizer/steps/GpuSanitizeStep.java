@@ -90,6 +90,7 @@ public class GpuSanitizeStep extends Step implements Serializable {
     private boolean defaultSuppressions = true;
     private String computeSanitizer;
     private String python;
+    private String maskValues;
     private boolean failOnNewOnly;
     private String id = DEFAULT_ID;
     private String name = DEFAULT_NAME;
@@ -465,6 +466,21 @@ public class GpuSanitizeStep extends Step implements Serializable {
     @DataBoundSetter
     public void setPython(String python) {
         this.python = blankToNull(python);
+    }
+
+    /**
+     * Environment variables whose values are masked in everything the step writes and copies home (the build
+     * log, the report, the raw outputs), whatever their names look like: names separated by commas or blanks.
+     * For a secret with no hint in its name ({@code AUTH=hf_...}); variables bound by {@code withCredentials}
+     * and password parameters are masked without being named.
+     */
+    public String getMaskValues() {
+        return maskValues;
+    }
+
+    @DataBoundSetter
+    public void setMaskValues(String maskValues) {
+        this.maskValues = blankToNull(maskValues);
     }
 
     public boolean isFailOnNewOnly() {

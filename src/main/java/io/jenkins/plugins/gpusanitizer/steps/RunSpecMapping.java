@@ -81,6 +81,7 @@ final class RunSpecMapping {
                 throw new IllegalArgumentException("memoryFillHorizon: " + e.getMessage());
             }
         }
+        spec.maskEnv(maskNames(step));
         List<String> suppressions = suppressions(step);
         if (!suppressions.isEmpty()) {
             spec.suppressions(suppressions);
@@ -91,6 +92,19 @@ final class RunSpecMapping {
             throw new IllegalArgumentException(e.getMessage());
         }
         return spec;
+    }
+
+    /** The variable names of {@code maskValues}; a one-line error for one that cannot name a variable. */
+    static List<String> maskNames(GpuSanitizeStep step) {
+        List<String> names = split(step.getMaskValues());
+        for (String name : names) {
+            if (!name.matches("[A-Za-z_][A-Za-z0-9_]*")) {
+                throw new IllegalArgumentException("maskValues: '" + name
+                        + "' is not an environment variable name (bind a credential with withCredentials and name"
+                        + " its variable)");
+            }
+        }
+        return names;
     }
 
     /** The tools in order, their actions set on the spec; from sanitizerTools, or from the deprecated strings. */

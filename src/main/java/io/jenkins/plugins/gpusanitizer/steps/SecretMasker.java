@@ -39,6 +39,7 @@ final class SecretMasker {
 
     private static final int CHUNK = 64 * 1024;
 
+    private final List<String> secrets = new ArrayList<>();
     private final byte[][] patterns;
     private final boolean[] firstBytes = new boolean[256];
     private final int maxLength;
@@ -49,6 +50,7 @@ final class SecretMasker {
             if (secret == null || secret.isEmpty()) {
                 continue;
             }
+            this.secrets.add(secret);
             forms.add(secret);
             forms.add(Html.esc(secret));
             forms.add(jsonEscaped(secret));
@@ -103,6 +105,11 @@ final class SecretMasker {
             }
         }
         return names;
+    }
+
+    /** The secrets as given (the agent masks its copy of the run directory with them). */
+    List<String> secrets() {
+        return List.copyOf(secrets);
     }
 
     boolean isEmpty() {

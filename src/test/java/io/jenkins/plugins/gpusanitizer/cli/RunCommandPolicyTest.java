@@ -36,6 +36,15 @@ class RunCommandPolicyTest {
         assertThat(policy("--", "python3", "train.py").memoryPolicy()).isEqualTo(MemoryCurve.Policy.DEFAULT);
     }
 
+    /** Issue #41, 4: the CLI's side of the step's maskValues (MaskEnvTest shows the run masking them). */
+    @Test
+    void maskEnvNamesReachTheSpec() {
+        RunCommand run = new RunCommand();
+        CommandLine cl = new CommandLine(run);
+        cl.parseArgs("--mask-env", "AUTH", "--mask-env=MODEL_PASS", "--", "python3", "train.py");
+        assertThat(run.toSpec(cl).maskEnv()).containsExactly("AUTH", "MODEL_PASS");
+    }
+
     @Test
     void badValuesAreUsageErrors() {
         assertThatThrownBy(() -> policy("--memory-fill-horizon", "soon", "--", "python3", "t.py"))

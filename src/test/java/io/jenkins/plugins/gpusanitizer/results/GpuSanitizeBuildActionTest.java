@@ -1,7 +1,11 @@
 package io.jenkins.plugins.gpusanitizer.results;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.mockito.Mockito.doThrow;
 import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
 import hudson.model.DirectoryBrowserSupport;
@@ -14,6 +18,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.api.parallel.Resources;
+import org.springframework.security.access.AccessDeniedException;
 
 /**
  * The build action over a real report written by `gpu-sanitize run` on the H200 (records/h200-2026-12-02.zip.xz). The
@@ -111,6 +118,49 @@ class GpuSanitizeBuildActionTest {
         assertThat(raw.owner).isSameAs(run);
         assertThat(raw.title).isEqualTo("GPU Sanitizer: raw outputs");
     }
+
+    /**
+     * Issue #41, 1: the raw outputs (the job's stdout and stderr, the tools' logs, command lines, agent paths)
+     * follow core's rule for a build's artifacts ({@code Run#doArtifact}): {@code Run.ARTIFACTS} where the
+     * controller enables it, else nothing more than reading the build. The report page is not affected.
+     */
+    @Test
+    @ResourceLock(Resources.SYSTEM_PROPERTIES)
+    void rawOutputsNeedTheArtifactsPermissionWhereTheControllerEnablesIt(@TempDir Path build) {
+        Run<?, ?> run = build(build);
+        GpuSanitizeBuildAction a = new GpuSanitizeBuildAction(
+                "memcheck", "GPU Sanitizer", Summaries.of(ReportJson.read(FAR.resolve("report.json")), "/r"));
+        a.onAttached(run);
+        doThrow(new AccessDeniedException("reader is missing the Run/Artifacts permission"))
+                .when(run)
+                .checkPermission(Run.ARTIFACTS);
+        when(run.hasPermission(Run.ARTIFACTS)).thenReturn(false);
+        String enabled = System.getProperty(ARTIFACTS_PERMISSION);
+        try {
+            System.clearProperty(ARTIFACTS_PERMISSION);
+            assertThat(a.doRaw().owner)
+                    .as("core's default: whoever reads the build")
+                    .isSameAs(run);
+            assertThat(a.isRawAllowed()).isTrue();
+            verify(run, never()).checkPermission(Run.ARTIFACTS);
+
+            System.setProperty(ARTIFACTS_PERMISSION, "true");
+            assertThatThrownBy(a::doRaw)
+                    .isInstanceOf(AccessDeniedException.class)
+                    .hasMessageContaining("Artifacts");
+            verify(run).checkPermission(Run.ARTIFACTS);
+            assertThat(a.isRawAllowed()).isFalse();
+        } finally {
+            if (enabled == null) {
+                System.clearProperty(ARTIFACTS_PERMISSION);
+            } else {
+                System.setProperty(ARTIFACTS_PERMISSION, enabled);
+            }
+        }
+    }
+
+    /** jenkins-core's switch for Run.ARTIFACTS ({@code Functions.isArtifactsPermissionEnabled}). */
+    static final String ARTIFACTS_PERMISSION = "hudson.security.ArtifactsPermission";
 
     @Test
     void aReportCutShortGivesNoPageRatherThanAnError(@TempDir Path build) throws IOException {

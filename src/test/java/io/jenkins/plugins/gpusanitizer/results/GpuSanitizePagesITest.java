@@ -4,12 +4,15 @@ import static io.jenkins.plugins.gpusanitizer.steps.GpuSanitizeStepITest.gpuAgen
 import static org.assertj.core.api.Assertions.assertThat;
 
 import hudson.PluginWrapper;
+import hudson.model.Item;
 import hudson.model.Result;
+import hudson.model.Run;
 import io.jenkins.plugins.gpusanitizer.engine.report.HtmlReport;
 import io.jenkins.plugins.gpusanitizer.engine.run.FakeGpu;
 import java.net.URL;
 import java.nio.file.Path;
 import java.util.Collections;
+import jenkins.model.Jenkins;
 import org.htmlunit.Page;
 import org.htmlunit.html.HtmlPage;
 import org.jenkinsci.plugins.workflow.cps.CpsFlowDefinition;
@@ -17,7 +20,10 @@ import org.jenkinsci.plugins.workflow.job.WorkflowJob;
 import org.jenkinsci.plugins.workflow.job.WorkflowRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.ResourceLock;
+import org.junit.jupiter.api.parallel.Resources;
 import org.jvnet.hudson.test.JenkinsRule;
+import org.jvnet.hudson.test.MockAuthorizationStrategy;
 import org.jvnet.hudson.test.junit.jupiter.WithJenkins;
 
 /** The pages a user opens, in a real controller (jenkins-test-harness 2578.v44660312fd37). */
@@ -66,6 +72,68 @@ class GpuSanitizePagesITest {
         Page css = wc.goTo(base + "report.css", "text/css");
         assertThat(css.getWebResponse().getContentAsString()).isEqualTo(HtmlReport.css());
         wc.getPage(b, a.getUrlName() + "/");
+    }
+
+    /**
+     * #41, 1: with core's {@code hudson.security.ArtifactsPermission} on, a user who may read the job but not its
+     * artifacts gets 403 on the raw outputs (the listing, each file, raw.zip), as on {@code /artifact/}, and 200 on
+     * the report page, which says why it links no raw outputs; a user with Run/Artifacts gets them.
+     */
+    @Test
+    @ResourceLock(Resources.SYSTEM_PROPERTIES)
+    void rawOutputsNeedTheArtifactsPermissionTheReportPageDoesNot(JenkinsRule j) throws Exception {
+        gpuAgent(j, new FakeGpu(dir).farOob());
+        WorkflowJob p = j.createProject(WorkflowJob.class, "secured");
+        p.setDefinition(new CpsFlowDefinition(
+                "node('gpu') { gpuSanitize command: 'python3 train.py', phases: 'sanitizer' }", true));
+        WorkflowRun b = j.assertBuildStatus(Result.FAILURE, p.scheduleBuild2(0));
+        GpuSanitizeBuildAction a = b.getAction(GpuSanitizeBuildAction.class);
+        j.jenkins.setSecurityRealm(j.createDummySecurityRealm());
+        j.jenkins.setAuthorizationStrategy(new MockAuthorizationStrategy()
+                .grant(Jenkins.READ, Item.READ)
+                .everywhere()
+                .to("reader")
+                .grant(Jenkins.READ, Item.READ, Run.ARTIFACTS)
+                .everywhere()
+                .to("artifacts"));
+        String page = b.getUrl() + a.getUrlName() + "/";
+        String raw = page + "raw/";
+        String enabled = System.getProperty("hudson.security.ArtifactsPermission");
+        System.setProperty("hudson.security.ArtifactsPermission", "true");
+        try {
+            JenkinsRule.WebClient reader = j.createWebClient()
+                    .withThrowExceptionOnFailingStatusCode(false)
+                    .login("reader");
+            assertThat(status(reader, b.getUrl() + "artifact/"))
+                    .as("core's own rule")
+                    .isEqualTo(403);
+            assertThat(status(reader, raw)).isEqualTo(403);
+            assertThat(status(reader, raw + "report.html")).isEqualTo(403);
+            assertThat(status(reader, raw + "sanitizer-memcheck/stdout.log")).isEqualTo(403);
+            assertThat(status(reader, raw + "*zip*/raw.zip")).isEqualTo(403);
+            Page report = reader.goTo(page, null);
+            assertThat(report.getWebResponse().getStatusCode()).isEqualTo(200);
+            assertThat(report.getWebResponse().getContentAsString())
+                    .contains("FAIL", "need the permission to read this build")
+                    .doesNotContain("<a href=\"raw/\">");
+
+            JenkinsRule.WebClient artifacts = j.createWebClient()
+                    .withThrowExceptionOnFailingStatusCode(false)
+                    .login("artifacts");
+            assertThat(status(artifacts, raw)).isEqualTo(200);
+            assertThat(status(artifacts, raw + "report.html")).isEqualTo(200);
+            assertThat(status(artifacts, raw + "*zip*/raw.zip")).isEqualTo(200);
+        } finally {
+            if (enabled == null) {
+                System.clearProperty("hudson.security.ArtifactsPermission");
+            } else {
+                System.setProperty("hudson.security.ArtifactsPermission", enabled);
+            }
+        }
+    }
+
+    private static int status(JenkinsRule.WebClient wc, String url) throws Exception {
+        return wc.goTo(url, null).getWebResponse().getStatusCode();
     }
 
     /** #12, 6: a job whose builds all fail still shows the trend, and the trend's URL has a page. */

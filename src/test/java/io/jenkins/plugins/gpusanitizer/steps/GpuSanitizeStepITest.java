@@ -279,4 +279,68 @@ public class GpuSanitizeStepITest {
             }
         }
     }
+
+    /**
+     * #41, 2, 3 and 4: links the job planted in its run folder (relative, to the controller's master.key as seen
+     * from a run folder four levels below the Jenkins home; absolute; to a folder) never reach the build folder and
+     * are named in the log and in not-copied.txt; the agent's run folder is deleted after the complete copy home,
+     * so neither the withCredentials value nor one named by maskValues stays on the agent; both are masked in the
+     * build folder.
+     */
+    @Test
+    void plantedLinksNeverReachTheBuildFolderAndNothingSecretStaysOnTheAgent(JenkinsRule j) throws Exception {
+        String bound = "hf_b0und_links_0123456789";
+        String noHint = "hf_n0h1nt_4567890123";
+        CredentialsProvider.lookupStores(j.jenkins)
+                .iterator()
+                .next()
+                .addCredentials(
+                        Domain.global(),
+                        new StringCredentialsImpl(CredentialsScope.GLOBAL, "hf", "", Secret.fromString(bound)));
+        DumbSlave agent = gpuAgent(j, new FakeGpu(dir).clean());
+        Path masterKey = j.jenkins.getRootDir().toPath().resolve("secrets/master.key");
+        Path folder = Files.createDirectories(dir.resolve("elsewhere"));
+        WorkflowJob p = j.createProject(WorkflowJob.class, "links");
+        p.setDefinition(new CpsFlowDefinition(
+                "withCredentials([string(credentialsId: 'hf', variable: 'HF_PULL')]) {\n"
+                        + "  withEnv(['AUTH=" + noHint + "']) {\n"
+                        + "    node('gpu') { gpuSanitize command: 'R=\"$WORKSPACE@tmp/gpu-sanitize/$BUILD_NUMBER-gpu-sanitizer\";"
+                        + " ln -sf ../../../../secrets/master.key \"$R/rel\"; ln -sf " + masterKey + " \"$R/abs\";"
+                        + " ln -sfn " + folder + " \"$R/folder\"; echo pulling with $HF_PULL --auth $AUTH;"
+                        + " python3 train.py', phases: 'sanitizer', maskValues: 'AUTH' }\n"
+                        + "  }\n"
+                        + "}",
+                true));
+        WorkflowRun b = j.buildAndAssertSuccess(p);
+        j.assertLogContains("not copied from the run directory: rel -> ../../../../secrets/master.key", b);
+        j.assertLogContains("not copied from the run directory: folder -> " + folder, b);
+        j.assertLogNotContains(bound, b);
+        j.assertLogNotContains(noHint, b);
+        Path results =
+                BuildFolder.of(b.getRootDir(), "gpu-sanitizer").directory().toPath();
+        assertThat(results.resolve("not-copied.txt"))
+                .content(StandardCharsets.UTF_8)
+                .contains("rel -> ../../../../secrets/master.key (a symbolic link)", "abs -> " + masterKey);
+        assertThat(results.resolve("sanitizer-memcheck/stdout.log"))
+                .content(StandardCharsets.UTF_8)
+                .contains("pulling with **** --auth ****");
+        try (Stream<Path> files = Files.walk(results)) {
+            for (Path f : files.toList()) {
+                assertThat(Files.isSymbolicLink(f)).as(f + " is a link").isFalse();
+                if (Files.isRegularFile(f)) {
+                    assertThat(Files.readString(f, StandardCharsets.ISO_8859_1))
+                            .as(f.toString())
+                            .doesNotContain(bound)
+                            .doesNotContain(noHint);
+                }
+            }
+        }
+        hudson.FilePath workspace = agent.getWorkspaceFor(p);
+        assertThat(workspace).isNotNull();
+        hudson.FilePath runFolder = hudson.slaves.WorkspaceList.tempDir(workspace)
+                .child("gpu-sanitize/" + b.getNumber() + "-gpu-sanitizer");
+        assertThat(runFolder.exists())
+                .as(runFolder + " deleted after the copy home")
+                .isFalse();
+    }
 }

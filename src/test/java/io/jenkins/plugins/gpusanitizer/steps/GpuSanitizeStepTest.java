@@ -43,6 +43,7 @@ class GpuSanitizeStepTest {
             assertThat(s.timeoutSeconds(p)).isEqualTo(engine.timeoutSeconds(p));
         }
         assertThat(s.outDir()).isEqualTo("/ws@tmp/gpu-sanitize/7-gpu-sanitizer");
+        assertThat(s.maskEnv()).isEmpty();
         assertThat(s.policy().suppressions())
                 .extracting(r -> r.id())
                 .containsExactly("vendor-library-noise", "vendor-handled-api-error", "follow-on-api-error");
@@ -77,7 +78,9 @@ class GpuSanitizeStepTest {
         step.setDefaultSuppressions(false);
         step.setComputeSanitizer("/opt/cuda/bin/compute-sanitizer");
         step.setPython("/venv/bin/python3");
+        step.setMaskValues("AUTH, MODEL_PASS\n_x1");
         RunSpec s = RunSpecMapping.toSpec(step, "/out");
+        assertThat(s.maskEnv()).containsExactly("AUTH", "MODEL_PASS", "_x1");
         assertThat(s.sanitizerCommand()).containsExactly("python3 train.py --steps 5 --batch 1");
         assertThat(s.gpus()).containsExactly("1", "2");
         assertThat(s.tools()).containsExactly(Tool.MEMCHECK, Tool.RACECHECK);
@@ -129,6 +132,10 @@ class GpuSanitizeStepTest {
         horizon.setMemoryFillHorizon("a week");
         assertThatThrownBy(() -> RunSpecMapping.toSpec(horizon, "/o"))
                 .hasMessage("memoryFillHorizon: 'a week' is not a positive duration (e.g. 7d, 25h, 90m, 600s)");
+        GpuSanitizeStep mask = new GpuSanitizeStep("python3 t.py");
+        mask.setMaskValues("AUTH, hf_abc-123");
+        assertThatThrownBy(() -> RunSpecMapping.toSpec(mask, "/o"))
+                .hasMessageStartingWith("maskValues: 'hf_abc-123' is not an environment variable name");
         GpuSanitizeStep id = new GpuSanitizeStep("python3 t.py");
         id.setId("../../etc");
         assertThatThrownBy(() -> RunSpecMapping.toSpec(id, "/o")).hasMessageStartingWith("id '../../etc': use letters");

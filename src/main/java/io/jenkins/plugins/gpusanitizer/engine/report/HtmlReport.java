@@ -22,7 +22,8 @@ public final class HtmlReport {
     static final int MAX_STACK_SHOWN = 40;
 
     public static String css() {
-        try (InputStream in = HtmlReport.class.getResourceAsStream("report.css")) {
+        try (InputStream in =
+                io.jenkins.plugins.gpusanitizer.engine.model.BundledResources.open(HtmlReport.class, "report.css")) {
             return in == null ? "" : new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -337,13 +338,36 @@ public final class HtmlReport {
         h.append("</section>\n");
     }
 
+    /** Commands up to this many characters are shown whole; longer ones collapsed to their start. */
+    static final int COMMAND_SHOWN = 120;
+
+    /**
+     * A phase's command line: whole when short; else collapsed ({@code <details>}, no script) to its first {@link
+     * #COMMAND_SHOWN} characters and its length, the whole line inside. A compute-sanitizer line with its options
+     * and the job's own arguments runs to hundreds of characters: the cell wraps anywhere (report.css) and keeps a
+     * readable width instead of squeezing the line into a narrow column.
+     */
+    static void command(StringBuilder h, String command) {
+        int length = command.codePointCount(0, command.length());
+        if (length <= COMMAND_SHOWN) {
+            h.append("<code>").append(Html.esc(command)).append("</code>");
+            return;
+        }
+        String start = command.substring(0, command.offsetByCodePoints(0, COMMAND_SHOWN));
+        h.append("<details><summary><code class=\"gs-command-start\">")
+                .append(Html.esc(start))
+                .append("\u2026</code> <span class=\"gs-command-length\">(")
+                .append(length)
+                .append(" characters)</span></summary><code>")
+                .append(Html.esc(command))
+                .append("</code></details>");
+    }
+
     /** A phase's row: what ran, how it ended, what the tool counted, links to its raw outputs; its note below. */
     private void phaseRow(StringBuilder h, Report.PhaseJson p, List<Report.SanitizerRunJson> runs) {
-        h.append("<tr><td>")
-                .append(Html.esc(p.name()))
-                .append("</td><td><code>")
-                .append(Html.esc(String.join(" ", p.command())))
-                .append("</code></td><td>")
+        h.append("<tr><td>").append(Html.esc(p.name())).append("</td><td class=\"gs-command\">");
+        command(h, String.join(" ", p.command()));
+        h.append("</td><td>")
                 .append(Html.esc(p.gpu()))
                 .append("</td><td class=\"gs-status-")
                 .append(Html.esc(p.status()))

@@ -42,7 +42,8 @@ final class MemorySampler {
         Path bin = Files.createDirectories(runRoot.resolve("bin"));
         Path target = bin.resolve(SCRIPT);
         if (!Files.exists(target)) {
-            try (InputStream in = MemorySampler.class.getResourceAsStream(SCRIPT)) {
+            try (InputStream in =
+                    io.jenkins.plugins.gpusanitizer.engine.model.BundledResources.open(MemorySampler.class, SCRIPT)) {
                 if (in == null) {
                     throw new IOException("the memory sampler script is missing from the gpu-sanitize jar");
                 }

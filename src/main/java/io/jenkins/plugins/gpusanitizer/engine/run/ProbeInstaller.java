@@ -35,7 +35,8 @@ final class ProbeInstaller {
         if (installed == null) {
             Path dir = Files.createDirectories(root.resolve(DIR));
             for (String f : FILES) {
-                try (InputStream in = ProbeInstaller.class.getResourceAsStream(RESOURCES + f)) {
+                try (InputStream in = io.jenkins.plugins.gpusanitizer.engine.model.BundledResources.open(
+                        ProbeInstaller.class, RESOURCES + f)) {
                     if (in == null) {
                         throw new IOException("the probe resource " + f + " is missing from this build");
                     }

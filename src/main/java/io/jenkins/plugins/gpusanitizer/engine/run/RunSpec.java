@@ -91,6 +91,9 @@ public final class RunSpec implements Serializable {
 
     private List<String> extraSanitizerArgs = new ArrayList<>();
     private Map<String, String> extraEnv = new LinkedHashMap<>();
+    /** Variables whose values are secrets whatever their names look like (the caller's credentials, {@code --mask-env}). */
+    private List<String> maskEnv = new ArrayList<>();
+
     private List<String> suppressions = new ArrayList<>();
     private boolean defaultSuppressions = true;
     private Map<Tool, GateAction> toolActions = new EnumMap<>(Tool.class);
@@ -494,6 +497,20 @@ public final class RunSpec implements Serializable {
 
     public RunSpec extraEnv(Map<String, String> e) {
         extraEnv = new LinkedHashMap<>(e);
+        return this;
+    }
+
+    /**
+     * The names of variables whose values the run masks wherever it writes them ({@link Secrets}), whatever the
+     * names look like: a CI's credential bindings, and what the user names ({@code --mask-env}, {@code maskValues})
+     * for a secret with no hint in its name ({@code AUTH=hf_...}).
+     */
+    public List<String> maskEnv() {
+        return maskEnv == null ? List.of() : maskEnv; // null in a spec saved before it existed (a resumed step)
+    }
+
+    public RunSpec maskEnv(java.util.Collection<String> names) {
+        maskEnv = new ArrayList<>(new java.util.LinkedHashSet<>(names));
         return this;
     }
 

@@ -76,11 +76,31 @@ public final class Runner {
         Map<String, String> all = new LinkedHashMap<>(baseEnv);
         all.putAll(spec.extraEnv());
         this.jobEnv = java.util.Collections.unmodifiableMap(all);
-        this.secrets = new Secrets(all, java.util.List.of(), spec.commands());
+        this.secrets = new Secrets(all, spec.maskEnv(), spec.commands());
         this.progress = new ProgressLog(listener, secrets);
         this.dir = new RunDirectory(Path.of(spec.outDir()).toAbsolutePath());
         this.journal = new RunJournal(spec, dir, reference, secrets);
         this.lease = new RunLease(dir.root(), detached);
+    }
+
+    /**
+     * Reads every file of this jar a run uses (report.css, the probe, the supervisor and sampler scripts) into
+     * {@link io.jenkins.plugins.gpusanitizer.engine.model.BundledResources}: on a Jenkins agent, while the channel
+     * that serves this jar is open (issue #41, 6).
+     */
+    public static void preloadResources() throws java.io.IOException {
+        io.jenkins.plugins.gpusanitizer.engine.model.BundledResources.preload(
+                io.jenkins.plugins.gpusanitizer.engine.report.HtmlReport.class,
+                io.jenkins.plugins.gpusanitizer.engine.report.HtmlReport.CSS_FILE);
+        for (String file : ProbeInstaller.FILES) {
+            io.jenkins.plugins.gpusanitizer.engine.model.BundledResources.preload(
+                    ProbeInstaller.class, ProbeInstaller.RESOURCES + file);
+        }
+        io.jenkins.plugins.gpusanitizer.engine.model.BundledResources.preload(
+                io.jenkins.plugins.gpusanitizer.engine.run.process.PhaseScript.class,
+                io.jenkins.plugins.gpusanitizer.engine.run.process.PhaseScript.SUPERVISOR);
+        io.jenkins.plugins.gpusanitizer.engine.model.BundledResources.preload(
+                MemorySampler.class, MemorySampler.SCRIPT);
     }
 
     public RunDirectory directory() {

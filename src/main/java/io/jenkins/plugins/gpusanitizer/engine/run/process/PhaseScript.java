@@ -15,7 +15,7 @@ import java.util.Map;
  * nothing in a command or a path is interpreted by the shell.
  */
 public final class PhaseScript {
-    static final String SUPERVISOR = "supervise.sh";
+    public static final String SUPERVISOR = "supervise.sh";
     public static final String PHASE_SCRIPT = "phase.sh";
     public static final String CONF = "supervisor.conf";
     static final String SIDECAR = "sidecar.sh";
@@ -27,7 +27,8 @@ public final class PhaseScript {
         Path bin = Files.createDirectories(runRoot.resolve("bin"));
         Path target = bin.resolve(SUPERVISOR);
         if (!Files.exists(target)) {
-            try (InputStream in = PhaseScript.class.getResourceAsStream(SUPERVISOR)) {
+            try (InputStream in =
+                    io.jenkins.plugins.gpusanitizer.engine.model.BundledResources.open(PhaseScript.class, SUPERVISOR)) {
                 if (in == null) {
                     throw new IOException("the supervisor script is missing from the gpu-sanitize jar");
                 }
