@@ -171,11 +171,12 @@ class GpuSanitizeRecorder {
             String base = agentDirectory.getRemote();
             for (FilePath agentFile : agentDirectory.list("**", null, false)) {
                 Path copy = inside(root, base, agentFile.getRemote());
-                if (copy == null || copy.getParent() == null) {
+                Path folder = copy == null ? null : copy.getParent();
+                if (folder == null) {
                     listener.error("[gpu-sanitize] not copied (outside the run directory): " + agentFile.getRemote());
                     continue;
                 }
-                Files.createDirectories(copy.getParent());
+                Files.createDirectories(folder);
                 try (InputStream in = agentFile.read();
                         OutputStream out = Files.newOutputStream(copy)) {
                     masker.copy(in, out);
