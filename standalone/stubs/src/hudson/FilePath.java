@@ -8,12 +8,12 @@ package hudson;
 
 import edu.umd.cs.findbugs.annotations.CheckForNull;
 import edu.umd.cs.findbugs.annotations.NonNull;
+import hudson.remoting.Future;
 import hudson.remoting.VirtualChannel;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Serializable;
-import java.util.concurrent.Future;
 import org.jenkinsci.remoting.RoleSensitive;
 import org.jenkinsci.remoting.SerializableOnlyOverRemoting;
 
@@ -22,7 +22,7 @@ public final class FilePath implements SerializableOnlyOverRemoting {
     private final String remote;
 
     public FilePath(@CheckForNull VirtualChannel channel, @NonNull String remote) {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     public FilePath(@NonNull File localPath) {
@@ -30,7 +30,7 @@ public final class FilePath implements SerializableOnlyOverRemoting {
     }
 
     public FilePath(@NonNull FilePath base, @NonNull String rel) {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     public String getRemote() {
@@ -38,53 +38,53 @@ public final class FilePath implements SerializableOnlyOverRemoting {
     }
 
     public String getName() {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     public VirtualChannel getChannel() {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     public @NonNull FilePath child(String relOrAbsolute) {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     public <T> T act(final FileCallable<T> callable) throws IOException, InterruptedException {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     public <T> Future<T> actAsync(final FileCallable<T> callable) throws IOException, InterruptedException {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     public InputStream read() throws IOException, InterruptedException {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     @NonNull
     public FilePath[] list(final String includes, final String excludes, final boolean defaultExcludes)
             throws IOException, InterruptedException {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     public int copyRecursiveTo(FilePath target) throws IOException, InterruptedException {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     public void mkdirs() throws IOException, InterruptedException {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     public boolean exists() throws IOException, InterruptedException {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     public boolean isDirectory() throws IOException, InterruptedException {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     public void deleteRecursive() throws IOException, InterruptedException {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     public interface FileCallable<T> extends Serializable, RoleSensitive {

@@ -10,30 +10,30 @@ import hudson.security.AccessControlled;
 
 public abstract class AbstractItem extends Actionable implements Item, AccessControlled {
     protected AbstractItem(ItemGroup parent, String name) {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     @Override
     public @NonNull ItemGroup getParent() {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     @Override
     public String getDisplayName() {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     @Override
     public final String getFullName() {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     public final String getFullDisplayName() {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     @Override
     public final String getUrl() {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 }

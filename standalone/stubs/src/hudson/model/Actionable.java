@@ -12,26 +12,26 @@ import java.util.List;
 public abstract class Actionable extends AbstractModelObject {
     @NonNull
     public <T extends Action> List<T> getActions(Class<T> type) {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     public void addAction(@NonNull Action a) {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     public boolean removeAction(@Nullable Action a) {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     public void replaceAction(@NonNull Action a) {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     public boolean addOrReplaceAction(@NonNull Action a) {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     public <T extends Action> T getAction(Class<T> type) {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 }

@@ -7,6 +7,6 @@ package hudson.model;
 
 public interface Describable<T extends Describable<T>> {
     default Descriptor<T> getDescriptor() {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 }

@@ -15,6 +15,6 @@ public abstract class Descriptor<T extends Describable<T>> {
 
     @NonNull
     public String getDisplayName() {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 }

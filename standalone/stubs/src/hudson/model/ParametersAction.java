@@ -12,40 +12,40 @@ import jenkins.model.RunAction2;
 
 public class ParametersAction implements RunAction2, Iterable<ParameterValue> {
     public ParametersAction(@NonNull List<ParameterValue> parameters) {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     public List<ParameterValue> getParameters() {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     @Override
     public Iterator<ParameterValue> iterator() {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     @Override
     public String getIconFileName() {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     @Override
     public String getDisplayName() {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     @Override
     public String getUrlName() {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     @Override
     public void onAttached(Run<?, ?> r) {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     @Override
     public void onLoad(Run<?, ?> r) {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 }

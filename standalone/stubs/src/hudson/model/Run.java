@@ -22,67 +22,67 @@ public abstract class Run<JobT extends Job<JobT, RunT>, RunT extends Run<JobT, R
     public static final Permission ARTIFACTS = null;
 
     protected Run(@NonNull JobT job) throws IOException {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     protected Run(@NonNull JobT job, @NonNull Calendar timestamp) {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     protected Run(@NonNull JobT job, long timestamp) {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     protected Run(@NonNull JobT project, @NonNull File buildDir) throws IOException {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     public @CheckForNull Result getResult() {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     public void setResult(@NonNull Result r) {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     public boolean isBuilding() {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     public @NonNull JobT getParent() {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     @Override
     public String getDisplayName() {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     public int getNumber() {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     public @CheckForNull RunT getPreviousBuild() {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     public final @CheckForNull RunT getPreviousCompletedBuild() {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     public @NonNull String getUrl() {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     public @NonNull File getRootDir() {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     public synchronized void save() throws IOException {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     public @NonNull String getExternalizableId() {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 }

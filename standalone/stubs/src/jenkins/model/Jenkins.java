@@ -16,6 +16,6 @@ public class Jenkins implements AccessControlled {
 
     @NonNull
     public static Jenkins get() throws IllegalStateException {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.jenkins.plugins.gpusanitizer.steps.GpuSanitizeStep;
 import io.jenkins.plugins.gpusanitizer.steps.SanitizerTool;
 import io.jenkins.plugins.gpusanitizer.steps.Suppression;
+import io.jenkins.plugins.gpusanitizer.testing.StepForm;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.Method;
@@ -191,22 +192,7 @@ class JellyViewsTest {
 
     /** The widgets of config.jelly by field: element (f:number, f:checkbox, ...) inside its f:entry. */
     private static Map<String, Element> widgets() throws Exception {
-        DocumentBuilderFactory f = DocumentBuilderFactory.newInstance();
-        f.setNamespaceAware(true);
-        f.setFeature("http://apache.org/xml/features/disallow-doctype-decl", true);
-        Document d;
-        try (InputStream in = Files.newInputStream(RES.resolve("steps/GpuSanitizeStep/config.jelly"))) {
-            d = f.newDocumentBuilder().parse(in);
-        }
-        Map<String, Element> byField = new TreeMap<>();
-        NodeList entries = d.getElementsByTagNameNS("/lib/form", "entry");
-        for (int i = 0; i < entries.getLength(); i++) {
-            Element entry = (Element) entries.item(i);
-            NodeList children = entry.getElementsByTagName("*");
-            assertThat(children.getLength()).as(entry.getAttribute("field")).isEqualTo(1);
-            byField.put(entry.getAttribute("field"), (Element) children.item(0));
-        }
-        return byField;
+        return new TreeMap<>(StepForm.widgets());
     }
 
     private static Method setter(String field) {
@@ -235,14 +221,14 @@ class JellyViewsTest {
      * without one), converted to the setter's type as the form submission is.
      */
     private static Object untouched(Element widget, Class<?> type) {
-        String dflt = widget.hasAttribute("default") ? widget.getAttribute("default") : null;
-        if (widget.getLocalName().equals("checkbox")) {
-            return dflt != null && !dflt.isEmpty(); // checkbox.jelly: ${attrs.default ?: false}
-        }
-        if (widget.getLocalName().equals("repeatableProperty")) {
+        Object submitted = StepForm.untouched(widget);
+        if (submitted == null) {
             return List.of(); // no item added
         }
-        String v = dflt == null ? "" : dflt;
+        if (submitted instanceof Boolean) {
+            return submitted;
+        }
+        String v = (String) submitted;
         if (type == int.class) {
             return v.isEmpty() ? 0 : Integer.parseInt(v);
         }

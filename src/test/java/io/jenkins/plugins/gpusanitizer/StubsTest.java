@@ -3,6 +3,7 @@ package io.jenkins.plugins.gpusanitizer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,5 +42,36 @@ class StubsTest {
             assertThat(m.find()).as(rel + ": no source line").isTrue();
             assertThat(m.group(1).replace('.', '/') + ".java").as(rel).isEqualTo(rel);
         }
+    }
+
+    /**
+     * Issue #41: a stub body throws {@code new RuntimeException("Stub!")}, which SpotBugs reads as a stub. Any other
+     * body that always throws (UnsupportedOperationException included) makes SpotBugs take the code after each call
+     * into it as unreachable, and the standalone SpotBugs execution missed a finding the real build's reported.
+     */
+    @Test
+    void everyStubBodyThatOnlyThrowsThrowsTheStubIdiomSpotBugsKnows() throws IOException {
+        // a method body that is one throw statement: what precedes its brace is no if (a real body may throw on some
+        // path, as StepDescriptor.checkContextAvailability does)
+        Pattern thrown = Pattern.compile("([^;{}]*)\\{\\s*(throw\\s+[^;]*;)\\s*}");
+        List<String> bodies;
+        try (Stream<Path> s = Files.walk(STUBS)) {
+            bodies = s.filter(p -> p.toString().endsWith(".java"))
+                    .sorted()
+                    .flatMap(p -> {
+                        try {
+                            return thrown.matcher(Files.readString(p))
+                                    .results()
+                                    .filter(r -> !r.group(1).matches("(?s).*\\bif\\s*\\(.*"))
+                                    .map(r -> STUBS.relativize(p) + ": " + r.group(2));
+                        } catch (IOException e) {
+                            throw new UncheckedIOException(e);
+                        }
+                    })
+                    .toList();
+        }
+        assertThat(bodies).hasSizeGreaterThan(100);
+        assertThat(bodies.stream().filter(t -> !t.endsWith(": throw new RuntimeException(\"Stub!\");")))
+                .isEmpty();
     }
 }

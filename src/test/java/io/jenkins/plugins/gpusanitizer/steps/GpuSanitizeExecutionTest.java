@@ -8,6 +8,7 @@ import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 
+import com.google.common.util.concurrent.ListenableFuture;
 import hudson.AbortException;
 import hudson.EnvVars;
 import hudson.FilePath;
@@ -45,6 +46,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.jenkinsci.plugins.scriptsecurity.sandbox.whitelists.Whitelisted;
+import org.jenkinsci.plugins.workflow.steps.BodyInvoker;
 import org.jenkinsci.plugins.workflow.steps.StepContext;
 import org.junit.jupiter.api.Test;
 
@@ -262,6 +264,27 @@ class GpuSanitizeExecutionTest {
         @Override
         public void setResult(Result r) {
             throw new UnsupportedOperationException();
+        }
+
+        @Override
+        public ListenableFuture<Void> saveState() {
+            throw new UnsupportedOperationException("the step never asks for its state to be saved");
+        }
+
+        @Override
+        public BodyInvoker newBodyInvoker() {
+            throw new IllegalStateException("gpuSanitize takes no body"); // as StepContext says of a step without one
+        }
+
+        /** The same context after a save and load: the key alone, as the real contexts compare. */
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof ReplayContext that && key.equals(that.key);
+        }
+
+        @Override
+        public int hashCode() {
+            return key.hashCode();
         }
 
         boolean ended() {

@@ -10,8 +10,10 @@ import hudson.model.User;
 import hudson.slaves.EnvironmentVariablesNodeProperty;
 import io.jenkins.plugins.gpusanitizer.engine.run.FakeGpu;
 import io.jenkins.plugins.gpusanitizer.results.GpuSanitizeBuildAction;
+import io.jenkins.plugins.gpusanitizer.testing.FileWait;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import jenkins.model.Jenkins;
 import jenkins.security.QueueItemAuthenticatorConfiguration;
@@ -70,9 +72,10 @@ class GpuSanitizeRestartITest {
                     new CpsFlowDefinition("node('gpu') { gpuSanitize command: 'python3 train.py --bug far' }", true));
             WorkflowRun b = p.scheduleBuild2(0).waitForStart();
             j.waitForMessage("blocking started", b);
-            while (!Files.isRegularFile(dir.resolve("log/gated-blocking.txt"))) {
-                Thread.sleep(100); // the job waits at its gate: the restart comes in the middle of the phase
-            }
+            // the job waits at its gate: the restart comes in the middle of the phase
+            assertThat(FileWait.all(Duration.ofMinutes(2), dir.resolve("log/gated-blocking.txt")))
+                    .as("the blocking job waits at its gate")
+                    .isTrue();
         });
         sessions.then(j -> {
             Files.writeString(dir.resolve("case/blocking.open"), "");
@@ -100,6 +103,9 @@ class GpuSanitizeRestartITest {
             Files.writeString(dir.resolve("case/blocking.open"), "");
             j.assertBuildStatus(Result.FAILURE, main.scheduleBuild2(0));
             Files.delete(dir.resolve("case/blocking.open"));
+            // main's blocking job passed the gate and left its pid file; no job runs now, so once this is gone the
+            // file can only come from PR-1's blocking job (deleting it after "blocking started" raced with that job)
+            Files.deleteIfExists(dir.resolve("log/gated-blocking.txt"));
             WorkflowJob pr = j.createProject(WorkflowJob.class, "PR-1");
             pr.setDefinition(new CpsFlowDefinition("withEnv(['CHANGE_TARGET=main']) { " + jenkinsfile + " }", true));
             j.jenkins.setSecurityRealm(j.createDummySecurityRealm());
@@ -122,10 +128,9 @@ class GpuSanitizeRestartITest {
                             .authenticate("PR-1", User.getById("dev", true).impersonate2()));
             WorkflowRun b = pr.scheduleBuild2(0).waitForStart();
             j.waitForMessage("blocking started", b);
-            Files.deleteIfExists(dir.resolve("log/gated-blocking.txt"));
-            while (!Files.isRegularFile(dir.resolve("log/gated-blocking.txt"))) {
-                Thread.sleep(100);
-            }
+            assertThat(FileWait.all(Duration.ofMinutes(2), dir.resolve("log/gated-blocking.txt")))
+                    .as("PR-1's blocking job waits at its gate")
+                    .isTrue();
         });
         sessions.then(j -> {
             Files.writeString(dir.resolve("case/blocking.open"), "");

@@ -13,9 +13,12 @@ import hudson.util.Secret;
 import io.jenkins.plugins.gpusanitizer.engine.run.FakeGpu;
 import io.jenkins.plugins.gpusanitizer.results.BuildFolder;
 import io.jenkins.plugins.gpusanitizer.results.GpuSanitizeBuildAction;
+import io.jenkins.plugins.gpusanitizer.testing.StepForm;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.htmlunit.html.HtmlButton;
 import org.htmlunit.html.HtmlCheckBoxInput;
@@ -195,19 +198,19 @@ public class GpuSanitizeStepITest {
         HtmlTextArea snippet = (HtmlTextArea) page.getElementById("prototypeText");
         assertThat(snippet.getText()).isEqualTo("gpuSanitize 'python3 train.py'");
 
-        // the same through the generator's endpoint, with what the untouched form submits
+        // the same through the generator's endpoint, with what the untouched form submits: read from config.jelly
+        // (StepForm, which JellyViewsTest binds to the step's defaults), not a copy of it that can go stale
+        StringBuilder form = new StringBuilder("{'stapler-class':'" + GpuSanitizeStep.class.getName() + "'");
+        Map<String, Object> fields = new LinkedHashMap<>(StepForm.untouched());
+        fields.put("command", "python3 train.py");
+        fields.forEach((field, value) -> form.append(", '")
+                .append(field)
+                .append("':")
+                .append(value instanceof Boolean ? value : "'" + value + "'"));
+        assertThat(fields).containsEntry("gpus", "").containsEntry("printLimit", "1000");
         new SnippetizerTester(j)
                 .assertGenerateSnippet(
-                        "{'stapler-class':'" + GpuSanitizeStep.class.getName() + "', 'command':'python3 train.py',"
-                                + " 'sanitizerCommand':'', 'gpus':'0',"
-                                + " 'phases':'sanitizer,blocking,regression', 'printLimit':'1000',"
-                                + " 'stopAfterDefects':'0', 'keepCachingAllocator':false, 'sanitizerTimeout':'3600',"
-                                + " 'blockingTimeout':'3600', 'regressionTimeout':'3600', 'regressionSeconds':'',"
-                                + " 'regressionMultiple':'2.0', 'referenceSeconds':'', 'expandableSegments':false,"
-                                + " 'throughputRegex':'', 'throughputBaseline':'', 'oomAction':'',"
-                                + " 'memoryGrowthAction':'', 'failOnNewOnly':false, 'keepRawLogs':'0',"
-                                + " 'defaultSuppressions':true, 'computeSanitizer':'', 'python':'',"
-                                + " 'id':'gpu-sanitizer', 'name':'GPU Sanitizer'}",
+                        form.append('}').toString(),
                         "gpuSanitize 'python3 train.py'",
                         j.getURL().toString() + p.getUrl() + Snippetizer.ACTION_URL);
     }

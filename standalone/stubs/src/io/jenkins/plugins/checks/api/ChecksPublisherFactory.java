@@ -12,6 +12,6 @@ import hudson.model.TaskListener;
 
 public abstract class ChecksPublisherFactory implements ExtensionPoint {
     public static ChecksPublisher fromRun(final Run<?, ?> run, final TaskListener listener) {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 }

@@ -7,7 +7,13 @@ package org.jenkinsci.plugins.workflow.graph;
 // bodies throw. Never packaged (see ../README.md).
 
 import hudson.model.Actionable;
+import org.jenkinsci.plugins.workflow.flow.FlowExecution;
 
 public abstract class FlowNode extends Actionable {
     // implements Saveable in workflow-api; addOrReplaceAction comes from Actionable
+
+    // the real constructors are protected (no implicit public one)
+    protected FlowNode(FlowExecution exec, String id, FlowNode... parents) {
+        throw new RuntimeException("Stub!");
+    }
 }

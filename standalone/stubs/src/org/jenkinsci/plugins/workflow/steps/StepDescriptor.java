@@ -16,17 +16,17 @@ public abstract class StepDescriptor extends Descriptor<Step> {
     public abstract Set<? extends Class<?>> getRequiredContext();
 
     public Set<? extends Class<?>> getProvidedContext() {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     public abstract String getFunctionName();
 
     public boolean takesImplicitBlockArgument() {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     public boolean isAdvanced() {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     public final void checkContextAvailability(StepContext c)

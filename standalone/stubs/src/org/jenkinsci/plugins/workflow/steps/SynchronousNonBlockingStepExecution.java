@@ -20,26 +20,26 @@ public abstract class SynchronousNonBlockingStepExecution<T> extends StepExecuti
 
     @Override
     public final boolean start() throws Exception {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     @Override
     public void stop(Throwable cause) throws Exception {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     @Override
     public void onResume() {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     @Override
     public @NonNull String getStatus() {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 
     @Override
     public boolean blocksRestart() {
-        throw new UnsupportedOperationException();
+        throw new RuntimeException("Stub!");
     }
 }
