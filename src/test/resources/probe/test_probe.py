@@ -166,7 +166,7 @@ class ProbeTest(unittest.TestCase):
             self.assertEqual(0, rc, err)
             with open(os.path.join(self.tmp, "job.log")) as f:
                 self.assertEqual("job line\n", f.read(), mode)
-            self.assertEqual(["probe", "exit"], [r["type"] for r in records], mode)
+            self.assertEqual(["probe", "work", "exit"], [r["type"] for r in records], mode)
 
     def test_a_clean_job_is_left_alone(self):
         rc, out, err, records = self.same_with_and_without("clean.py", "blocking")

@@ -72,7 +72,7 @@ public class GpuSanitizeStep extends Step implements Serializable {
     private boolean probe = true;
     private boolean isolateWorkspace = true;
     private String sharedPaths;
-    private long workspaceLimitMB = Isolation.DEFAULT_LIMIT_MIB;
+    private int workspaceLimitMB = (int) Isolation.DEFAULT_LIMIT_MIB;
     private boolean overlapBlocking = true;
     private boolean regressionAfter;
     private boolean excludeVendorKernels;
@@ -337,13 +337,13 @@ public class GpuSanitizeStep extends Step implements Serializable {
         this.sharedPaths = blankToNull(sharedPaths);
     }
 
-    public long getWorkspaceLimitMB() {
+    public int getWorkspaceLimitMB() {
         return workspaceLimitMB;
     }
 
     /** The most each run's copy of the workspace may hold, MiB; 0: no limit. */
     @DataBoundSetter
-    public void setWorkspaceLimitMB(long workspaceLimitMB) {
+    public void setWorkspaceLimitMB(int workspaceLimitMB) {
         this.workspaceLimitMB = workspaceLimitMB;
     }
 

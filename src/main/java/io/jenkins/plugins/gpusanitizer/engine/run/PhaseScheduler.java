@@ -31,42 +31,33 @@ final class PhaseScheduler {
     private final PhaseContext context;
     private final RunJournal journal;
     private final RegressionPhase regression;
+    private final RunPlan plan;
 
     PhaseScheduler(PhaseContext context, RunJournal journal) {
         this.context = context;
         this.journal = journal;
+        this.plan = RunPlan.of(context.spec());
         this.regression = new RegressionPhase(context);
         journal.throughput(regression::throughput);
     }
 
     /**
      * Whether the first phase(s) start beside the environment check (the default); with {@code --no-overlap} the
-     * check answers before any phase. The phases that start before its answer stop when it finds the environment
-     * unusable (their files are set aside, none of their results counts); the others start after it.
+     * check answers before any phase ({@link RunPlan#besideCheck}).
      */
     static boolean startsBesideCheck(RunSpec spec) {
-        return spec.overlapBlocking();
-    }
-
-    /** One GPU, the sanitizer runs with the blocking run beside them (and the regression run when it fits). */
-    private static boolean overlapped(RunSpec spec) {
-        return spec.gpus().size() == 1
-                && spec.overlapBlocking()
-                && spec.phases().contains(Phase.SANITIZER)
-                && spec.phases().contains(Phase.BLOCKING)
-                && !spec.tools().isEmpty();
+        return RunPlan.of(spec).besideCheck();
     }
 
     /** @return true when aborted */
     boolean run() throws IOException {
-        RunSpec spec = context.spec();
-        if (overlapped(spec)) {
-            return runOverlapped(spec.gpus().get(0));
-        }
-        if (spec.gpus().size() > 1) {
-            return runInParallel();
-        }
-        return runInOrder(spec.gpus().get(0));
+        context.progress().say(plan.describe());
+        String gpu = context.spec().gpus().get(0);
+        return switch (plan.layout()) {
+            case BESIDE -> runOverlapped(gpu);
+            case ACROSS_GPUS -> runInParallel();
+            case IN_ORDER -> runInOrder(gpu);
+        };
     }
 
     /**
@@ -77,7 +68,7 @@ final class PhaseScheduler {
      */
     private boolean runInOrder(String gpu) throws IOException {
         RunSpec spec = context.spec();
-        boolean besideCheck = startsBesideCheck(spec);
+        boolean besideCheck = plan.besideCheck();
         for (Phase phase : spec.phases()) {
             List<PhaseResult> first = new ArrayList<>();
             // beside the check, results are recorded once it found the environment usable; else as each ends
@@ -199,7 +190,7 @@ final class PhaseScheduler {
                 independent.add(() -> phase.run(gpu));
             }
         }
-        boolean besideCheck = startsBesideCheck(spec);
+        boolean besideCheck = plan.besideCheck();
         if (spec.phases().contains(Phase.BLOCKING)) {
             String gpu = gpus.get(next++ % gpus.size());
             EnvironmentCheck check = context.environmentCheck();
@@ -562,68 +553,6 @@ final class PhaseScheduler {
                         .say("environment unusable: " + result.name() + " (started beside the check) was stopped;"
                                 + " its files are kept in " + kept.getFileName() + ", no phase result counts");
             }
-        }
-    }
-
-    /** A phase on a thread of its own, beside the scheduler's; an abort interrupts it and waits for its result. */
-    private static final class BesideRun implements RegressionBeside.Blocking {
-        private final Thread thread;
-        private volatile PhaseResult result;
-        private volatile Throwable failure;
-
-        BesideRun(Callable<PhaseResult> phase) {
-            thread = new Thread(
-                    () -> {
-                        try {
-                            result = phase.call();
-                        } catch (Throwable e) {
-                            failure = e;
-                        }
-                    },
-                    "gpu-sanitize-beside");
-            thread.setDaemon(true);
-            thread.start();
-        }
-
-        void abort() {
-            thread.interrupt();
-        }
-
-        @Override
-        public boolean awaitEnd(long millis) throws InterruptedException {
-            thread.join(millis);
-            return !thread.isAlive();
-        }
-
-        @Override
-        public PhaseResult ended() {
-            return thread.isAlive() ? null : result;
-        }
-
-        /** Waits for it (an interrupt of the waiting thread aborts it first); null when it produced nothing. */
-        PhaseResult result() throws IOException {
-            boolean interrupted = false;
-            while (thread.isAlive()) {
-                try {
-                    thread.join();
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                    thread.interrupt();
-                }
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-            if (failure instanceof IOException io) {
-                throw io;
-            }
-            if (failure instanceof RuntimeException runtime) {
-                throw runtime;
-            }
-            if (failure != null) {
-                throw new IOException("phase failed: " + failure, failure);
-            }
-            return result;
         }
     }
 
