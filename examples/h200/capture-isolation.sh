@@ -32,11 +32,8 @@ now() { echo $(( $(date +%s) - T0 )); }
 workspace() {
   local ws=$1
   rm -rf "$ws"; mkdir -p "$ws"
-  if git -C "$repo" rev-parse --git-dir > /dev/null 2>&1; then
-    git -C "$repo" ls-files -z | (cd "$repo" && xargs -0 cp --parents -t "$ws" 2>/dev/null)
-  else # the device's copy of the tree has no .git: everything but the carried runtime
-    (cd "$repo" && tar --exclude=./.device --exclude=./.dev42 -cf - .) | tar -xf - -C "$ws"
-  fi
+  # the tree as the device's copy holds it (its .git index may not list what the checkout has): all but the runtime
+  (cd "$repo" && tar --exclude=./.device --exclude=./.dev42 -cf - .) | tar -xf - -C "$ws"
   # BIG_MB: a pretrained model of that many MB beside the code, as real workspaces hold (a few hundred MB in all)
   [ "${BIG_MB:-0}" -gt 0 ] && mkdir -p "$ws/pretrained" && head -c "${BIG_MB}M" /dev/urandom > "$ws/pretrained/weights.bin"
   du -sm "$ws" | cut -f1 > "$ws.mb"
@@ -80,17 +77,27 @@ print(f"   isolation: {copy:.2f} s of copying and comparing in a {wall} s gate (
 PY
   # the copies are the workspaces again: what each run wrote is in its manifest
   rm -rf "$out/$name/workspaces"
+  find "$out" -type d -name workspaces -prune -exec rm -rf {} +
 }
-gate resume-ddp 200 -- $TR --standalone --nproc_per_node=1 examples/resume_ddp.py --epochs 4
-gate resume-ddp-after 200 --no-overlap -- $TR --standalone --nproc_per_node=1 examples/resume_ddp.py --epochs 4
-gate resume-ddp-shared 200 --no-isolation -- $TR --standalone --nproc_per_node=1 examples/resume_ddp.py --epochs 4
-BIG_MB=300 gate save-load 150 -- python3 examples/save_load_job.py --epochs 3
+EPOCHS=${EPOCHS:-4}
+for g in ${GATES:-resume-ddp resume-ddp-after resume-ddp-shared save-load cudnn-bench}; do
+  case $g in
+    resume-ddp) gate $g 200 -- $TR --standalone --nproc_per_node=1 examples/resume_ddp.py --epochs "$EPOCHS" ;;
+    resume-ddp-after) gate $g 200 --no-overlap -- $TR --standalone --nproc_per_node=1 examples/resume_ddp.py --epochs "$EPOCHS" ;;
+    resume-ddp-shared) gate $g 200 --no-isolation -- $TR --standalone --nproc_per_node=1 examples/resume_ddp.py --epochs "$EPOCHS" ;;
+    save-load) BIG_MB=300 gate $g 150 -- python3 examples/save_load_job.py --epochs 3 ;;
+    cudnn-bench) gate $g 120 -- python3 examples/cudnn_bench.py ;;
+  esac
+  # a job that failed at once says why here (the zip may be too large to come back)
+  for f in "$out/$g"/*/stderr.log; do [ -s "$f" ] && { echo "-- $f"; tail -5 "$f"; } >> "$out/summary.txt"; done
+done
 left=$(( DEADLINE - $(now) ))
-if [ "$left" -gt 120 ]; then
+if [ "$left" -gt 120 ] && [ -z "${NO_MINUTES:-}" ]; then
   DEADLINE=$left bash bench/gpu-minutes.sh "$out/minutes" ${MINUTES_JOBS:-cudnn-bench triton-stride ddp-clean} \
     > "$out/gpu-minutes.txt" 2>&1
 fi
 cat "$out/summary.txt"
+find "$out" -type d -name workspaces -prune -exec rm -rf {} +
 prune_record "$out"
 if [ -n "${OUT:-}" ] && [ -d "${OUT:-}" ]; then
   zip_record "$out" "$OUT/$(basename "$out").zip.xz"

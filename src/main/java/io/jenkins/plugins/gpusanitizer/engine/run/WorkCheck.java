@@ -20,7 +20,8 @@ import java.util.regex.Pattern;
  *   <li>{@code no-gpu-work}: the job ran but none of its processes created a CUDA context (a CPU fallback when CUDA
  *       fails under the tool);
  *   <li>{@code less-work}: a run that ended by itself did under half the optimizer steps of another run of the same
- *       command (it resumed from state another run left, or found its work already done);
+ *       command, and ended in under three quarters of its time (it resumed from state another run left, or found its
+ *       work already done; a time-budgeted job that runs slower under the tool does fewer steps in as long);
  *   <li>{@code detached}: a process that used the GPU was still going when the command returned, and was killed
  *       with the phase (a launcher that starts the training in the background).
  * </ul>
@@ -32,6 +33,12 @@ import java.util.regex.Pattern;
 final class WorkCheck {
     /** A run that did less than this share of another run's steps did not do the job's work. */
     static final double FRACTION = 0.5;
+    /**
+     * ... and ended this much sooner than it: it stopped early. A job that trains for a time budget does fewer steps
+     * where it runs slower (under the tool, with launches blocking) in as long a time, and is no finding (on the
+     * H200, examples/cudnn_bench.py's sanitizer run took a fraction of the plain run's steps in its 10 s).
+     */
+    static final double SOONER = 0.75;
 
     private static final Pattern KILLED = Pattern.compile("leftover process\\(es\\) of the phase killed: (.*)");
     private static final Pattern PID = Pattern.compile("(?:^|, )(\\d+) \\(");
@@ -179,6 +186,7 @@ final class WorkCheck {
                 if (r == most
                         || !sameJob(r.phase(), most.phase())
                         || r.steps() >= most.steps() * FRACTION
+                        || r.phase().wallSeconds() >= most.phase().wallSeconds() * SOONER
                         || !said.add(r.phase().name())) {
                     continue;
                 }

@@ -19,6 +19,10 @@ class WorkCheckTest {
     Path dir;
 
     private static Report.PhaseJson phase(String name, String status, List<String> command, String note) {
+        return phase(name, status, command, note, 40);
+    }
+
+    private static Report.PhaseJson phase(String name, String status, List<String> command, String note, double wall) {
         return new Report.PhaseJson(
                 name,
                 name.startsWith("sanitizer") ? "memcheck" : null,
@@ -28,7 +32,7 @@ class WorkCheckTest {
                 status,
                 0,
                 null,
-                40,
+                wall,
                 null,
                 false,
                 false,
@@ -120,7 +124,8 @@ class WorkCheckTest {
                         "sanitizer-memcheck",
                         PhaseResult.PASSED,
                         List.of("compute-sanitizer", "--tool", "memcheck", "python3", "train.py"),
-                        null),
+                        null,
+                        5),
                 phase("blocking", PhaseResult.PASSED, List.of("python3", "train.py"), null)));
 
         assertThat(reasons).extracting(Reason::code).containsExactly("less-work");
@@ -138,5 +143,37 @@ class WorkCheckTest {
 
         assertThat(reasons(r)).isEmpty();
         assertThat(WorkCheck.of(r, new RunDirectory(dir)).json()).noneMatch(Report.WorkJson::counted);
+    }
+
+    @Test
+    void aTimeBudgetedJobThatStepsSlowerUnderTheToolForAsLongIsNoFinding() throws IOException {
+        probe("sanitizer-memcheck", "{\"type\":\"work\",\"event\":\"exit\",\"pid\":1,\"steps\":9,\"cuda\":true}");
+        probe("regression", "{\"type\":\"work\",\"event\":\"exit\",\"pid\":2,\"steps\":410,\"cuda\":true}");
+        List<Reason> reasons = reasons(record(
+                phase(
+                        "sanitizer-memcheck",
+                        PhaseResult.PASSED,
+                        List.of("compute-sanitizer", "--tool", "memcheck", "python3", "bench.py"),
+                        null,
+                        26.1),
+                phase("regression", PhaseResult.PASSED, List.of("python3", "bench.py"), null, 22.6)));
+
+        assertThat(reasons).isEmpty();
+    }
+
+    @Test
+    void aRunThatResumedAndEndedEarlyIsLessWorkEvenUnderTheTool() throws IOException {
+        probe("sanitizer-memcheck", "{\"type\":\"work\",\"event\":\"exit\",\"pid\":1,\"steps\":0,\"cuda\":true}");
+        probe("regression", "{\"type\":\"work\",\"event\":\"exit\",\"pid\":2,\"steps\":256,\"cuda\":true}");
+        List<Reason> reasons = reasons(record(
+                phase(
+                        "sanitizer-memcheck",
+                        PhaseResult.PASSED,
+                        List.of("compute-sanitizer", "--tool", "memcheck", "python3", "train.py"),
+                        null,
+                        6.0),
+                phase("regression", PhaseResult.PASSED, List.of("python3", "train.py"), null, 30.0)));
+
+        assertThat(reasons).extracting(Reason::code).containsExactly("less-work");
     }
 }
