@@ -1,11 +1,13 @@
 """Trains JOB_EPOCHS epochs, saving ckpt.json after each; a start finding the checkpoint resumes after it."""
 import json
 import os
+import time
 
 import torch
 
 EPOCHS = int(os.environ.get("JOB_EPOCHS", "5"))
 STEPS = int(os.environ.get("JOB_STEPS", "4"))
+STEP_SECONDS = float(os.environ.get("JOB_STEP_SECONDS", "0"))  # what a step costs, as a real one does
 device = "cuda" if torch.cuda.is_available() else "cpu"
 start = 0
 if os.path.exists("ckpt.json"):
@@ -18,6 +20,7 @@ for epoch in range(start, EPOCHS):
         if device == "cuda":
             torch.cuda.memory.alloc(4096)
         opt.step()
+        time.sleep(STEP_SECONDS)
     with open("ckpt.json.tmp", "w") as f:
         json.dump({"epoch": epoch}, f)
     os.replace("ckpt.json.tmp", "ckpt.json")

@@ -139,7 +139,12 @@ class IsolatedRunsTest {
 
     @Test
     void withoutIsolationTheRunsThatResumedAndTrainedNothingAreNoPass() throws IOException {
-        Report r = run("resume_job.py", false, s -> s.isolation(Isolation.DEFAULT.isolate(false)), Map.of());
+        // steps that take time, as real ones do: a run that resumed at the end ends far sooner than one that trained
+        Report r = run(
+                "resume_job.py",
+                false,
+                s -> s.isolation(Isolation.DEFAULT.isolate(false)),
+                Map.of("JOB_STEP_SECONDS", "0.1"));
 
         assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.ERROR);
         assertThat(r.reasons())

@@ -100,33 +100,50 @@ class WorkCheckTest {
         assertThat(reasons).isEmpty();
     }
 
+    /**
+     * A sanitizer run and a plain run, each with the steps and wall time given; the sanitizer run's argv is the tool's
+     * options then {@code sanitizerJob}.
+     */
+    private List<Reason> sanitizerBeside(
+            List<String> sanitizerJob,
+            long sanitizerSteps,
+            double sanitizerWall,
+            String plain,
+            List<String> plainJob,
+            long plainSteps,
+            double plainWall)
+            throws IOException {
+        probe("sanitizer-memcheck", work(1, sanitizerSteps));
+        probe(plain, work(2, plainSteps));
+        List<String> tool = new java.util.ArrayList<>(List.of("compute-sanitizer", "--tool", "memcheck"));
+        tool.addAll(sanitizerJob);
+        return reasons(record(
+                phase("sanitizer-memcheck", PhaseResult.PASSED, tool, null, sanitizerWall),
+                phase(plain, PhaseResult.PASSED, plainJob, null, plainWall)));
+    }
+
+    private static String work(long pid, long steps) {
+        return "{\"type\":\"work\",\"event\":\"exit\",\"pid\":" + pid + ",\"steps\":" + steps + ",\"cuda\":true}";
+    }
+
     @Test
     void aShorterSanitizerCommandIsNeverComparedWithTheFullRuns() throws IOException {
-        probe("sanitizer-memcheck", "{\"type\":\"work\",\"event\":\"exit\",\"pid\":1,\"steps\":8,\"cuda\":true}");
-        probe("blocking", "{\"type\":\"work\",\"event\":\"exit\",\"pid\":2,\"steps\":400,\"cuda\":true}");
-        List<Reason> reasons = reasons(record(
-                phase(
-                        "sanitizer-memcheck",
-                        PhaseResult.PASSED,
-                        List.of("compute-sanitizer", "--tool", "memcheck", "python3", "train.py", "--steps", "8"),
-                        null),
-                phase("blocking", PhaseResult.PASSED, List.of("python3", "train.py", "--steps", "400"), null)));
+        List<Reason> reasons = sanitizerBeside(
+                List.of("python3", "train.py", "--steps", "8"),
+                8,
+                5,
+                "blocking",
+                List.of("python3", "train.py", "--steps", "400"),
+                400,
+                40);
 
         assertThat(reasons).isEmpty();
     }
 
     @Test
     void theSameCommandUnderTheToolThatDidAFractionOfTheStepsIsLessWork() throws IOException {
-        probe("sanitizer-memcheck", "{\"type\":\"work\",\"event\":\"exit\",\"pid\":1,\"steps\":3,\"cuda\":true}");
-        probe("blocking", "{\"type\":\"work\",\"event\":\"exit\",\"pid\":2,\"steps\":400,\"cuda\":true}");
-        List<Reason> reasons = reasons(record(
-                phase(
-                        "sanitizer-memcheck",
-                        PhaseResult.PASSED,
-                        List.of("compute-sanitizer", "--tool", "memcheck", "python3", "train.py"),
-                        null,
-                        5),
-                phase("blocking", PhaseResult.PASSED, List.of("python3", "train.py"), null)));
+        List<Reason> reasons = sanitizerBeside(
+                List.of("python3", "train.py"), 3, 5, "blocking", List.of("python3", "train.py"), 400, 40);
 
         assertThat(reasons).extracting(Reason::code).containsExactly("less-work");
         assertThat(reasons.get(0).message())
@@ -145,34 +162,19 @@ class WorkCheckTest {
         assertThat(WorkCheck.of(r, new RunDirectory(dir)).json()).noneMatch(Report.WorkJson::counted);
     }
 
+    /** The H200's examples/cudnn_bench.py: a 10 s budget, far fewer steps under the tool in as long a time. */
     @Test
     void aTimeBudgetedJobThatStepsSlowerUnderTheToolForAsLongIsNoFinding() throws IOException {
-        probe("sanitizer-memcheck", "{\"type\":\"work\",\"event\":\"exit\",\"pid\":1,\"steps\":9,\"cuda\":true}");
-        probe("regression", "{\"type\":\"work\",\"event\":\"exit\",\"pid\":2,\"steps\":410,\"cuda\":true}");
-        List<Reason> reasons = reasons(record(
-                phase(
-                        "sanitizer-memcheck",
-                        PhaseResult.PASSED,
-                        List.of("compute-sanitizer", "--tool", "memcheck", "python3", "bench.py"),
-                        null,
-                        26.1),
-                phase("regression", PhaseResult.PASSED, List.of("python3", "bench.py"), null, 22.6)));
+        List<Reason> reasons = sanitizerBeside(
+                List.of("python3", "bench.py"), 9, 26.1, "regression", List.of("python3", "bench.py"), 410, 22.6);
 
         assertThat(reasons).isEmpty();
     }
 
     @Test
     void aRunThatResumedAndEndedEarlyIsLessWorkEvenUnderTheTool() throws IOException {
-        probe("sanitizer-memcheck", "{\"type\":\"work\",\"event\":\"exit\",\"pid\":1,\"steps\":0,\"cuda\":true}");
-        probe("regression", "{\"type\":\"work\",\"event\":\"exit\",\"pid\":2,\"steps\":256,\"cuda\":true}");
-        List<Reason> reasons = reasons(record(
-                phase(
-                        "sanitizer-memcheck",
-                        PhaseResult.PASSED,
-                        List.of("compute-sanitizer", "--tool", "memcheck", "python3", "train.py"),
-                        null,
-                        6.0),
-                phase("regression", PhaseResult.PASSED, List.of("python3", "train.py"), null, 30.0)));
+        List<Reason> reasons = sanitizerBeside(
+                List.of("python3", "train.py"), 0, 6.0, "regression", List.of("python3", "train.py"), 256, 30.0);
 
         assertThat(reasons).extracting(Reason::code).containsExactly("less-work");
     }
