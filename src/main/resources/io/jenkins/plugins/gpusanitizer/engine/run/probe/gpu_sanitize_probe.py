@@ -320,6 +320,179 @@ def _install_sanitizer(torch):
 
 
 # ---------------------------------------------------------------------------------------------
+# sanitizer mode: the allocation record (issue #42)
+#
+# Under PYTORCH_NO_CUDA_MEMORY_CACHING=1 every tensor is its own cudaMalloc, and memcheck names the one an
+# out-of-bounds access ran past by its base address ("... after the nearest allocation at 0x... of size N").
+# The allocator's history records nothing in that mode (its uncached path bypasses it), but it calls torch's
+# GPU trace (torch.cuda._gpu_trace, the hook CSAN uses) with the pointer. So: one callback per cudaMalloc
+# takes the innermost user frames and the size (cuMemGetAddressRange), and writes a line only when a pointer
+# gets a new (size, site): a training loop that allocates the same tensors at the same addresses every step
+# writes nothing after its first step. Written as the job runs, so the record survives the job dying of the
+# fault; shapes are known only where a tensor still holds the memory when the job dies of an exception.
+
+
+class _Allocs(object):
+    on = False
+    last = {}  # ptr -> (size, site id) as last written
+    sites = {}  # (file, line, function, caller file, caller line) -> site id
+    lines = 0
+    capped = False
+    range_of = None  # ptr -> size, or None
+    calls = 0
+    seconds = 0.0
+
+
+_A = _Allocs()
+_MAX_ALLOC_LINES = _env_number("GPU_SANITIZE_PROBE_MAX_ALLOCS", 20000, int)
+_MAX_ALLOC_POINTERS = 200000
+_MAX_SHAPES = 2000
+
+
+def _alloc_address_range():
+    """size = cuMemGetAddressRange(ptr) through the driver, or None where the driver is not found."""
+    import ctypes
+
+    try:
+        fn = ctypes.CDLL("libcuda.so.1").cuMemGetAddressRange_v2
+    except (OSError, AttributeError):
+        return None
+    fn.argtypes = [ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_size_t), ctypes.c_uint64]
+    fn.restype = ctypes.c_int
+    base = ctypes.c_uint64()
+    size = ctypes.c_size_t()
+
+    def range_of(ptr):
+        if fn(ctypes.byref(base), ctypes.byref(size), ptr) == 0 and base.value == ptr:
+            return size.value
+        return None
+
+    return range_of
+
+
+def _alloc_site(frame):
+    frames = _user_frames(frame, 2)
+    if not frames:
+        return None  # a thread with no Python frame: autograd's backward, a library's worker
+    key = tuple(frames[0]) + (tuple(frames[1][:2]) if len(frames) > 1 else ())
+    sid = _A.sites.get(key)
+    if sid is None:
+        sid = len(_A.sites) + 1
+        _A.sites[key] = sid
+        rec = {"type": "alloc-site", "id": sid, "site": _loc(*frames[0])}
+        if len(frames) > 1:
+            rec["caller"] = _loc(*frames[1], code=False)
+        _emit(rec, force=True)
+    return sid
+
+
+def _on_alloc(ptr):
+    """torch's GPU trace callback for each allocation: must be cheap and never raise."""
+    try:
+        if not ptr:
+            return
+        t0 = time.perf_counter()
+        _A.calls += 1
+        size = _A.range_of(ptr) if _A.range_of is not None else None
+        sid = _alloc_site(sys._getframe(1))
+        _A.seconds += time.perf_counter() - t0
+        if _A.last.get(ptr) == (size, sid):
+            return
+        if len(_A.last) >= _MAX_ALLOC_POINTERS:
+            _A.last.clear()
+        _A.last[ptr] = (size, sid)
+        if _A.lines >= _MAX_ALLOC_LINES:
+            if not _A.capped:
+                _A.capped = True
+                _note("alloc", "allocation record stopped at %d lines" % _MAX_ALLOC_LINES, force=True)
+            return
+        _A.lines += 1
+        _emit({"type": "alloc", "ptr": "0x%x" % ptr, "size": size, "site": sid}, force=True)
+    except Exception as e:
+        _error("alloc", e)
+
+
+def _install_alloc_record(torch):
+    """Returns what the `probe` line says of the record: on, or why not."""
+    if os.environ.get("GPU_SANITIZE_PROBE_ALLOCS", "1") == "0":
+        return "off (GPU_SANITIZE_PROBE_ALLOCS=0)"
+    if os.environ.get("PYTORCH_NO_CUDA_MEMORY_CACHING", "") in ("", "0"):
+        return "off: the caching allocator is on (memcheck names its segments, not tensors)"
+    trace = getattr(torch.cuda, "_gpu_trace", None)
+    activate = getattr(torch._C, "_activate_gpu_trace", None)
+    if trace is None or activate is None or not hasattr(trace, "register_callback_for_memory_allocation"):
+        return "off: this torch has no GPU trace (torch.cuda._gpu_trace)"
+    _A.range_of = _alloc_address_range()
+    trace.register_callback_for_memory_allocation(_on_alloc)
+    activate()
+    _A.on = True
+    previous = sys.excepthook
+
+    def excepthook(t, v, tb):
+        try:
+            _alloc_shapes(tb)
+        except Exception as e:
+            _error("alloc-shapes", e)
+        previous(t, v, tb)
+
+    sys.excepthook = excepthook
+    import atexit
+
+    atexit.register(_alloc_summary)
+    return "on" if _A.range_of is not None else "on, without sizes (no libcuda.so.1)"
+
+
+def _alloc_summary():
+    """At a normal exit: what the record cost (the callbacks' own time) and holds."""
+    if os.getpid() == _PID0:
+        _emit({"type": "alloc-summary", "calls": _A.calls, "lines": _A.lines, "pointers": len(_A.last),
+               "sites": len(_A.sites), "seconds": round(_A.seconds, 4)}, force=True)
+
+
+def _alloc_shapes(tb):
+    """At the job's death by an exception: the shape and dtype of each tensor (and CuPy array) that still
+    holds a recorded allocation from its first byte. Only then: a clean job never pays for it."""
+    if not _A.last:
+        return
+    import gc
+
+    torch = _S.torch
+    cupy = sys.modules.get("cupy")
+    seen = set()
+    n = 0
+    candidates = []
+    while tb is not None:  # the failing frames' locals first: the buffer is usually one of them
+        candidates.extend(tb.tb_frame.f_locals.values())
+        tb = tb.tb_next
+    candidates.extend(gc.get_objects())
+    for o in candidates:
+        if n >= _MAX_SHAPES:
+            break
+        try:
+            if isinstance(o, torch.Tensor):
+                if not o.is_cuda or o.storage_offset() != 0:
+                    continue
+                ptr = o.untyped_storage().data_ptr()
+                rec = {"kind": "tensor", "dtype": str(o.dtype).replace("torch.", ""), "shape": list(o.shape),
+                       "view": o._base is not None}
+            elif cupy is not None and isinstance(o, cupy.ndarray):
+                ptr = o.data.ptr
+                if o.data.mem.ptr != ptr:
+                    continue
+                rec = {"kind": "cupy", "dtype": str(o.dtype), "shape": list(o.shape), "view": o.base is not None}
+            else:
+                continue
+            if ptr not in _A.last or (ptr, rec["view"]) in seen:
+                continue
+            seen.add((ptr, rec["view"]))
+            rec.update({"type": "alloc-shape", "ptr": "0x%x" % ptr})
+            _emit(rec, force=True)
+            n += 1
+        except Exception:
+            continue
+
+
+# ---------------------------------------------------------------------------------------------
 # blocking mode: the failing operator's arguments
 
 
@@ -1054,6 +1227,7 @@ def _on_torch(torch):
             hello["watched"] = _install_blocking(torch)
         elif _MODE == "sanitizer":
             hello["compileWrapped"] = _install_sanitizer(torch)
+            hello["allocations"] = _install_alloc_record(torch)
         elif _MODE == "regression":
             _install_regression(torch)
         _emit(hello, force=True)
