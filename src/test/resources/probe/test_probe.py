@@ -154,6 +154,29 @@ class ProbeTest(unittest.TestCase):
         self.assertTrue(all(r["at"]["file"].endswith("compiled.py") for r in changed))
         self.assertEqual([], self.of(records, "probe-error"))
 
+    def test_under_the_sanitizer_uncached_allocations_are_recorded_as_the_job_runs(self):
+        env = {"PYTORCH_NO_CUDA_MEMORY_CACHING": "1"}
+        off = self.run_job("alloc_fault.py", None, env=env)
+        rc, out, err, records = self.run_job("alloc_fault.py", "sanitizer", env=env)
+        self.assertEqual((off[0], off[1], off[2]), (rc, out, err), "the job's own output")
+        self.assertTrue(self.of(records, "probe")[0]["allocations"].startswith("on"))
+        sites = {r["id"]: r for r in self.of(records, "alloc-site")}
+        allocs = self.of(records, "alloc")
+        self.assertEqual(["0x7f0000001000", "0x7f0000002000"], [a["ptr"] for a in allocs])
+        first = sites[allocs[0]["site"]]
+        self.assertEqual((5, "make"), (first["site"]["line"], first["site"]["function"]))
+        self.assertEqual(9, first["caller"]["line"])
+        self.assertEqual(10, sites[allocs[1]["site"]]["site"]["line"])
+        shapes = {r["ptr"]: (r["dtype"], r["shape"]) for r in self.of(records, "alloc-shape")}
+        self.assertEqual({"0x7f0000001000": ("float32", [16]), "0x7f0000002000": ("float32", [8])}, shapes)
+        self.assertEqual([], self.of(records, "probe-error"))
+
+    def test_with_the_caching_allocator_on_nothing_is_recorded(self):
+        rc, out, err, records = self.run_job("alloc_fault.py", "sanitizer")
+        self.assertIn("caching allocator is on", self.of(records, "probe")[0]["allocations"])
+        self.assertEqual([], self.of(records, "alloc"))
+        self.assertEqual([], self.of(records, "alloc-shape"))
+
     def test_the_other_modes_leave_torch_compile_alone(self):
         for mode in ("blocking", "regression"):
             rc, out, err, records = self.same_with_and_without("compiled.py", mode)

@@ -413,12 +413,23 @@ def _on_alloc(ptr):
 
 
 def _install_alloc_record(torch):
-    """Returns what the `probe` line says of the record: on, or why not."""
+    """Returns what the `probe` line says of the record: on, or why not. Never raises."""
+    try:
+        return _start_alloc_record(torch)
+    except Exception as e:
+        _error("alloc-record", e)
+        return "off: %s" % type(e).__name__
+
+
+def _start_alloc_record(torch):
     if os.environ.get("GPU_SANITIZE_PROBE_ALLOCS", "1") == "0":
         return "off (GPU_SANITIZE_PROBE_ALLOCS=0)"
     if os.environ.get("PYTORCH_NO_CUDA_MEMORY_CACHING", "") in ("", "0"):
         return "off: the caching allocator is on (memcheck names its segments, not tensors)"
-    trace = getattr(torch.cuda, "_gpu_trace", None)
+    try:
+        from torch.cuda import _gpu_trace as trace  # the module torch's C++ calls (CONCRETE_GPU_TRACE)
+    except ImportError:
+        trace = None
     activate = getattr(torch._C, "_activate_gpu_trace", None)
     if trace is None or activate is None or not hasattr(trace, "register_callback_for_memory_allocation"):
         return "off: this torch has no GPU trace (torch.cuda._gpu_trace)"
