@@ -5,7 +5,10 @@ import os
 import torch
 
 seen = []
-trace = getattr(torch.cuda, "_gpu_trace", None)
+try:
+    from torch.cuda import _gpu_trace as trace
+except ImportError:
+    trace = None
 if trace is not None and os.environ.get("GPU_SANITIZE_PROBE_OUT") is None:
     trace.register_callback_for_memory_allocation(lambda ptr: seen.append(ptr))
     torch._C._activate_gpu_trace()
