@@ -38,7 +38,7 @@ case_run() {
   mkdir -p "$work/$name"
   local a; a=$(date +%s.%N)
   withprobe "$work/$name/probe.jsonl" timeout -k 5 "$limit" compute-sanitizer --tool memcheck --xml --save "$work/$name/memcheck.xml" \
-    --log-file "$work/$name/memcheck.log" --print-limit 200 --error-exitcode 86 "$@" > "$work/$name/stdout" 2> "$work/$name/stderr"
+    --log-file "$work/$name/memcheck.log" --print-limit 200 --error-exitcode 86 --strip-paths no --padding 4096 "$@" > "$work/$name/stdout" 2> "$work/$name/stderr"
   echo "rc=$? wall=$(awk -v a="$a" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}') cmd=$*" > "$work/$name/rc"
 }
 case_run far 60 python3 examples/lstm_job.py --bug far --steps 8 --batch 1
@@ -52,7 +52,7 @@ for r in 1 2; do
   for a in 1 0; do
     if [ "$(left)" -lt 40 ]; then echo "clean $a $r skipped" >> "$work/skipped.txt"; continue; fi
     b0=$(date +%s.%N)
-    GPU_SANITIZE_PROBE_ALLOCS=$a withprobe "$work/clean-$a-$r.jsonl" timeout 40 compute-sanitizer --tool memcheck --log-file "$work/clean-$a-$r.log" \
+    GPU_SANITIZE_PROBE_ALLOCS=$a withprobe "$work/clean-$a-$r.jsonl" timeout 40 compute-sanitizer --tool memcheck --padding 4096 --log-file "$work/clean-$a-$r.log" \
       python3 examples/lstm_job.py --steps 40 > "$work/clean-$a-$r.stdout" 2>&1
     echo "lstm_job clean under memcheck ALLOCS=$a round $r: rc=$? wall=$(awk -v a="$b0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}') s" >> "$work/cost.txt"
   done
