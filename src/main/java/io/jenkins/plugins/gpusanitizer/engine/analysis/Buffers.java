@@ -25,7 +25,8 @@ final class Buffers {
     static List<Defect> named(List<Defect> defects, List<Defect> textDefects, Path phaseDir, WorkPaths paths) {
         Map<String, NearestAllocation> fromText = new HashMap<>();
         for (Defect t : textDefects) {
-            NearestAllocation.parse(t.detail()).filter(NearestAllocation::named)
+            NearestAllocation.parse(t.detail())
+                    .filter(NearestAllocation::named)
                     .ifPresent(n -> fromText.putIfAbsent(n.address(), n));
         }
         List<NearestAllocation> accesses = new ArrayList<>(defects.size());

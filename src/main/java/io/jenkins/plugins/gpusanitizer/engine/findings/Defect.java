@@ -66,8 +66,23 @@ public record Defect(
             String launcher,
             boolean error,
             Suppression suppressedBy) {
-        this(id, tool, kind, message, kernel, deviceLocation, hostLocation, records, examples, detail, hostStack,
-                vendorModule, launcher, error, suppressedBy, null);
+        this(
+                id,
+                tool,
+                kind,
+                message,
+                kernel,
+                deviceLocation,
+                hostLocation,
+                records,
+                examples,
+                detail,
+                hostStack,
+                vendorModule,
+                launcher,
+                error,
+                suppressedBy,
+                null);
     }
 
     public boolean suppressed() {

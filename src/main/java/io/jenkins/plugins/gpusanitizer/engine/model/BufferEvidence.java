@@ -66,17 +66,19 @@ public record BufferEvidence(
         String buffer = "a " + bytes(size) + "-byte buffer" + (shape == null ? "" : " (" + shape + ")");
         String at = site == null ? "" : " allocated at " + paths.at(site);
         return switch (placement) {
-            case AFTER -> distance > Math.max(size, FAR)
-                    ? count(distance) + " past the end of the nearest allocation, " + buffer + at
-                            + ": too far from it to say the access meant that buffer"
-                    : count(distance) + " past the end of " + buffer + at;
-            case BEFORE -> distance > Math.max(size, FAR)
-                    ? count(distance) + " before the nearest allocation, " + buffer + at
-                            + ": too far from it to say the access meant that buffer"
-                    : count(distance) + " before the start of " + buffer + at;
+            case AFTER ->
+                distance > Math.max(size, FAR)
+                        ? count(distance) + " past the end of the nearest allocation, " + buffer + at
+                                + ": too far from it to say the access meant that buffer"
+                        : count(distance) + " past the end of " + buffer + at;
+            case BEFORE ->
+                distance > Math.max(size, FAR)
+                        ? count(distance) + " before the nearest allocation, " + buffer + at
+                                + ": too far from it to say the access meant that buffer"
+                        : count(distance) + " before the start of " + buffer + at;
             case INSIDE -> "inside " + buffer + at + ", " + count(distance) + " from its start";
-            case FREED -> "inside memory the job had freed: " + buffer + at + ", " + count(distance)
-                    + " from its start";
+            case FREED ->
+                "inside memory the job had freed: " + buffer + at + ", " + count(distance) + " from its start";
             case UNNAMED -> why;
         };
     }

@@ -28,8 +28,8 @@ public record NearestAllocation(String address, Relation relation, long distance
     private static final Pattern ADDRESS = Pattern.compile("(?:Access to|Address) (0x[0-9a-fA-F]+)");
     private static final Pattern OUTSIDE = Pattern.compile(
             "is ([0-9,]+) bytes (after|before) the nearest allocation at (0x[0-9a-fA-F]+) of size ([0-9,]+) bytes");
-    private static final Pattern INSIDE = Pattern.compile(
-            "is inside the nearest allocation at (0x[0-9a-fA-F]+) of size ([0-9,]+) bytes");
+    private static final Pattern INSIDE =
+            Pattern.compile("is inside the nearest allocation at (0x[0-9a-fA-F]+) of size ([0-9,]+) bytes");
 
     /** From a record's detail text (text or XML parser); empty when it names no address. */
     public static Optional<NearestAllocation> parse(String detail) {

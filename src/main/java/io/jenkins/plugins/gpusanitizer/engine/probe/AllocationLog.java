@@ -35,7 +35,9 @@ public final class AllocationLog {
     /** One allocation as the probe recorded it. */
     public record Allocation(int pid, long base, long size, SourceLocation site, SourceLocation caller, String shape) {
         public boolean contains(long address) {
-            return size > 0 && Long.compareUnsigned(address, base) >= 0 && Long.compareUnsigned(address - base, size) < 0;
+            return size > 0
+                    && Long.compareUnsigned(address, base) >= 0
+                    && Long.compareUnsigned(address - base, size) < 0;
         }
     }
 
@@ -104,9 +106,10 @@ public final class AllocationLog {
                 }
                 int pid = r.path("pid").asInt();
                 switch (r.path("type").asText()) {
-                    case "alloc-site" -> sites.put(
-                            pid + ":" + r.path("id").asInt(),
-                            new SourceLocation[] {location(r.get("site")), location(r.get("caller"))});
+                    case "alloc-site" ->
+                        sites.put(
+                                pid + ":" + r.path("id").asInt(),
+                                new SourceLocation[] {location(r.get("site")), location(r.get("caller"))});
                     case "alloc" -> {
                         present = true;
                         long base = address(r.path("ptr").asText());
@@ -115,13 +118,15 @@ public final class AllocationLog {
                                     ? sites.get(pid + ":" + r.path("site").asInt())
                                     : null;
                             byPid.computeIfAbsent(pid, p -> new TreeMap<>())
-                                    .put(base, new Allocation(
-                                            pid,
+                                    .put(
                                             base,
-                                            r.path("size").asLong(-1),
-                                            s == null ? null : s[0],
-                                            s == null ? null : s[1],
-                                            null));
+                                            new Allocation(
+                                                    pid,
+                                                    base,
+                                                    r.path("size").asLong(-1),
+                                                    s == null ? null : s[0],
+                                                    s == null ? null : s[1],
+                                                    null));
                         }
                     }
                     case "alloc-shape" -> shape(r, pid, shapes);

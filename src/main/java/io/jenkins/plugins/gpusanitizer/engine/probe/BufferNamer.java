@@ -31,34 +31,49 @@ public final class BufferNamer {
             return freed(access);
         }
         long base = NearestAllocation.hex(access.base());
-        Placement placement = switch (access.relation()) {
-            case AFTER -> Placement.AFTER;
-            case BEFORE -> Placement.BEFORE;
-            case INSIDE -> Placement.INSIDE;
-        };
+        Placement placement =
+                switch (access.relation()) {
+                    case AFTER -> Placement.AFTER;
+                    case BEFORE -> Placement.BEFORE;
+                    case INSIDE -> Placement.INSIDE;
+                };
         long distance = access.relation() == NearestAllocation.Relation.INSIDE
                 ? access.addressValue() - base
                 : access.distance();
         if (!log.present()) {
-            return unnamed(access, "the sanitizer run has no allocation record (probe off, or PyTorch's caching"
-                    + " allocator on): which buffer is not known");
+            return unnamed(
+                    access,
+                    "the sanitizer run has no allocation record (probe off, or PyTorch's caching"
+                            + " allocator on): which buffer is not known");
         }
         List<AllocationLog.Allocation> found = log.at(base);
         AllocationLog.Allocation a = found.isEmpty() ? null : found.get(0);
         if (a == null) {
-            return unnamed(access, "the job's allocation record has none there: not a tensor PyTorch allocated for"
-                    + " the job (a library's workspace, CuPy's memory pool, another process's memory)");
+            return unnamed(
+                    access,
+                    "the job's allocation record has none there: not a tensor PyTorch allocated for"
+                            + " the job (a library's workspace, CuPy's memory pool, another process's memory)");
         }
         if (found.stream().anyMatch(o -> !same(o, a))) {
-            return unnamed(access, "processes of the job recorded different allocations at that address: which one"
-                    + " is not known");
+            return unnamed(
+                    access,
+                    "processes of the job recorded different allocations at that address: which one" + " is not known");
         }
         if (a.size() > 0 && a.size() != access.size()) {
-            return unnamed(access, "the job's allocation record has a " + a.size() + "-byte allocation there, not"
-                    + " memcheck's: which buffer is not known");
+            return unnamed(
+                    access,
+                    "the job's allocation record has a " + a.size() + "-byte allocation there, not"
+                            + " memcheck's: which buffer is not known");
         }
         return new BufferEvidence(
-                        placement, access.address(), access.base(), access.size(), distance, site(a), a.shape(), null,
+                        placement,
+                        access.address(),
+                        access.base(),
+                        access.size(),
+                        distance,
+                        site(a),
+                        a.shape(),
+                        null,
                         null)
                 .described(paths);
     }
@@ -78,11 +93,11 @@ public final class BufferNamer {
         }
         AllocationLog.Allocation a = found.get(0);
         return new BufferEvidence(
-                Placement.FREED,
-                access.address(),
-                "0x" + Long.toHexString(a.base()),
-                a.size(),
-                address - a.base(),
+                        Placement.FREED,
+                        access.address(),
+                        "0x" + Long.toHexString(a.base()),
+                        a.size(),
+                        address - a.base(),
                         site(a),
                         a.shape(),
                         null,
@@ -91,21 +106,22 @@ public final class BufferNamer {
     }
 
     private BufferEvidence unnamed(NearestAllocation access, String why) {
-        String where = switch (access.relation()) {
-            case AFTER -> BufferEvidence.count(access.distance()) + " past the end of";
-            case BEFORE -> BufferEvidence.count(access.distance()) + " before the start of";
-            case INSIDE -> "inside";
-        };
+        String where =
+                switch (access.relation()) {
+                    case AFTER -> BufferEvidence.count(access.distance()) + " past the end of";
+                    case BEFORE -> BufferEvidence.count(access.distance()) + " before the start of";
+                    case INSIDE -> "inside";
+                };
         return new BufferEvidence(
-                Placement.UNNAMED,
-                access.address(),
-                access.base(),
-                access.size(),
-                access.distance(),
-                null,
-                null,
-                        where + " a " + BufferEvidence.bytes(access.size()) + "-byte allocation at "
-                                + access.base() + "; " + why,
+                        Placement.UNNAMED,
+                        access.address(),
+                        access.base(),
+                        access.size(),
+                        access.distance(),
+                        null,
+                        null,
+                        where + " a " + BufferEvidence.bytes(access.size()) + "-byte allocation at " + access.base()
+                                + "; " + why,
                         null)
                 .described(paths);
     }
@@ -116,8 +132,10 @@ public final class BufferNamer {
 
     /** The innermost of the two recorded frames under the working directory; else the innermost. */
     private SourceLocation site(AllocationLog.Allocation a) {
-        if (a.site() != null && paths.relative(a.site().file()) == null
-                && a.caller() != null && paths.relative(a.caller().file()) != null) {
+        if (a.site() != null
+                && paths.relative(a.site().file()) == null
+                && a.caller() != null
+                && paths.relative(a.caller().file()) != null) {
             return a.caller();
         }
         return a.site() != null ? a.site() : a.caller();

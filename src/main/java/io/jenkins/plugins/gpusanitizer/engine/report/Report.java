@@ -284,8 +284,26 @@ public record Report(
                 String detail,
                 List<FrameJson> hostStack,
                 String status) {
-            this(id, tool, kind, severity, message, kernel, records, suppressed, suppressedBy, inVendorLibrary,
-                    vendorModule, launcher, deviceLocation, hostLocation, examples, detail, null, hostStack, status);
+            this(
+                    id,
+                    tool,
+                    kind,
+                    severity,
+                    message,
+                    kernel,
+                    records,
+                    suppressed,
+                    suppressedBy,
+                    inVendorLibrary,
+                    vendorModule,
+                    launcher,
+                    deviceLocation,
+                    hostLocation,
+                    examples,
+                    detail,
+                    null,
+                    hostStack,
+                    status);
         }
     }
 

@@ -10,8 +10,8 @@ class BufferEvidenceTest {
     private static final SourceLocation OPS = new SourceLocation("/ws/trainer/ops.py", 27, "jitter", null);
 
     private static String line(Placement p, long size, long distance, String shape, String why) {
-        return new BufferEvidence(p, "0x10", "0x0", size, distance, p == Placement.UNNAMED ? null : OPS, shape, why,
-                        null)
+        return new BufferEvidence(
+                        p, "0x10", "0x0", size, distance, p == Placement.UNNAMED ? null : OPS, shape, why, null)
                 .described(WS)
                 .summary();
     }
@@ -19,7 +19,8 @@ class BufferEvidenceTest {
     @Test
     void theIssuesExampleLine() {
         assertThat(line(Placement.AFTER, 6400, 1, "float32 [1600]", null))
-                .isEqualTo("1 byte past the end of a 6,400-byte buffer (float32 [1600]) allocated at trainer/ops.py:27 (jitter)");
+                .isEqualTo(
+                        "1 byte past the end of a 6,400-byte buffer (float32 [1600]) allocated at trainer/ops.py:27 (jitter)");
     }
 
     @Test

@@ -20,7 +20,8 @@ class NearestAllocationTest {
     @Test
     void theTextRecordOfANearOverrunNamesTheAllocationItRanPast() {
         // near-oob: 64 floats written past a 6,400-byte buffer, caching allocator off (H200)
-        NearestAllocation n = NearestAllocation.parse(text("near-oob/memcheck-nocache.log").get(0).detail())
+        NearestAllocation n = NearestAllocation.parse(
+                        text("near-oob/memcheck-nocache.log").get(0).detail())
                 .orElseThrow();
         assertThat(n.named()).isTrue();
         assertThat(n.relation()).isEqualTo(NearestAllocation.Relation.AFTER);
@@ -32,7 +33,8 @@ class NearestAllocationTest {
 
     @Test
     void aFarWriteNamesANearestAllocationHundredsOfGigabytesAway() {
-        NearestAllocation n = NearestAllocation.parse(text("far-oob/memcheck.log").get(0).detail())
+        NearestAllocation n = NearestAllocation.parse(
+                        text("far-oob/memcheck.log").get(0).detail())
                 .orElseThrow();
         assertThat(n.relation()).isEqualTo(NearestAllocation.Relation.AFTER);
         assertThat(n.distance()).isGreaterThan(1L << 30);
