@@ -124,9 +124,20 @@ def cuda_empty(n, ptr, dtype=None):
     from .cuda import _gpu_trace
 
     _gpu_trace.allocated(ptr)
-    t = Tensor([0.0] * n, (n,), dtype or float32, "cuda")
+    t = _CudaTensor([0.0] * n, (n,), dtype or float32, "cuda")
     t._ptr = ptr
+    t._trace = _gpu_trace
     return t
+
+
+class _CudaTensor(Tensor):
+    _trace = None
+
+    def __del__(self):
+        try:
+            self._trace.freed(self._ptr)
+        except Exception:
+            pass  # interpreter shutdown
 
 
 def aminmax(t):
