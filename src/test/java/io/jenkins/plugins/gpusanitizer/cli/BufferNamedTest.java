@@ -22,20 +22,19 @@ class BufferNamedTest {
 
     private static final String RECORD = String.join(
             "\n",
-            "{\"type\":\"probe\",\"mode\":\"sanitizer\",\"allocations\":\"on\",\"pid\":41}",
             "{\"type\":\"alloc-site\",\"id\":1,\"site\":{\"file\":\"/home/ci/workspace/lab/train_lstm.py\",\"line\":28,"
                     + "\"function\":\"buggy_scale\",\"code\":\"out = torch.empty_like(x)\"},\"caller\":{\"file\":"
-                    + "\"/home/ci/workspace/lab/train_lstm.py\",\"line\":63,\"function\":\"forward\"},\"pid\":41}",
-            "{\"type\":\"alloc\",\"ptr\":\"0x7f1982819800\",\"size\":6400,\"site\":1,\"pid\":41}",
+                    + "\"/home/ci/workspace/lab/train_lstm.py\",\"line\":63,\"function\":\"forward\"}}",
+            "{\"type\":\"alloc\",\"ptr\":\"0x7f1982819800\",\"size\":10496,\"site\":1}",
             "{\"type\":\"alloc-shape\",\"ptr\":\"0x7f1982819800\",\"kind\":\"tensor\",\"dtype\":\"float32\","
-                    + "\"shape\":[1,32,50],\"view\":false,\"pid\":41}",
+                    + "\"shape\":[1,32,50]}",
             "");
 
     private JsonNode analyze(boolean xml, boolean record) throws IOException {
         Path log = Files.copy(Corpus.file("near-oob/memcheck-nocache.log"), dir.resolve("memcheck.log"));
         Files.copy(Corpus.file("near-oob/memcheck-nocache.xml"), dir.resolve("memcheck.xml"));
         if (record) {
-            Files.writeString(dir.resolve("probe.jsonl"), RECORD);
+            Files.writeString(dir.resolve("alloc-41.jsonl"), RECORD);
         }
         Path json = dir.resolve("report.json");
         CliRunner r = xml
@@ -70,21 +69,24 @@ class BufferNamedTest {
         assertThat(buffer.get("summary").asText()).isEqualTo(line);
         assertThat(r.get("reasons").toString()).contains(line);
         assertThat(Files.readString(dir.resolve("report.html"))).contains(line);
-        JsonNode related = CliRunner.json(dir.resolve("report.sarif"))
-                .at("/runs/0/results/0/relatedLocations");
-        assertThat(related.toString()).contains("train_lstm.py").contains("\"startLine\":28").contains(line);
+        JsonNode related = CliRunner.json(dir.resolve("report.sarif")).at("/runs/0/results/0/relatedLocations");
+        assertThat(related.toString())
+                .contains("train_lstm.py")
+                .contains("\"startLine\":28")
+                .contains(line);
     }
 
     @Test
     void theFingerprintIsTheSameWithAndWithoutTheRecord() throws IOException {
         String with = analyze(false, true).get("defects").get(0).get("id").asText();
-        Files.delete(dir.resolve("probe.jsonl"));
+        Files.delete(dir.resolve("alloc-41.jsonl"));
         Files.delete(dir.resolve("memcheck.log"));
         Files.delete(dir.resolve("memcheck.xml"));
         JsonNode without = analyze(false, false);
         assertThat(without.get("defects").get(0).get("id").asText()).isEqualTo(with);
         assertThat(without.get("defects").get(0).get("buffer").get("summary").asText())
-                .isEqualTo("1 byte past the end of a 6,400-byte allocation at 0x7f1982819800; the sanitizer run has no"
-                        + " allocation record (probe off, or PyTorch's caching allocator on): which buffer is not known");
+                .isEqualTo(
+                        "1 byte past the end of a 6,400-byte allocation at 0x7f1982819800; the sanitizer run has no"
+                                + " allocation record (probe off, or PyTorch's caching allocator on): which buffer is not known");
     }
 }

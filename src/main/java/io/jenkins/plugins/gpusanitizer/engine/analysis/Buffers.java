@@ -3,7 +3,6 @@ package io.jenkins.plugins.gpusanitizer.engine.analysis;
 import io.jenkins.plugins.gpusanitizer.engine.findings.Defect;
 import io.jenkins.plugins.gpusanitizer.engine.model.BufferEvidence;
 import io.jenkins.plugins.gpusanitizer.engine.model.NearestAllocation;
-import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.model.WorkPaths;
 import io.jenkins.plugins.gpusanitizer.engine.probe.AllocationLog;
 import io.jenkins.plugins.gpusanitizer.engine.probe.BufferNamer;
@@ -16,7 +15,7 @@ import java.util.Map;
 /**
  * Gives each defect whose first record names an address the buffer it ran past (issue #42). The nearest
  * allocation is in the text output only: a defect grouped from the XML takes it from the text record with the
- * same address. The allocation record ({@code probe.jsonl} beside the output) is read only when some defect has
+ * same address. The allocation record ({@code alloc-PID.jsonl} beside the output) is read only when some defect has
  * an address: a clean run never reads it.
  */
 final class Buffers {
@@ -42,8 +41,7 @@ final class Buffers {
         if (!any) {
             return defects;
         }
-        BufferNamer namer = new BufferNamer(
-                AllocationLog.read(phaseDir == null ? null : phaseDir.resolve(RunLayout.PROBE_JSONL)), paths);
+        BufferNamer namer = new BufferNamer(AllocationLog.read(phaseDir), paths);
         List<Defect> out = new ArrayList<>(defects.size());
         for (int i = 0; i < defects.size(); i++) {
             BufferEvidence b = namer.name(accesses.get(i));

@@ -45,8 +45,6 @@ public record BufferEvidence(
         BEFORE("before"),
         /** inside a live buffer (a misaligned access) */
         INSIDE("inside"),
-        /** inside a buffer the job allocated and had freed by then */
-        FREED("freed"),
         /** memcheck's nearest allocation is none the job's record names */
         UNNAMED("unnamed");
 
@@ -77,8 +75,6 @@ public record BufferEvidence(
                                 + ": too far from it to say the access meant that buffer"
                         : count(distance) + " before the start of " + buffer + at;
             case INSIDE -> "inside " + buffer + at + ", " + count(distance) + " from its start";
-            case FREED ->
-                "inside memory the job had freed: " + buffer + at + ", " + count(distance) + " from its start";
             case UNNAMED -> why;
         };
     }

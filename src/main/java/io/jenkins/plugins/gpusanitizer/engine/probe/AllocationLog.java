@@ -16,30 +16,29 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Map.Entry;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 
 /**
- * The sanitizer run's allocation record, from its {@code probe.jsonl} ({@code alloc-site}, {@code alloc},
- * {@code alloc-shape} lines, docs/probe.md): for each process, the last allocation written at each address.
+ * The sanitizer run's allocation record, from the probe's {@code alloc-PID.jsonl} files ({@code alloc-site},
+ * {@code alloc}, {@code alloc-shape} lines, docs/probe.md): for each process, the last allocation written at each
+ * address.
  * The probe writes a line only when an address gets a new size or site, so the last line at an address is the
  * allocation that held it when the job stopped writing. Read only when a defect has an address to explain;
  * bounded, and a line cut by the job's death or not JSON is skipped.
  */
 public final class AllocationLog {
     static final int MAX_LINE = 16 * 1024;
-    static final long MAX_LINES = 1_000_000;
+    static final long MAX_LINES = 1_000_000; // per file: the probe rotates its files at 50,000 lines
+    static final int MAX_FILES = 256;
+    private static final Pattern FILE = Pattern.compile("alloc-(\\d{1,9})(\\.prev)?\\.jsonl");
 
     private static final ObjectMapper JSON = JsonMapper.builder().build();
 
     /** One allocation as the probe recorded it. */
-    public record Allocation(int pid, long base, long size, SourceLocation site, SourceLocation caller, String shape) {
-        public boolean contains(long address) {
-            return size > 0
-                    && Long.compareUnsigned(address, base) >= 0
-                    && Long.compareUnsigned(address - base, size) < 0;
-        }
-    }
+    public record Allocation(int pid, long base, long size, SourceLocation site, SourceLocation caller, String shape) {}
 
     private final Map<Integer, TreeMap<Long, Allocation>> byPid;
     private final boolean present;
@@ -66,26 +65,44 @@ public final class AllocationLog {
         return out;
     }
 
-    /** The recorded allocations whose bytes include {@code address}, one per process at most. */
-    public List<Allocation> containing(long address) {
-        List<Allocation> out = new ArrayList<>();
-        for (TreeMap<Long, Allocation> m : byPid.values()) {
-            // addresses are unsigned; user-space device addresses stay below 2^63, so signed order is theirs
-            Entry<Long, Allocation> e = m.floorEntry(address);
-            if (e != null && e.getValue().contains(address)) {
-                out.add(e.getValue());
+    /**
+     * The record of a phase: every {@code alloc-PID.prev.jsonl}, then {@code alloc-PID.jsonl} in {@code phaseDir}
+     * (the probe rotates a full file to {@code .prev} and starts the new one with the allocations still live).
+     */
+    public static AllocationLog read(Path phaseDir) {
+        Map<Integer, TreeMap<Long, Allocation>> byPid = new HashMap<>();
+        boolean present = false;
+        if (phaseDir != null && Files.isDirectory(phaseDir)) {
+            List<Path> files = new ArrayList<>();
+            try (Stream<Path> s = Files.list(phaseDir)) {
+                s.filter(p -> FILE.matcher(p.getFileName().toString()).matches())
+                        .sorted()
+                        .limit(MAX_FILES)
+                        .forEach(files::add);
+            } catch (IOException | RuntimeException e) {
+                // no listing: no record
+            }
+            for (Path f : files) {
+                Matcher m = FILE.matcher(f.getFileName().toString());
+                if (m.matches() && m.group(2) != null) {
+                    present |= readFile(f, Integer.parseInt(m.group(1)), byPid);
+                }
+            }
+            for (Path f : files) {
+                Matcher m = FILE.matcher(f.getFileName().toString());
+                if (m.matches() && m.group(2) == null) {
+                    present |= readFile(f, Integer.parseInt(m.group(1)), byPid);
+                }
             }
         }
-        return out;
+        return new AllocationLog(byPid, present);
     }
 
-    public static AllocationLog read(Path file) {
-        if (file == null || !Files.isRegularFile(file)) {
-            return new AllocationLog(Map.of(), false);
-        }
-        Map<String, SourceLocation[]> sites = new HashMap<>();
-        Map<Integer, TreeMap<Long, Allocation>> byPid = new HashMap<>();
-        Map<String, String> shapes = new HashMap<>();
+    /** One process's file into its map: the last line at an address wins. True when it held an allocation. */
+    private static boolean readFile(Path file, int pid, Map<Integer, TreeMap<Long, Allocation>> byPid) {
+        Map<Integer, SourceLocation[]> sites = new HashMap<>();
+        Map<Long, String> shapes = new HashMap<>();
+        TreeMap<Long, Allocation> m = byPid.computeIfAbsent(pid, p -> new TreeMap<>());
         boolean present = false;
         try (BoundedLineReader in = new BoundedLineReader(
                 new InputStreamReader(
@@ -95,65 +112,57 @@ public final class AllocationLog {
             String line;
             long n = 0;
             while ((line = in.readLine()) != null && n++ < MAX_LINES) {
-                if (!line.contains("\"type\":\"alloc")) {
-                    continue; // the other records: never parsed here
-                }
                 JsonNode r;
                 try {
                     r = JSON.readTree(line);
                 } catch (IOException e) {
+                    continue; // a line cut by the job's death
+                }
+                if (r == null) {
                     continue;
                 }
-                int pid = r.path("pid").asInt();
                 switch (r.path("type").asText()) {
                     case "alloc-site" ->
                         sites.put(
-                                pid + ":" + r.path("id").asInt(),
+                                r.path("id").asInt(),
                                 new SourceLocation[] {location(r.get("site")), location(r.get("caller"))});
                     case "alloc" -> {
-                        present = true;
                         long base = address(r.path("ptr").asText());
                         if (base != 0) {
+                            present = true;
                             SourceLocation[] s = r.path("site").isInt()
-                                    ? sites.get(pid + ":" + r.path("site").asInt())
+                                    ? sites.get(r.path("site").asInt())
                                     : null;
-                            byPid.computeIfAbsent(pid, p -> new TreeMap<>())
-                                    .put(
+                            shapes.remove(base);
+                            m.put(
+                                    base,
+                                    new Allocation(
+                                            pid,
                                             base,
-                                            new Allocation(
-                                                    pid,
-                                                    base,
-                                                    r.path("size").asLong(-1),
-                                                    s == null ? null : s[0],
-                                                    s == null ? null : s[1],
-                                                    null));
+                                            r.path("size").asLong(-1),
+                                            s == null ? null : s[0],
+                                            s == null ? null : s[1],
+                                            null));
                         }
                     }
-                    case "alloc-shape" -> shape(r, pid, shapes);
+                    case "alloc-shape" -> {
+                        long base = address(r.path("ptr").asText());
+                        Allocation a = m.get(base);
+                        if (a != null) {
+                            m.put(base, new Allocation(pid, base, a.size(), a.site(), a.caller(), shape(r)));
+                        }
+                    }
                     default -> {}
                 }
             }
         } catch (IOException | RuntimeException e) {
             // what was read stands: the record is evidence, its absence is said by the caller
         }
-        shapes.forEach((key, shape) -> {
-            int colon = key.indexOf(':');
-            TreeMap<Long, Allocation> m = byPid.get(Integer.parseInt(key.substring(0, colon)));
-            Long base = Long.parseLong(key.substring(colon + 1));
-            Allocation a = m == null ? null : m.get(base);
-            if (a != null) {
-                m.put(base, new Allocation(a.pid(), a.base(), a.size(), a.site(), a.caller(), shape));
-            }
-        });
-        return new AllocationLog(byPid, present);
+        return present;
     }
 
-    /** A tensor's own shape beats a view's: the first non-view record at an address wins. */
-    private static void shape(JsonNode r, int pid, Map<String, String> shapes) {
-        long base = address(r.path("ptr").asText());
-        if (base == 0) {
-            return;
-        }
+    /** {@code float32 [1600]}; a CuPy array's {@code CuPy float32 [64, 128]}. */
+    private static String shape(JsonNode r) {
         StringBuilder s = new StringBuilder();
         if ("cupy".equals(r.path("kind").asText())) {
             s.append("CuPy ");
@@ -163,12 +172,7 @@ public final class AllocationLog {
         for (int i = 0; i < dims.size() && i < 8; i++) {
             s.append(i == 0 ? "" : ", ").append(dims.get(i).asLong());
         }
-        s.append(dims.size() > 8 ? ", ...]" : "]");
-        String key = pid + ":" + base;
-        boolean view = r.path("view").asBoolean(false);
-        if (!shapes.containsKey(key) || !view && shapes.get(key).endsWith(" (a view)")) {
-            shapes.put(key, view ? s + " (a view)" : s.toString());
-        }
+        return s.append(dims.size() > 8 ? ", ...]" : "]").toString();
     }
 
     private static long address(String hex) {
