@@ -1,11 +1,11 @@
 """Example job for GPU Sanitizer (issue #42): a message-passing layer whose scatter-add gets a bad index.
 
-Each step sums edge messages into a per-node buffer with an indexed add. The job calls the unchecked form,
-`torch.ops.aten._index_put_impl_(..., accumulate=True, unsafe=True)` (what `index_put_` does without its
-bounds check, as code that wants to skip the check's host synchronisation does). With `--bug off-by-one` the
-destination index of the last edge is `num_nodes` (an off-by-one in the Python code that builds it), so the
-add writes one row past the end of the node buffer: an out-of-bounds write memcheck reports "N bytes after the
-nearest allocation", the node buffer allocated at the line marked `# node buffer`.
+Each step sums edge messages into a per-node buffer with an index_add written in Triton (`index_add_rows`: row
+i of `src` is added into row `index[i]` of `out`, with no bounds check, as custom kernels usually have). With
+`--bug off-by-one` the destination index of the last edge is `num_nodes` (an off-by-one in the Python code that
+builds the index), so the kernel adds one row past the end of the node buffer: an out-of-bounds write memcheck
+reports "N bytes after the nearest allocation", the node buffer allocated at the line marked `# node buffer`.
+(torch's own index_add_/scatter_add_ check the index on the device: a device-side assert, not this.)
 
 It prints "step N loss L it/s R".
 """
@@ -14,11 +14,25 @@ import time
 
 import torch
 import torch.nn as nn
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def index_add_rows(out_ptr, src_ptr, index_ptr, F, BLOCK_F: tl.constexpr):
+    i = tl.program_id(0)
+    cols = tl.arange(0, BLOCK_F)
+    mask = cols < F
+    row = tl.load(index_ptr + i)
+    v = tl.load(src_ptr + i * F + cols, mask=mask, other=0.0)
+    tl.atomic_add(out_ptr + row * F + cols, v, mask=mask)
 
 
 def scatter_sum(messages, dst, num_nodes):
+    """out[dst[i]] += messages[i]: torch.Tensor.index_add_ without its bounds check."""
     out = torch.zeros(num_nodes, messages.shape[1], device=messages.device)  # node buffer
-    torch.ops.aten._index_put_impl_(out, (dst,), messages, True, True)
+    E, F = messages.shape
+    index_add_rows[(E,)](out, messages.contiguous(), dst, F, BLOCK_F=triton.next_power_of_2(F))
     return out
 
 

@@ -3,8 +3,9 @@
 # off, what it costs, and the raw memcheck output (text and --xml --save) of the out-of-bounds example jobs with
 # the probe's allocation record on, to check that the addresses memcheck names are the ones the probe wrote.
 #   bash examples/h200/capture-buffer-explore.sh        (from the repository root; $OUT receives the archive)
-# Writes $OUT/h200-buffer-explore.zip.xz: history.txt (a), cost.txt (b), CASE/{memcheck.log,memcheck.xml,
-# probe.jsonl,stdout,stderr,rc} (c), machine.txt. DEADLINE (default 330 s) skips what would not fit.
+# Writes $OUT/gpu-buffer-explore.zip.xz: history.txt (a), cost.txt (b), CASE/{memcheck.log,memcheck.xml,
+# probe.jsonl,alloc-PID.jsonl,stdout,stderr,rc} (c), machine.txt (which card). DEADLINE (default 330 s) skips
+# what would not fit; HISTORY=0 skips (a).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
@@ -23,12 +24,15 @@ export PYTHONUNBUFFERED=1 CUDA_VISIBLE_DEVICES=0 TORCH_EXTENSIONS_DIR=/tmp/h200-
 (timeout 200 python3 examples/buffer/inline_ext_job.py --build-only > "$work/ext-build.txt" 2>&1; echo "rc=$?" >> "$work/ext-build.txt") &
 build=$!
 # (a) the allocator's history with and without caching; the GPU trace callback
-{ PYTORCH_NO_CUDA_MEMORY_CACHING=1 python3 examples/buffer/history_check.py; python3 examples/buffer/history_check.py; } > "$work/history.txt" 2>&1
+if [ "${HISTORY:-1}" = 1 ]; then
+  { PYTORCH_NO_CUDA_MEMORY_CACHING=1 python3 examples/buffer/history_check.py; python3 examples/buffer/history_check.py; } > "$work/history.txt" 2>&1
+fi
 # (b) the record's cost per allocation, no sanitizer, alternating
 withprobe() { env PYTHONPATH="$probe" GPU_SANITIZE_PROBE_OUT="$1" GPU_SANITIZE_PROBE_MODE=sanitizer PYTORCH_NO_CUDA_MEMORY_CACHING=1 "${@:2}"; }
 for r in 1 2; do
   for a in 1 0; do
-    echo "alloc_cost ALLOCS=$a round $r: $(GPU_SANITIZE_PROBE_ALLOCS=$a withprobe "$work/cost-$a-$r.jsonl" python3 examples/buffer/alloc_cost.py 3000 2>&1 | tail -1)" >> "$work/cost.txt"
+    mkdir -p "$work/cost-$a-$r"
+    echo "alloc_cost ALLOCS=$a round $r: $(GPU_SANITIZE_PROBE_ALLOCS=$a withprobe "$work/cost-$a-$r/probe.jsonl" python3 examples/buffer/alloc_cost.py 3000 2>&1 | tail -1)" >> "$work/cost.txt"
   done
 done
 # (c) the bug jobs under memcheck, the record on
@@ -52,16 +56,17 @@ for r in 1 2; do
   for a in 1 0; do
     if [ "$(left)" -lt 40 ]; then echo "clean $a $r skipped" >> "$work/skipped.txt"; continue; fi
     b0=$(date +%s.%N)
-    GPU_SANITIZE_PROBE_ALLOCS=$a withprobe "$work/clean-$a-$r.jsonl" timeout 40 compute-sanitizer --tool memcheck --padding 4096 --log-file "$work/clean-$a-$r.log" \
-      python3 examples/lstm_job.py --steps 40 > "$work/clean-$a-$r.stdout" 2>&1
+    c=$work/clean-$a-$r; mkdir -p "$c"
+    GPU_SANITIZE_PROBE_ALLOCS=$a withprobe "$c/probe.jsonl" timeout 40 compute-sanitizer --tool memcheck --padding 4096 --log-file "$c/memcheck.log" \
+      python3 examples/lstm_job.py --steps 40 > "$c/stdout" 2>&1
     echo "lstm_job clean under memcheck ALLOCS=$a round $r: rc=$? wall=$(awk -v a="$b0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}') s" >> "$work/cost.txt"
   done
 done
 rm -rf "$work"/*/__pycache__
 if [ -n "${OUT:-}" ] && [ -d "${OUT:-}" ]; then
-  zip_record "$work" "$OUT/h200-buffer-explore.zip.xz"
+  zip_record "$work" "$OUT/gpu-buffer-explore.zip.xz"
   cp "$work/cost.txt" "$work/history.txt" "$OUT/" 2>/dev/null
 fi
 cat "$work/history.txt" "$work/cost.txt" "$work"/*/rc "$work/skipped.txt" 2>/dev/null
-for f in "$work"/*/probe.jsonl; do echo "== $f"; grep -c '"alloc"' "$f"; grep -m3 'alloc-shape\|"probe"\|probe-error' "$f"; done
+for d in "$work"/*/; do [ -f "$d/probe.jsonl" ] || continue; echo "== $d"; grep -h 'alloc-summary\|probe-error' "$d/probe.jsonl"; grep -ch '"alloc"' "$d"/alloc-*.jsonl; grep -h alloc-shape "$d"/alloc-*.jsonl | head -3; done
 for f in "$work"/*/memcheck.log; do echo "== $f"; grep -m2 'nearest allocation' "$f"; grep 'ERROR SUMMARY' "$f"; done
