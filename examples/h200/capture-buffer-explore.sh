@@ -5,7 +5,7 @@
 #   bash examples/h200/capture-buffer-explore.sh        (from the repository root; $OUT receives the archive)
 # Writes $OUT/gpu-buffer-explore.zip.xz: history.txt (a), cost.txt (b), CASE/{memcheck.log,memcheck.xml,
 # probe.jsonl,alloc-PID.jsonl,stdout,stderr,rc} (c), machine.txt (which card). DEADLINE (default 330 s) skips
-# what would not fit; HISTORY=0 skips (a).
+# what would not fit; HISTORY=0 skips (a); MICRO_ROUNDS, CLEAN_ROUNDS (default 2) set (b)'s rounds.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 # shellcheck source=lib.sh
@@ -29,7 +29,7 @@ if [ "${HISTORY:-1}" = 1 ]; then
 fi
 # (b) the record's cost per allocation, no sanitizer, alternating
 withprobe() { env PYTHONPATH="$probe" GPU_SANITIZE_PROBE_OUT="$1" GPU_SANITIZE_PROBE_MODE=sanitizer PYTORCH_NO_CUDA_MEMORY_CACHING=1 "${@:2}"; }
-for r in 1 2; do
+for r in $(seq 1 "${MICRO_ROUNDS:-2}"); do
   for a in 1 0; do
     mkdir -p "$work/cost-$a-$r"
     echo "alloc_cost ALLOCS=$a round $r: $(GPU_SANITIZE_PROBE_ALLOCS=$a withprobe "$work/cost-$a-$r/probe.jsonl" python3 examples/buffer/alloc_cost.py 3000 2>&1 | tail -1)" >> "$work/cost.txt"
@@ -52,7 +52,7 @@ case_run scatter 60 python3 examples/buffer/scatter_add_job.py --bug off-by-one 
 wait "$build"
 case_run inline-ext 60 python3 examples/buffer/inline_ext_job.py --bug past-end --steps 8
 # (b) a clean job under memcheck, the record on and off, alternating (the sanitizer phase is where it runs)
-for r in 1 2; do
+for r in $(seq 1 "${CLEAN_ROUNDS:-2}"); do
   for a in 1 0; do
     if [ "$(left)" -lt 40 ]; then echo "clean $a $r skipped" >> "$work/skipped.txt"; continue; fi
     b0=$(date +%s.%N)
