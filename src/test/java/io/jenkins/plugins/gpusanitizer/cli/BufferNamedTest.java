@@ -84,9 +84,8 @@ class BufferNamedTest {
         Files.delete(dir.resolve("memcheck.xml"));
         JsonNode without = analyze(false, false);
         assertThat(without.get("defects").get(0).get("id").asText()).isEqualTo(with);
-        assertThat(without.get("defects").get(0).get("buffer").get("summary").asText())
-                .isEqualTo(
-                        "1 byte past the end of a 6,400-byte allocation at 0x7f1982819800; the sanitizer run has no"
-                                + " allocation record (probe off, or PyTorch's caching allocator on): which buffer is not known");
+        assertThat(without.get("defects").get(0).has("buffer"))
+                .as("no record: nothing added")
+                .isFalse();
     }
 }

@@ -47,10 +47,9 @@ public final class BufferNamer {
                 ? access.addressValue() - base
                 : access.distance();
         if (!log.present()) {
-            return unnamed(
-                    access,
-                    "the sanitizer run has no allocation record (probe off, or PyTorch's caching"
-                            + " allocator on): which buffer is not known");
+            // a run without the record (--no-probe, the caching allocator on, a run of an older release): the
+            // defect stays as it was; memcheck's own words are still in its detail
+            return null;
         }
         List<AllocationLog.Allocation> found = log.at(base);
         AllocationLog.Allocation a = found.isEmpty() ? null : found.get(0);

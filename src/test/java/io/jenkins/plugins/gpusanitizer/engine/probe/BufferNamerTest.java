@@ -87,10 +87,7 @@ class BufferNamerTest {
     }
 
     @Test
-    void withoutARecordTheLineSaysSo() {
-        assertThat(name(after(1, "0x7f0000001000", 6400)).summary())
-                .isEqualTo("1 byte past the end of a 6,400-byte allocation at 0x7f0000001000; the sanitizer run"
-                        + " has no allocation record (probe off, or PyTorch's caching allocator on): which buffer is"
-                        + " not known");
+    void withoutARecordNothingIsAdded() {
+        assertThat(name(after(1, "0x7f0000001000", 6400))).isNull();
     }
 }
