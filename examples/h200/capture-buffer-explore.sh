@@ -45,12 +45,12 @@ case_run() {
     --log-file "$work/$name/memcheck.log" --print-limit 200 --error-exitcode 86 --strip-paths no --padding 4096 "$@" > "$work/$name/stdout" 2> "$work/$name/stderr"
   echo "rc=$? wall=$(awk -v a="$a" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}') cmd=$*" > "$work/$name/rc"
 }
-case_run far 60 python3 examples/lstm_job.py --bug far --steps 8 --batch 1
-case_run cupy-oob 60 python3 examples/cupy_pkg/train.py --bug oob --steps 8
-case_run triton-stride 60 python3 examples/triton_stride.py --bug stride --steps 8
-case_run scatter 60 python3 examples/buffer/scatter_add_job.py --bug off-by-one --steps 8
+case_run far 45 python3 examples/lstm_job.py --bug far --steps 8 --batch 1
+case_run cupy-oob 45 python3 examples/cupy_pkg/train.py --bug oob --steps 8
+case_run triton-stride 45 python3 examples/triton_stride.py --bug stride --steps 8
+case_run scatter 45 python3 examples/buffer/scatter_add_job.py --bug off-by-one --steps 8
 wait "$build"
-case_run inline-ext 60 python3 examples/buffer/inline_ext_job.py --bug past-end --steps 8
+case_run inline-ext 45 python3 examples/buffer/inline_ext_job.py --bug past-end --steps 8
 # (b) a clean job under memcheck, the record on and off, alternating (the sanitizer phase is where it runs)
 for r in $(seq 1 "${CLEAN_ROUNDS:-2}"); do
   for a in 1 0; do
