@@ -344,7 +344,8 @@ class _Allocs(object):
     live = {}  # ptr -> (size, site id) of the allocations not freed
     written = {}  # ptr -> (size, site id) as last written in the current file
     shapes = {}  # ptr -> the alloc-shape line of a live allocation
-    pending = []  # pointers allocated recently whose tensor was not seen yet
+    pending = []  # pointers allocated recently whose tensor was not seen yet, oldest first
+    pending_at = {}  # ptr -> the callback count when it was allocated
     sites = {}  # (file, line, function, caller file, caller line) -> site id
     site_lines = {}  # site id -> its alloc-site line
     lines = 0  # in the current file
@@ -361,6 +362,8 @@ class _Allocs(object):
 _A = _Allocs()
 _MAX_ALLOC_LINES = _env_number("GPU_SANITIZE_PROBE_MAX_ALLOCS", 50000, int)
 _MAX_PENDING = 16
+_PENDING_EVENTS = 64  # a tensor not seen within this many allocations and frees is given up (a parameter, an
+#                       activation kept for backward): the locals are looked at only while something is pending
 _MAX_SITES = 5000
 
 
@@ -455,6 +458,11 @@ def _alloc_site(frames):
 
 def _alloc_seen_tensors(frame):
     """The pending allocations held by a CUDA tensor in the locals of the job's innermost two frames."""
+    now = _A.calls + _A.frees
+    while _A.pending and now - _A.pending_at.get(_A.pending[0], now) > _PENDING_EVENTS:
+        _A.pending_at.pop(_A.pending.pop(0), None)
+    if not _A.pending:
+        return
     torch = _S.torch
     looked = 0
     f = frame
@@ -472,6 +480,7 @@ def _alloc_seen_tensors(frame):
                     if ptr not in _A.pending:
                         continue
                     _A.pending.remove(ptr)
+                    _A.pending_at.pop(ptr, None)
                     rec = {"type": "alloc-shape", "ptr": "0x%x" % ptr,
                            "dtype": str(v.dtype).replace("torch.", ""), "shape": list(v.shape)}
                     _A.shapes[ptr] = rec
@@ -504,8 +513,9 @@ def _on_alloc(ptr):
             _alloc_seen_tensors(frame)
         if sid is not None:
             if len(_A.pending) >= _MAX_PENDING:
-                del _A.pending[0]
+                _A.pending_at.pop(_A.pending.pop(0), None)
             _A.pending.append(ptr)
+            _A.pending_at[ptr] = _A.calls + _A.frees
         _A.seconds += time.perf_counter() - t0
     except Exception as e:
         _error("alloc", e)
@@ -524,8 +534,9 @@ def _on_free(ptr):
         _A.frees += 1
         _A.live.pop(ptr, None)
         _A.shapes.pop(ptr, None)
-        if ptr in _A.pending:
+        if ptr in _A.pending_at:
             _A.pending.remove(ptr)
+            del _A.pending_at[ptr]
         if _A.pending:
             _alloc_seen_tensors(sys._getframe(1))
         _A.seconds += time.perf_counter() - t0
