@@ -3,7 +3,8 @@
 # and the gate (`gpu-sanitize run`, defaults) one after the other on the same card, wall time start to end.
 # On the GPU machine, from the repository root, with .device/ carried (jlink runtime and shaded jar):
 #   bash bench/gpu-minutes.sh OUTDIR [JOB...]        (JOB: ddp-clean cudagraph cudnn-bench compile-ro
-#                                                    prefetch dataset-cache triton-stride cupy-pkg)
+#                                                    prefetch dataset-cache triton-stride cupy-pkg
+#                                                    scatter-add inline-ext)
 # Writes OUTDIR/gpu-minutes.csv (job,clean,plain_s,gate_s,ratio,jar: one row per job and run, appended),
 # OUTDIR/gpu-minutes-phases.csv (each gate run's phases from its report.json: how long the sanitizer and
 # the regression runs took and whether they ran beside each other), the run directories OUTDIR/JOB/, the
@@ -12,6 +13,8 @@
 # right after it, so the jars meet the same card state (a row per job and jar, the same plain_s).
 # DEADLINE (seconds, default 560) keeps a call under the device's 10-minute limit: jobs left are skipped
 # and said so.
+# ALLOCS_OFF_TOO=1 adds, after each jar's gate, the same jar's gate with the probe's allocation record off
+# (GPU_SANITIZE_PROBE_ALLOCS=0, issue #42), its row's jar named ID-noalloc: the record's cost side by side.
 set -u
 out=${1:?usage: gpu-minutes.sh OUTDIR [JOB...]}
 shift
@@ -30,6 +33,9 @@ if [ -z "${JAR_ID:-}" ]; then
 fi
 JARS=${JARS:-"$JAR=$JAR_ID"}
 read -r -a PAIRS <<< "$JARS"
+if [ "${ALLOCS_OFF_TOO:-0}" = 1 ]; then
+  for p in "${PAIRS[@]}"; do PAIRS+=("$p-noalloc"); done
+fi
 JAR_ID=$(for p in "${PAIRS[@]}"; do printf '%s+' "${p##*=}"; done); JAR_ID=${JAR_ID%+}
 if command -v torchrun > /dev/null 2>&1; then TR=(torchrun); else TR=(python3 -m torch.distributed.run); fi
 { date -u; nproc; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; compute-sanitizer --version | tail -1;
@@ -57,7 +63,8 @@ bench() {
     rm -rf "$out/$job-$id"
     a=$(date +%s.%N)
     # shellcheck disable=SC2086
-    timeout -k 10 $(( limit * 4 )) "$JAVA" -XX:+UseSerialGC -Xmx512m -jar "$jar" run --out "$out/$job-$id" \
+    case "$id" in *-noalloc) allocs=0 ;; *) allocs=1 ;; esac
+    GPU_SANITIZE_PROBE_ALLOCS=$allocs timeout -k 10 $(( limit * 4 )) "$JAVA" -XX:+UseSerialGC -Xmx512m -jar "$jar" run --out "$out/$job-$id" \
       --throughput-regex 'it/s ([0-9.]+)' $GATE_OPTS -- "$@" > "$out/$job-$id.console.txt" 2>&1
     grc=$?
     b=$(date +%s.%N); gate=$(seconds "$a" "$b")
@@ -88,5 +95,7 @@ bench prefetch yes 60 python3 examples/prefetch_job.py
 bench dataset-cache yes 90 python3 examples/dataset_cache_job.py --fill-seconds 5 --train-seconds 15
 bench triton-stride no 60 python3 examples/triton_stride.py --bug stride
 bench cupy-pkg yes 60 python3 examples/cupy_pkg/train.py
+bench scatter-add yes 60 python3 examples/buffer/scatter_add_job.py
+bench inline-ext yes 120 python3 examples/buffer/inline_ext_job.py
 echo
 awk -F, '{ printf "%-14s %-6s %8s %8s %6s  %s\n", $1, $2, $3, $4, $5, $6 }' "$csv"

@@ -154,6 +154,48 @@ class ProbeTest(unittest.TestCase):
         self.assertTrue(all(r["at"]["file"].endswith("compiled.py") for r in changed))
         self.assertEqual([], self.of(records, "probe-error"))
 
+    def alloc_lines(self, suffix=".jsonl"):
+        names = [n for n in os.listdir(self.tmp) if n.startswith("alloc-") and n.endswith(suffix)
+                 and (suffix != ".jsonl" or not n.endswith(".prev.jsonl"))]
+        self.assertEqual(1, len(names), os.listdir(self.tmp))
+        with open(os.path.join(self.tmp, names[0])) as f:
+            return [json.loads(line) for line in f]
+
+    def test_under_the_sanitizer_uncached_allocations_are_recorded_as_the_job_runs(self):
+        env = {"PYTORCH_NO_CUDA_MEMORY_CACHING": "1"}
+        off = self.run_job("alloc_fault.py", None, env=env)
+        rc, out, err, records = self.run_job("alloc_fault.py", "sanitizer", env=env)
+        self.assertEqual((off[0], off[1], off[2]), (rc, out, err), "the job's own output")
+        self.assertTrue(self.of(records, "probe")[0]["allocations"].startswith("on"))
+        lines = self.alloc_lines()
+        sites = {r["id"]: r for r in self.of(lines, "alloc-site")}
+        allocs = self.of(lines, "alloc")
+        self.assertEqual(["0x7f0000001000", "0x7f0000002000", "0x7f0000003000"], [a["ptr"] for a in allocs])
+        first = sites[allocs[0]["site"]]
+        self.assertEqual((5, "make"), (first["site"]["line"], first["site"]["function"]))
+        self.assertEqual(9, first["caller"]["line"])
+        self.assertEqual(11, sites[allocs[1]["site"]]["site"]["line"])
+        shapes = {r["ptr"]: (r["dtype"], r["shape"]) for r in self.of(lines, "alloc-shape")}
+        self.assertEqual({"0x7f0000002000": ("float32", [8])}, shapes, "x was freed; z never seen before the end")
+        summary = self.of(records, "alloc-summary")[0]
+        self.assertEqual((5, 3, 1), (summary["calls"], summary["frees"], summary["files"]))
+        self.assertEqual([], self.of(records, "probe-error"))
+
+    def test_a_full_allocation_file_rotates_and_the_new_one_starts_with_what_is_live(self):
+        env = {"PYTORCH_NO_CUDA_MEMORY_CACHING": "1", "GPU_SANITIZE_PROBE_MAX_ALLOCS": "4"}
+        rc, out, err, records = self.run_job("alloc_fault.py", "sanitizer", env=env)
+        prev, cur = self.alloc_lines(".prev.jsonl"), self.alloc_lines()
+        self.assertEqual(["alloc-site", "alloc", "alloc-site", "alloc"], [r["type"] for r in prev])
+        self.assertEqual(["0x7f0000002000", "0x7f0000003000"], [r["ptr"] for r in self.of(cur, "alloc")],
+                         "y still live, then z; x freed before the rotation")
+        self.assertEqual(3, len(self.of(cur, "alloc-site")), "every site again, then z's")
+        self.assertEqual(["0x7f0000002000"], [r["ptr"] for r in self.of(cur, "alloc-shape")])
+
+    def test_with_the_caching_allocator_on_nothing_is_recorded(self):
+        rc, out, err, records = self.run_job("alloc_fault.py", "sanitizer")
+        self.assertIn("caching allocator is on", self.of(records, "probe")[0]["allocations"])
+        self.assertEqual([], [n for n in os.listdir(self.tmp) if n.startswith("alloc-")])
+
     def test_the_other_modes_leave_torch_compile_alone(self):
         for mode in ("blocking", "regression"):
             rc, out, err, records = self.same_with_and_without("compiled.py", mode)

@@ -89,3 +89,9 @@ else:
             raise TypeError("mempool_id must be None or a tuple")
         include = not (isinstance(mempool_id, tuple) and len(mempool_id) == 3 and not mempool_id[2])
         return _snapshot_impl(include)
+
+
+def _activate_gpu_trace():
+    from torch.cuda import _gpu_trace
+
+    _gpu_trace.ACTIVE[0] = True

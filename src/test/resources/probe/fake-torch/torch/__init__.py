@@ -45,7 +45,24 @@ class device(object):
         return self.s
 
 
+class _Storage(object):
+    def __init__(self, ptr):
+        self.ptr = ptr
+
+    def data_ptr(self):
+        return self.ptr
+
+
 class Tensor(object):
+    _base = None  # not a view
+    _ptr = 0  # the first byte of its memory (cuda_empty)
+
+    def storage_offset(self):
+        return 0
+
+    def untyped_storage(self):
+        return _Storage(self._ptr)
+
     def __init__(self, data, shape=None, dtype=None, device="cpu", pinned=False):
         self.data = list(data)
         self.shape = tuple(shape) if shape is not None else (len(self.data),)
@@ -99,6 +116,28 @@ def empty(n, dtype=None, pin_memory=False):
     if pin_memory:
         _check_cuda("cuda")
     return Tensor([0] * n, (n,), dtype, "cpu", pin_memory)
+
+
+def cuda_empty(n, ptr, dtype=None):
+    """A CUDA tensor whose memory starts at ptr: the allocator tells the GPU trace (torch.cuda._gpu_trace), as
+    torch's uncached allocator does for each cudaMalloc."""
+    from .cuda import _gpu_trace
+
+    _gpu_trace.allocated(ptr)
+    t = _CudaTensor([0.0] * n, (n,), dtype or float32, "cuda")
+    t._ptr = ptr
+    t._trace = _gpu_trace
+    return t
+
+
+class _CudaTensor(Tensor):
+    _trace = None
+
+    def __del__(self):
+        try:
+            self._trace.freed(self._ptr)
+        except Exception:
+            pass  # interpreter shutdown
 
 
 def aminmax(t):

@@ -112,7 +112,12 @@ public final class Analyzer {
             List<Parsed> t = texts.getOrDefault(tool, List.of());
             List<Parsed> x = xmls.getOrDefault(tool, List.of());
             for (int i = 0; i < Math.max(t.size(), x.size()); i++) {
-                runs.add(pair(tool, i < t.size() ? t.get(i) : null, i < x.size() ? x.get(i) : null, in.policy()));
+                runs.add(pair(
+                        tool,
+                        i < t.size() ? t.get(i) : null,
+                        i < x.size() ? x.get(i) : null,
+                        in.policy(),
+                        WorkPaths.of(in.workDirectory())));
             }
         }
         return runs;
@@ -297,7 +302,7 @@ public final class Analyzer {
         return rules;
     }
 
-    private static SanitizerRun pair(Tool tool, Parsed text, Parsed xml, GatePolicy policy) {
+    private static SanitizerRun pair(Tool tool, Parsed text, Parsed xml, GatePolicy policy, WorkPaths paths) {
         Parsed records;
         if (xml != null
                 && (text == null
@@ -310,6 +315,8 @@ public final class Analyzer {
         List<Defect> defects = RuntimeKernels.withSource(
                 suppress(records.grouper.defects(), rules(policy, records.cachingAllocator)),
                 phaseDir == null ? null : phaseDir.resolve(RuntimeKernels.CUPY_CACHE_DIR));
+        defects = Buffers.named(
+                defects, text == null || text == records ? List.of() : text.grouper.defects(), phaseDir, paths);
         return new SanitizerRun(
                 tool,
                 text == null ? null : text.output,

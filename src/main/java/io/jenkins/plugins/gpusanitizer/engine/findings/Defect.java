@@ -1,5 +1,6 @@
 package io.jenkins.plugins.gpusanitizer.engine.findings;
 
+import io.jenkins.plugins.gpusanitizer.engine.model.BufferEvidence;
 import io.jenkins.plugins.gpusanitizer.engine.model.Frame;
 import io.jenkins.plugins.gpusanitizer.engine.model.Kind;
 import io.jenkins.plugins.gpusanitizer.engine.model.SourceLocation;
@@ -24,6 +25,7 @@ import java.util.List;
  * @param launcher        the host function that launched the kernel (past driver and runtime), or null
  * @param error           false for tool warnings (racecheck warnings)
  * @param suppressedBy    the rule that suppressed it, or null
+ * @param buffer          the buffer its first record's access ran past, or null (evidence, not in the fingerprint)
  */
 public record Defect(
         String id,
@@ -40,11 +42,47 @@ public record Defect(
         String vendorModule,
         String launcher,
         boolean error,
-        Suppression suppressedBy) {
+        Suppression suppressedBy,
+        BufferEvidence buffer) {
 
     public Defect {
         examples = List.copyOf(examples);
         hostStack = List.copyOf(hostStack);
+    }
+
+    public Defect(
+            String id,
+            Tool tool,
+            Kind kind,
+            String message,
+            String kernel,
+            SourceLocation deviceLocation,
+            SourceLocation hostLocation,
+            long records,
+            List<String> examples,
+            String detail,
+            List<Frame> hostStack,
+            String vendorModule,
+            String launcher,
+            boolean error,
+            Suppression suppressedBy) {
+        this(
+                id,
+                tool,
+                kind,
+                message,
+                kernel,
+                deviceLocation,
+                hostLocation,
+                records,
+                examples,
+                detail,
+                hostStack,
+                vendorModule,
+                launcher,
+                error,
+                suppressedBy,
+                null);
     }
 
     public boolean suppressed() {
@@ -71,7 +109,8 @@ public record Defect(
                 vendorModule,
                 launcher,
                 error,
-                s);
+                s,
+                buffer);
     }
 
     public Defect withDeviceLocation(SourceLocation l) {
@@ -90,7 +129,28 @@ public record Defect(
                 vendorModule,
                 launcher,
                 error,
-                suppressedBy);
+                suppressedBy,
+                buffer);
+    }
+
+    public Defect withBuffer(BufferEvidence b) {
+        return new Defect(
+                id,
+                tool,
+                kind,
+                message,
+                kernel,
+                deviceLocation,
+                hostLocation,
+                records,
+                examples,
+                detail,
+                hostStack,
+                vendorModule,
+                launcher,
+                error,
+                suppressedBy,
+                b);
     }
 
     /** Why a defect is not gated: the rule's id and its explanation. */

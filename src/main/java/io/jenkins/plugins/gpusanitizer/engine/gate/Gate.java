@@ -606,6 +606,9 @@ public final class Gate {
         if (d.inVendorLibrary()) {
             sb.append(" [in vendor library ").append(d.vendorModule()).append(']');
         }
+        if (d.buffer() != null) {
+            sb.append(": ").append(d.buffer().summary());
+        }
         sb.append(" (").append(d.records()).append(d.records() == 1 ? " record" : " records");
         sb.append(d.error() ? ")" : ", warning level)");
         return sb.toString();

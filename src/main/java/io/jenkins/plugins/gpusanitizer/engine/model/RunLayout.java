@@ -8,6 +8,8 @@ package io.jenkins.plugins.gpusanitizer.engine.model;
  * run.json  report.json  report.html
  * env/                      nvidia-smi.txt, nvidia-smi-query.csv, nvcc-version.txt, python-probe.txt, compute-sanitizer-version.txt
  * sanitizer-TOOL/           command.txt, stdout.log, stderr.log, sanitizer.log (--log-file), sanitizer.xml (--xml --save)
+ *                           probe.jsonl, alloc-PID.jsonl and alloc-PID.prev.jsonl (memcheck uncached: each process's
+ *                           allocations, the buffers out-of-bounds accesses ran past are named from them)
  * blocking/                 command.txt, stdout.log, stderr.log, probe.jsonl, generated/ (torch.compile's code the output names: files.tsv, copies),
  *                           nvidia-smi.csv (on one GPU: the card beside the sanitizer run, read for the regression run's place)
  * regression-beside-sanitizer/  a regression run that ran out of memory beside the sanitizer run, run again alone

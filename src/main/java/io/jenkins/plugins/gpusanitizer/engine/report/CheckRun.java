@@ -90,7 +90,10 @@ public record CheckRun(String name, String conclusion, String title, String summ
                                 ? ""
                                 : "; device line "
                                         + shown(d.deviceLocation().file(), workspace) + ":"
-                                        + d.deviceLocation().line()));
+                                        + d.deviceLocation().line())
+                        + (d.buffer() == null || d.buffer().summary() == null
+                                ? ""
+                                : ". " + d.buffer().summary()));
     }
 
     /** The check's text: the verdict, the diagnosis, the deciding reasons, the defects not annotated. */

@@ -20,6 +20,7 @@ import java.util.Objects;
  */
 public final class HtmlReport {
     static final int MAX_STACK_SHOWN = 40;
+    static final int MAX_BUFFERS_SHOWN = 5;
 
     public static String css() {
         try (InputStream in =
@@ -156,7 +157,7 @@ public final class HtmlReport {
                     .append("</li>");
         }
         h.append("</ul></div>\n");
-        diagnosis(h, r.diagnosis());
+        diagnosis(h, r.diagnosis(), r.defects());
         if (r.execution() != null) {
             execution(h, r.execution(), r.sanitizerRuns());
         }
@@ -200,7 +201,7 @@ public final class HtmlReport {
         return h.toString();
     }
 
-    private static void diagnosis(StringBuilder h, Report.DiagnosisJson d) {
+    private static void diagnosis(StringBuilder h, Report.DiagnosisJson d, List<Report.DefectJson> defects) {
         if (d == null) {
             return;
         }
@@ -227,7 +228,19 @@ public final class HtmlReport {
         for (Report.OperatorEvidenceJson o : d.operatorEvidence()) {
             operator(h, o);
         }
+        buffers(h, defects);
         h.append("</section>\n");
+    }
+
+    /** The buffers the open defects' accesses ran past (issue #42), each one line under the diagnosis. */
+    private static void buffers(StringBuilder h, List<Report.DefectJson> defects) {
+        defects.stream()
+                .filter(x -> !x.suppressed() && x.buffer() != null && x.buffer().summary() != null)
+                .limit(MAX_BUFFERS_SHOWN)
+                .forEach(x -> h.append("<p class=\"gs-evidence-line gs-buffer\">")
+                        .append(x.kernel() == null ? "" : "<code>" + Html.esc(x.kernel()) + "</code>: ")
+                        .append(Html.esc(x.buffer().summary()))
+                        .append("</p>"));
     }
 
     /** The failing operator the probe caught: its line, its tensor arguments, the index against its bound. */
@@ -543,6 +556,7 @@ public final class HtmlReport {
                                     : " in " + d.hostLocation().function()));
         }
         dl(h, "detail", d.detail());
+        dl(h, "buffer", d.buffer() == null ? null : d.buffer().summary());
         dl(h, "examples", String.join("; ", d.examples()));
         dl(h, "fingerprint", d.id());
     }

@@ -296,6 +296,7 @@ public final class ReferenceComparison {
                 d.hostLocation(),
                 d.examples(),
                 d.detail(),
+                d.buffer(),
                 d.hostStack(),
                 status);
     }

@@ -255,6 +255,7 @@ public record Report(
         "hostLocation",
         "examples",
         "detail",
+        "buffer",
         "hostStack",
         "status"
     })
@@ -275,8 +276,78 @@ public record Report(
             LocationJson hostLocation,
             List<String> examples,
             String detail,
+            @JsonInclude(JsonInclude.Include.NON_NULL) BufferJson buffer,
             List<FrameJson> hostStack,
-            String status) {}
+            String status) {
+
+        /** Without a buffer: the defects of reports written before issue #42, and tests. */
+        public DefectJson(
+                String id,
+                String tool,
+                String kind,
+                String severity,
+                String message,
+                String kernel,
+                long records,
+                boolean suppressed,
+                SuppressionJson suppressedBy,
+                boolean inVendorLibrary,
+                String vendorModule,
+                String launcher,
+                LocationJson deviceLocation,
+                LocationJson hostLocation,
+                List<String> examples,
+                String detail,
+                List<FrameJson> hostStack,
+                String status) {
+            this(
+                    id,
+                    tool,
+                    kind,
+                    severity,
+                    message,
+                    kernel,
+                    records,
+                    suppressed,
+                    suppressedBy,
+                    inVendorLibrary,
+                    vendorModule,
+                    launcher,
+                    deviceLocation,
+                    hostLocation,
+                    examples,
+                    detail,
+                    null,
+                    hostStack,
+                    status);
+        }
+    }
+
+    /**
+     * The buffer a defect's first access ran past (issue #42; docs/how-it-works.md): memcheck's nearest
+     * allocation named from the sanitizer run's allocation record. Evidence only: not in the fingerprint.
+     *
+     * @param placement {@code after}, {@code before}, {@code inside} (misaligned), {@code freed} (inside memory
+     *                  the job had freed), {@code unnamed} (memcheck's allocation is none the record names)
+     * @param address   the accessed address
+     * @param base      the allocation's first byte, or null
+     * @param size      its size in bytes, or null
+     * @param distance  memcheck's bytes after/before it (1 = the first byte past the end), or the offset inside
+     * @param site      the job's line that allocated it, or null
+     * @param shape     what the memory held when the job died, e.g. {@code float32 [1600]}, or null
+     * @param summary   the one line the reports show
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @JsonPropertyOrder({"placement", "address", "base", "size", "distance", "site", "shape", "summary"})
+    public record BufferJson(
+            String placement,
+            String address,
+            String base,
+            Long size,
+            Long distance,
+            LocationJson site,
+            String shape,
+            String summary) {}
 
     public record SanitizerRunJson(
             String tool,

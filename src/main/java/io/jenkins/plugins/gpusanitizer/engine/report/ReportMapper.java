@@ -7,6 +7,7 @@ import io.jenkins.plugins.gpusanitizer.engine.findings.Defect;
 import io.jenkins.plugins.gpusanitizer.engine.findings.FrameClassifier;
 import io.jenkins.plugins.gpusanitizer.engine.findings.RuntimeKernels;
 import io.jenkins.plugins.gpusanitizer.engine.findings.SanitizerRun;
+import io.jenkins.plugins.gpusanitizer.engine.model.BufferEvidence;
 import io.jenkins.plugins.gpusanitizer.engine.model.Frame;
 import io.jenkins.plugins.gpusanitizer.engine.model.SourceLocation;
 import io.jenkins.plugins.gpusanitizer.engine.parse.FrameOrigin;
@@ -224,8 +225,24 @@ public final class ReportMapper {
                 loc(d.hostLocation()),
                 d.examples(),
                 d.detail(),
+                buffer(d.buffer()),
                 stack,
                 null);
+    }
+
+    private static Report.BufferJson buffer(BufferEvidence b) {
+        if (b == null) {
+            return null;
+        }
+        return new Report.BufferJson(
+                b.placement().id(),
+                b.address(),
+                b.base(),
+                b.size() < 0 ? null : b.size(),
+                b.distance(),
+                loc(b.site()),
+                b.shape(),
+                b.summary());
     }
 
     /** {@code user}, {@code vendor} or {@code library}: lets views highlight user frames and dim vendor ones. */

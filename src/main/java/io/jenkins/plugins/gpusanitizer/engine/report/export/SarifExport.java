@@ -67,10 +67,18 @@ public final class SarifExport {
             } else if (d.deviceLocation() != null) {
                 locations.add(location(d.deviceLocation(), "device code"));
             }
+            ArrayNode related = null;
             if (d.deviceLocation() != null && d.hostLocation() != null) {
                 ObjectNode rel = location(d.deviceLocation(), "device code of kernel " + d.kernel());
                 rel.put("id", 1);
-                res.putArray("relatedLocations").add(rel);
+                related = res.putArray("relatedLocations");
+                related.add(rel);
+            }
+            if (d.buffer() != null && d.buffer().site() != null) {
+                // the buffer the access ran past, where the job allocated it (issue #42)
+                ObjectNode rel = location(d.buffer().site(), d.buffer().summary());
+                rel.put("id", 2);
+                (related == null ? res.putArray("relatedLocations") : related).add(rel);
             }
             res.putObject("partialFingerprints").put("gpuSanitizeDefect/v1", d.id());
             if (d.suppressed()) {

@@ -322,6 +322,276 @@ def _install_sanitizer(torch):
 
 
 # ---------------------------------------------------------------------------------------------
+# sanitizer mode: the allocation record (issue #42)
+#
+# Under PYTORCH_NO_CUDA_MEMORY_CACHING=1 every tensor is its own cudaMalloc, and memcheck names the one an
+# out-of-bounds access ran past by its first byte ("... after the nearest allocation at 0x... of size N").
+# The allocator's history records nothing in that mode (its uncached path bypasses it; measured on the card),
+# but it calls torch's GPU trace (torch.cuda._gpu_trace, the hook CSAN uses) with the pointer of each cudaMalloc
+# and, before it, of each cudaFree. So: a callback per allocation takes the innermost user frames and the size
+# (cuMemGetAddressRange) and writes a line to this process's own alloc-PID.jsonl, unless the address already
+# has that size and site in the file. The lines are written as the job runs: the job dies of the fault (under
+# memcheck, in a destructor: std::terminate, no excepthook), the record is there. The file is bounded: at
+# GPU_SANITIZE_PROBE_MAX_ALLOCS lines it becomes alloc-PID.prev.jsonl and a new one starts with the sites
+# and the allocations still live, so a buffer allocated at the start (a static buffer) is never lost.
+# Shapes: the allocations not yet seen as a tensor wait (a few); at later callbacks (a free is the job's line
+# rebinding a local) the user frames' locals are looked at for a CUDA tensor holding one of them.
+
+
+class _Allocs(object):
+    on = False
+    fd = None
+    fd_id = None
+    path = None
+    live = {}  # ptr -> (size, site id) of the allocations not freed
+    written = {}  # ptr -> (size, site id) as last written in the current file
+    shapes = {}  # ptr -> the alloc-shape line of a live allocation
+    pending = []  # pointers allocated recently whose tensor was not seen yet, oldest first
+    pending_at = {}  # ptr -> the callback count when it was allocated
+    sites = {}  # (file, line, function, caller file, caller line) -> site id
+    site_lines = {}  # site id -> its alloc-site line
+    lines = 0  # in the current file
+    limit = 0  # the line count at which the current file rotates (set at the start)
+    rotating = False
+    files = 1
+    range_of = None  # ptr -> size, or None
+    calls = 0
+    frees = 0
+    seconds = 0.0
+    busy = False
+
+
+_A = _Allocs()
+_MAX_ALLOC_LINES = _env_number("GPU_SANITIZE_PROBE_MAX_ALLOCS", 50000, int)
+_MAX_PENDING = 16
+_PENDING_EVENTS = 64  # a tensor not seen within this many allocations and frees is given up (a parameter, an
+#                       activation kept for backward): the locals are looked at only while something is pending
+_MAX_SITES = 5000
+
+
+def _alloc_address_range():
+    """size = cuMemGetAddressRange(ptr) through the driver, or None where the driver is not found. Under
+    memcheck the range includes the tool's --padding guard zone."""
+    import ctypes
+
+    try:
+        fn = ctypes.CDLL("libcuda.so.1").cuMemGetAddressRange_v2
+    except (OSError, AttributeError):
+        return None
+    fn.argtypes = [ctypes.POINTER(ctypes.c_uint64), ctypes.POINTER(ctypes.c_size_t), ctypes.c_uint64]
+    fn.restype = ctypes.c_int
+    base = ctypes.c_uint64()
+    size = ctypes.c_size_t()
+
+    def range_of(ptr):
+        if fn(ctypes.byref(base), ctypes.byref(size), ptr) == 0 and base.value == ptr:
+            return size.value
+        return None
+
+    return range_of
+
+
+def _alloc_write(rec):
+    """One line into this process's allocation file, one os.write; the file rotates at the bound."""
+    if _A.lines >= _A.limit and not _A.rotating:
+        _alloc_rotate()
+    line = (json.dumps(rec, separators=(",", ":")) + "\n").encode("utf-8", "replace")
+    fd = _A.fd
+    if fd is not None:
+        try:
+            st = os.fstat(fd)
+            if (st.st_dev, st.st_ino) != _A.fd_id:
+                fd = None  # the job closed ours and got the number for a file of its own
+        except OSError:
+            fd = None
+    if fd is None:
+        fd = os.open(_A.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+        st = os.fstat(fd)
+        _A.fd, _A.fd_id = fd, (st.st_dev, st.st_ino)
+    os.write(fd, line)
+    _A.lines += 1
+
+
+def _alloc_rotate():
+    """The full file becomes .prev (the one before is dropped); the new one starts with every site, the live
+    allocations and their shapes, so that the two files always hold every live allocation."""
+    if _A.fd is not None:
+        try:
+            os.close(_A.fd)
+        except OSError:
+            pass
+    _A.fd = None
+    os.replace(_A.path, _A.path[:-len(".jsonl")] + ".prev.jsonl")
+    _A.files += 1
+    _A.lines = 0
+    _A.written = {}
+    _A.rotating = True
+    try:
+        for sid in sorted(_A.site_lines):
+            _alloc_write(_A.site_lines[sid])
+        for ptr, (size, sid) in list(_A.live.items()):
+            _alloc_write({"type": "alloc", "ptr": "0x%x" % ptr, "size": size, "site": sid})
+            _A.written[ptr] = (size, sid)
+            shape = _A.shapes.get(ptr)
+            if shape is not None:
+                _alloc_write(shape)
+    finally:
+        _A.rotating = False
+        _A.limit = _A.lines + _MAX_ALLOC_LINES  # the snapshot does not count against the new file's bound
+
+
+def _alloc_site(frames):
+    if not frames:
+        return None  # a thread with no Python frame: autograd's backward, a library's worker
+    key = tuple(frames[0]) + (tuple(frames[1][:2]) if len(frames) > 1 else ())
+    sid = _A.sites.get(key)
+    if sid is None:
+        if len(_A.sites) >= _MAX_SITES:
+            return None
+        sid = len(_A.sites) + 1
+        _A.sites[key] = sid
+        rec = {"type": "alloc-site", "id": sid, "site": _loc(*frames[0])}
+        if len(frames) > 1:
+            rec["caller"] = _loc(*frames[1], code=False)
+        _alloc_write(rec)  # first: a rotation it causes must not write it twice
+        _A.site_lines[sid] = rec
+    return sid
+
+
+def _alloc_seen_tensors(frame):
+    """The pending allocations held by a CUDA tensor in the locals of the job's innermost two frames."""
+    now = _A.calls + _A.frees
+    while _A.pending and now - _A.pending_at.get(_A.pending[0], now) > _PENDING_EVENTS:
+        _A.pending_at.pop(_A.pending.pop(0), None)
+    if not _A.pending:
+        return
+    torch = _S.torch
+    looked = 0
+    f = frame
+    depth = 0
+    while f is not None and looked < 2 and depth < 50:
+        if _is_user(f.f_code.co_filename):
+            looked += 1
+            for v in list(f.f_locals.values()):
+                if type(v) is not torch.Tensor and not isinstance(v, torch.Tensor):
+                    continue
+                try:
+                    if not v.is_cuda or v.storage_offset() != 0:
+                        continue
+                    ptr = v.untyped_storage().data_ptr()
+                    if ptr not in _A.pending:
+                        continue
+                    _A.pending.remove(ptr)
+                    _A.pending_at.pop(ptr, None)
+                    rec = {"type": "alloc-shape", "ptr": "0x%x" % ptr,
+                           "dtype": str(v.dtype).replace("torch.", ""), "shape": list(v.shape)}
+                    _A.shapes[ptr] = rec
+                    _alloc_write(rec)
+                except Exception:
+                    continue
+                if not _A.pending:
+                    return
+        f = f.f_back
+        depth += 1
+
+
+def _on_alloc(ptr):
+    """torch's GPU trace callback for each allocation: must be cheap and never raise."""
+    if not ptr or _A.busy:
+        return
+    _A.busy = True
+    try:
+        t0 = time.perf_counter()
+        _A.calls += 1
+        size = _A.range_of(ptr) if _A.range_of is not None else None
+        frame = sys._getframe(1)
+        sid = _alloc_site(_user_frames(frame, 2))
+        _A.live[ptr] = (size, sid)
+        _A.shapes.pop(ptr, None)
+        if _A.written.get(ptr) != (size, sid):
+            _A.written[ptr] = (size, sid)
+            _alloc_write({"type": "alloc", "ptr": "0x%x" % ptr, "size": size, "site": sid})
+        if _A.pending:
+            _alloc_seen_tensors(frame)
+        if sid is not None:
+            if len(_A.pending) >= _MAX_PENDING:
+                _A.pending_at.pop(_A.pending.pop(0), None)
+            _A.pending.append(ptr)
+            _A.pending_at[ptr] = _A.calls + _A.frees
+        _A.seconds += time.perf_counter() - t0
+    except Exception as e:
+        _error("alloc", e)
+    finally:
+        _A.busy = False
+
+
+def _on_free(ptr):
+    """Called before each cudaFree: the allocation is no longer live, and the job's line that freed it (a local
+    rebound) is where a pending tensor may now be seen."""
+    if _A.busy:
+        return
+    _A.busy = True
+    try:
+        t0 = time.perf_counter()
+        _A.frees += 1
+        _A.live.pop(ptr, None)
+        _A.shapes.pop(ptr, None)
+        if ptr in _A.pending_at:
+            _A.pending.remove(ptr)
+            del _A.pending_at[ptr]
+        if _A.pending:
+            _alloc_seen_tensors(sys._getframe(1))
+        _A.seconds += time.perf_counter() - t0
+    except Exception as e:
+        _error("alloc-free", e)
+    finally:
+        _A.busy = False
+
+
+def _install_alloc_record(torch):
+    """Returns what the `probe` line says of the record: on, or why not. Never raises."""
+    try:
+        return _start_alloc_record(torch)
+    except Exception as e:
+        _error("alloc-record", e)
+        return "off: %s" % type(e).__name__
+
+
+def _start_alloc_record(torch):
+    if os.environ.get("GPU_SANITIZE_PROBE_ALLOCS", "1") == "0":
+        return "off (GPU_SANITIZE_PROBE_ALLOCS=0)"
+    if os.environ.get("PYTORCH_NO_CUDA_MEMORY_CACHING", "") in ("", "0"):
+        return "off: the caching allocator is on (memcheck names its segments, not tensors)"
+    try:
+        from torch.cuda import _gpu_trace as trace  # the module torch's C++ calls (CONCRETE_GPU_TRACE)
+    except ImportError:
+        trace = None
+    activate = getattr(torch._C, "_activate_gpu_trace", None)
+    if trace is None or activate is None or not hasattr(trace, "register_callback_for_memory_allocation"):
+        return "off: this torch has no GPU trace (torch.cuda._gpu_trace)"
+    _A.path = os.path.join(os.path.dirname(os.path.abspath(_OUT)), "alloc-%d.jsonl" % os.getpid())
+    _A.limit = _MAX_ALLOC_LINES
+    _A.range_of = _alloc_address_range()
+    trace.register_callback_for_memory_allocation(_on_alloc)
+    if hasattr(trace, "register_callback_for_memory_deallocation"):
+        trace.register_callback_for_memory_deallocation(_on_free)
+    activate()
+    _A.on = True
+    import atexit
+
+    atexit.register(_alloc_summary)
+    return "on" if _A.range_of is not None else "on, without sizes (no libcuda.so.1)"
+
+
+def _alloc_summary():
+    """At a normal exit: what the record cost (the callbacks' own time) and holds."""
+    if _A.path is not None and _A.path.endswith("-%d.jsonl" % os.getpid()):
+        _emit({"type": "alloc-summary", "file": os.path.basename(_A.path), "calls": _A.calls, "frees": _A.frees,
+               "files": _A.files, "lines": _A.lines, "live": len(_A.live), "sites": len(_A.sites),
+               "seconds": round(_A.seconds, 4)}, force=True)
+
+
+# ---------------------------------------------------------------------------------------------
 # blocking mode: the failing operator's arguments
 
 
@@ -1140,6 +1410,7 @@ def _on_torch(torch):
             hello["watched"] = _install_blocking(torch)
         elif _MODE == "sanitizer":
             hello["compileWrapped"] = _install_sanitizer(torch)
+            hello["allocations"] = _install_alloc_record(torch)
         elif _MODE == "regression":
             _install_regression(torch)
         hello["work"] = _install_work(torch)
