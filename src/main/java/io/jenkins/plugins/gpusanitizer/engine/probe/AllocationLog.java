@@ -75,7 +75,7 @@ public final class AllocationLog {
         if (phaseDir != null && Files.isDirectory(phaseDir)) {
             List<Path> files = new ArrayList<>();
             try (Stream<Path> s = Files.list(phaseDir)) {
-                s.filter(p -> FILE.matcher(p.getFileName().toString()).matches())
+                s.filter(p -> FILE.matcher(String.valueOf(p.getFileName())).matches())
                         .sorted()
                         .limit(MAX_FILES)
                         .forEach(files::add);
@@ -83,13 +83,13 @@ public final class AllocationLog {
                 // no listing: no record
             }
             for (Path f : files) {
-                Matcher m = FILE.matcher(f.getFileName().toString());
+                Matcher m = FILE.matcher(String.valueOf(f.getFileName()));
                 if (m.matches() && m.group(2) != null) {
                     present |= readFile(f, Integer.parseInt(m.group(1)), byPid);
                 }
             }
             for (Path f : files) {
-                Matcher m = FILE.matcher(f.getFileName().toString());
+                Matcher m = FILE.matcher(String.valueOf(f.getFileName()));
                 if (m.matches() && m.group(2) == null) {
                     present |= readFile(f, Integer.parseInt(m.group(1)), byPid);
                 }
@@ -101,7 +101,6 @@ public final class AllocationLog {
     /** One process's file into its map: the last line at an address wins. True when it held an allocation. */
     private static boolean readFile(Path file, int pid, Map<Integer, TreeMap<Long, Allocation>> byPid) {
         Map<Integer, SourceLocation[]> sites = new HashMap<>();
-        Map<Long, String> shapes = new HashMap<>();
         TreeMap<Long, Allocation> m = byPid.computeIfAbsent(pid, p -> new TreeMap<>());
         boolean present = false;
         try (BoundedLineReader in = new BoundedLineReader(
@@ -133,7 +132,6 @@ public final class AllocationLog {
                             SourceLocation[] s = r.path("site").isInt()
                                     ? sites.get(r.path("site").asInt())
                                     : null;
-                            shapes.remove(base);
                             m.put(
                                     base,
                                     new Allocation(

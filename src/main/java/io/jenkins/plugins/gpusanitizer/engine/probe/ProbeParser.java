@@ -237,26 +237,27 @@ public final class ProbeParser {
                             n.path("probeSeconds").asDouble(0),
                             n.hasNonNull("watchedCalls") ? n.get("watchedCalls").asLong() : null,
                             n.hasNonNull("samples") ? n.get("samples").asLong() : null));
-                case "work" -> {
-                    String event = n.path("event").asText("");
-                    ProbeLog.Work was = work.getOrDefault(pid, new ProbeLog.Work(pid, false, 0, null, null, false));
-                    work.put(
-                            pid,
-                            was.merge(
-                                    "cuda".equals(event) || n.path("cuda").asBoolean(false),
-                                    Math.max(0, n.path("steps").asLong(0)),
-                                    n.hasNonNull("allocations")
-                                            ? n.get("allocations").asLong()
-                                            : null,
-                                    n.path("ts").isNumber() ? n.get("ts").asDouble() : null,
-                                    "exit".equals(event)));
-                }
+                case "work" -> work(n, pid);
                 case "probe-error" ->
                     error(text(n, "where") + ": " + text(n, "error") + (rank == null ? "" : " (rank " + rank + ")"));
                 default -> {
                     // history and future record types: nothing to keep
                 }
             }
+        }
+
+        /** A process's work record, merged into what it said before (the highest step count, the last time). */
+        private void work(JsonNode n, long pid) {
+            String event = n.path("event").asText("");
+            ProbeLog.Work was = work.getOrDefault(pid, new ProbeLog.Work(pid, false, 0, null, null, false));
+            work.put(
+                    pid,
+                    was.merge(
+                            "cuda".equals(event) || n.path("cuda").asBoolean(false),
+                            Math.max(0, n.path("steps").asLong(0)),
+                            n.hasNonNull("allocations") ? n.get("allocations").asLong() : null,
+                            n.path("ts").isNumber() ? n.get("ts").asDouble() : null,
+                            "exit".equals(event)));
         }
 
         private static ProbeLog.OpFailure failure(JsonNode n, long pid, String rank, double t) {

@@ -41,6 +41,24 @@ public final class ReferenceComparison {
 
     private ReferenceComparison() {}
 
+    /** With --fail-on new, an outstanding defect's failing reason becomes information; the others stay. */
+    private static List<Report.ReasonJson> outstandingDemoted(
+            List<Report.ReasonJson> current, Map<String, String> status, boolean newOnly) {
+        List<Report.ReasonJson> reasons = new ArrayList<>();
+        for (Report.ReasonJson r : current) {
+            if (newOnly
+                    && r.defect() != null
+                    && OUTSTANDING.equals(status.get(r.defect()))
+                    && (r.level().equals("fail") || r.level().equals("unstable"))) {
+                reasons.add(new Report.ReasonJson(
+                        "info", "outstanding", "outstanding, also in the reference: " + r.message(), r.defect()));
+            } else {
+                reasons.add(r);
+            }
+        }
+        return reasons;
+    }
+
     public static Report apply(Report current, Report reference, String referenceName, boolean newOnly) {
         List<Report.DefectJson> refs =
                 reference.defects().stream().filter(d -> !d.suppressed()).toList();
@@ -96,18 +114,7 @@ public final class ReferenceComparison {
                 current.defects().stream().map(d -> with(d, status.get(d.id()))).toList();
         List<Report.DefectJson> fixed =
                 refs.stream().filter(r -> !matchedRefs.contains(r)).toList();
-        List<Report.ReasonJson> reasons = new ArrayList<>();
-        for (Report.ReasonJson r : current.reasons()) {
-            if (newOnly
-                    && r.defect() != null
-                    && OUTSTANDING.equals(status.get(r.defect()))
-                    && (r.level().equals("fail") || r.level().equals("unstable"))) {
-                reasons.add(new Report.ReasonJson(
-                        "info", "outstanding", "outstanding, also in the reference: " + r.message(), r.defect()));
-            } else {
-                reasons.add(r);
-            }
-        }
+        List<Report.ReasonJson> reasons = outstandingDemoted(current.reasons(), status, newOnly);
         reasons.addAll(explained);
         long newCount = defects.stream()
                 .filter(d -> !d.suppressed() && NEW.equals(d.status()))

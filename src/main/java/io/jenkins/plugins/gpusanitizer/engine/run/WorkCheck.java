@@ -19,9 +19,10 @@ import java.util.regex.Pattern;
  * <ul>
  *   <li>{@code no-gpu-work}: the job ran but none of its processes created a CUDA context (a CPU fallback when CUDA
  *       fails under the tool);
- *   <li>{@code less-work}: a run that ended by itself did under half the optimizer steps of another run of the same
- *       command, and ended in under three quarters of its time (it resumed from state another run left, or found its
- *       work already done; a time-budgeted job that runs slower under the tool does fewer steps in as long);
+ *   <li>{@code less-work}: a run that ended by itself took no optimizer step where another run of the same command
+ *       took some, or under half its steps and ended in under three quarters of its time (it resumed from state
+ *       another run left, or found its work already done; a time-budgeted job that runs slower under the tool takes
+ *       fewer steps in as long a time, and is no finding);
  *   <li>{@code detached}: a process that used the GPU was still going when the command returned, and was killed
  *       with the phase (a launcher that starts the training in the background).
  * </ul>
@@ -34,7 +35,9 @@ final class WorkCheck {
     /** A run that did less than this share of another run's steps did not do the job's work. */
     static final double FRACTION = 0.5;
     /**
-     * ... and ended this much sooner than it: it stopped early. A job that trains for a time budget does fewer steps
+     * ... and, having taken some, ended this much sooner than it: it stopped early. A run that took none did none of
+     * the training however long it ran (on the card, the sanitizer run that resumed at the end of a torchrun job took
+     * 0 steps in 22 s, the blocking run that trained 128 in 11 s). A job that trains for a time budget does fewer steps
      * where it runs slower (under the tool, with launches blocking) in as long a time, and is no finding (on the
      * H200, examples/cudnn_bench.py's sanitizer run took a fraction of the plain run's steps in its 10 s).
      */
@@ -79,8 +82,15 @@ final class WorkCheck {
                     .sum();
         }
 
+        /**
+         * It ran the job to its end: passed, or a sanitizer run whose job ended and whose tool then exited with its
+         * error code for what it counted (the report calls a run whose records were all suppressed passed).
+         */
         boolean endedByItself() {
-            return PhaseResult.PASSED.equals(phase.status());
+            return PhaseResult.PASSED.equals(phase.status())
+                    || PhaseResult.FAILED.equals(phase.status())
+                            && phase.exitCode() != null
+                            && phase.exitCode() == SanitizerPhase.ERROR_EXIT;
         }
 
         boolean probed() {
@@ -186,7 +196,8 @@ final class WorkCheck {
                 if (r == most
                         || !sameJob(r.phase(), most.phase())
                         || r.steps() >= most.steps() * FRACTION
-                        || r.phase().wallSeconds() >= most.phase().wallSeconds() * SOONER
+                        || (r.steps() > 0
+                                && r.phase().wallSeconds() >= most.phase().wallSeconds() * SOONER)
                         || !said.add(r.phase().name())) {
                     continue;
                 }

@@ -52,15 +52,7 @@ public final class SarifExport {
             res.put("ruleId", ruleId);
             res.put("ruleIndex", index);
             res.put("level", d.suppressed() ? "note" : "error".equals(d.severity()) ? "error" : "warning");
-            StringBuilder text = new StringBuilder(d.message());
-            if (d.kernel() != null) {
-                text.append(" in kernel ").append(d.kernel());
-            }
-            text.append(" (").append(d.records()).append(" records)");
-            if (d.inVendorLibrary()) {
-                text.append(" in vendor library ").append(d.vendorModule());
-            }
-            res.putObject("message").put("text", text.toString());
+            res.putObject("message").put("text", message(d));
             ArrayNode locations = res.putArray("locations");
             if (d.hostLocation() != null) {
                 locations.add(location(d.hostLocation(), "kernel launched here"));
@@ -107,6 +99,19 @@ public final class SarifExport {
         }
         run.putObject("properties").put("verdict", r.verdict().name());
         return root;
+    }
+
+    /** A result's message: the defect, its kernel, how many records, its vendor library. */
+    private static String message(Report.DefectJson d) {
+        StringBuilder text = new StringBuilder(d.message());
+        if (d.kernel() != null) {
+            text.append(" in kernel ").append(d.kernel());
+        }
+        text.append(" (").append(d.records()).append(" records)");
+        if (d.inVendorLibrary()) {
+            text.append(" in vendor library ").append(d.vendorModule());
+        }
+        return text.toString();
     }
 
     private static ObjectNode location(Report.LocationJson l, String message) {

@@ -43,7 +43,7 @@ final class TreeCopy {
 
     /** Copies the tree {@code from} into {@code to}, which must not exist yet. */
     void copy(Path from, Path to) throws IOException {
-        Files.createDirectories(to.getParent());
+        createParent(to);
         Files.createDirectory(to);
         copyInto(from, to);
         copyTimes(from, to);
@@ -53,7 +53,7 @@ final class TreeCopy {
         List<Path> whole = new ArrayList<>();
         try (var listing = Files.list(dir)) {
             for (Path entry : listing.sorted().toList()) {
-                Path target = into.resolve(entry.getFileName().toString());
+                Path target = into.resolve(name(entry));
                 if (skip.contains(entry)) {
                     continue;
                 }
@@ -91,13 +91,13 @@ final class TreeCopy {
             return;
         }
         for (Path entry : entries) {
-            javaCopy(entry, into.resolve(entry.getFileName().toString()));
+            javaCopy(entry, into.resolve(name(entry)));
         }
     }
 
     /** One file or link, copied over whatever is at {@code to} (a run's output written back). */
     static void copyFile(Path from, Path to) throws IOException {
-        Files.createDirectories(to.getParent());
+        createParent(to);
         if (Files.isDirectory(to, LinkOption.NOFOLLOW_LINKS)) {
             throw new IOException(to + " is a folder, the run left a file there");
         }
@@ -137,6 +137,19 @@ final class TreeCopy {
                 return FileVisitResult.CONTINUE;
             }
         });
+    }
+
+    /** An entry of a listing's own name (a listing's entries always have one). */
+    private static String name(Path entry) {
+        return String.valueOf(entry.getFileName());
+    }
+
+    private static void createParent(Path path) throws IOException {
+        Path parent = path.toAbsolutePath().getParent();
+        if (parent == null) {
+            throw new IOException(path + " has no parent folder to copy into");
+        }
+        Files.createDirectories(parent);
     }
 
     private static void copyTimes(Path from, Path to) throws IOException {
