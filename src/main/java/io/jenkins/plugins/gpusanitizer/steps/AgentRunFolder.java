@@ -1,6 +1,7 @@
 package io.jenkins.plugins.gpusanitizer.steps;
 
 import hudson.remoting.VirtualChannel;
+import io.jenkins.plugins.gpusanitizer.engine.run.workspace.RunWorkspaces;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -121,6 +122,13 @@ final class AgentRunFolder {
                 public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) throws IOException {
                     if (posix) {
                         Files.setPosixFilePermissions(dir, PRIVATE_FOLDER);
+                    }
+                    if (dir.equals(root.resolve(RunWorkspaces.FOLDER))) {
+                        // each run's copy of the workspace stays on the agent (deleted with the run folder): what a
+                        // run changed there is listed in its workspace.txt, which comes home
+                        skipped.add(RunWorkspaces.FOLDER + "/ (each run's copy of the workspace; its changes are"
+                                + " listed in the run's workspace.txt)");
+                        return FileVisitResult.SKIP_SUBTREE;
                     }
                     return FileVisitResult.CONTINUE;
                 }

@@ -128,6 +128,24 @@ class CopyBackTest {
         assertThat(dir.resolve("outside-folder/private.txt")).hasContent(MASTER_KEY);
     }
 
+    /** Issue #40: each run's copy of the workspace is not brought home; its manifest is, and the copy goes. */
+    @Test
+    void theRunsWorkspaceCopiesStayOnTheAgentTheirManifestsComeHome() throws Exception {
+        Path copy = Files.createDirectories(agentRun.resolve("workspaces/blocking/checkpoints"));
+        Files.write(copy.resolve("model.pt"), new byte[4096]);
+        Files.writeString(agentRun.resolve("blocking/workspace.txt"), "workspace: " + copy.getParent() + "\n");
+
+        boolean complete = GpuSanitizeRecorder.copyBack(agent(), build.toFile(), masker(), true, listener);
+
+        assertThat(complete).isTrue();
+        assertThat(build.resolve("workspaces")).doesNotExist();
+        assertThat(build.resolve("blocking/workspace.txt")).exists();
+        assertThat(Files.readString(build.resolve(GpuSanitizeRecorder.NOT_COPIED)))
+                .contains("workspaces/ (each run's copy of the workspace");
+        GpuSanitizeRecorder.settle(agent(), complete, true, "gpu-1", listener);
+        assertThat(agentRun).as("the copies go with the run folder").doesNotExist();
+    }
+
     @Test
     void withoutSecretsTheCopyIsTheSameNoLinkCrosses() throws Exception {
         assertThat(GpuSanitizeRecorder.copyBack(agent(), build.toFile(), new SecretMasker(List.of()), true, listener))
