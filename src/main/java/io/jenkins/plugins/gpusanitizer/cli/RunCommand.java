@@ -181,9 +181,9 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(
             names = "--no-probe",
-            description =
-                    "do not put the in-process probe (a sitecustomize on PYTHONPATH) into the blocking and regression phases; "
-                            + "it records the failing operator's arguments and where GPU memory was allocated (docs/probe.md).")
+            description = "do not put the in-process probe (a sitecustomize on PYTHONPATH) into the phases; it counts"
+                    + " each run's GPU work (the proof that it ran), names the buffer an out-of-bounds access ran past,"
+                    + " records the failing operator's arguments and where GPU memory was allocated (docs/probe.md).")
     boolean noProbe;
 
     @Option(
