@@ -7,7 +7,6 @@ import io.jenkins.plugins.gpusanitizer.engine.run.process.PhaseScript;
 import io.jenkins.plugins.gpusanitizer.engine.run.process.PhaseSettings;
 import io.jenkins.plugins.gpusanitizer.engine.run.process.ProcessStarter;
 import io.jenkins.plugins.gpusanitizer.engine.run.workspace.RunWorkspaces;
-import io.jenkins.plugins.gpusanitizer.engine.run.workspace.WorkspaceChanges;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -111,14 +110,7 @@ final class PhaseLauncher {
                 command.set(),
                 command.removed());
         maskScript(phaseDir.resolve(PhaseScript.PHASE_SCRIPT));
-        try {
-            workspaces.record(workspace, phaseDir);
-        } catch (IOException e) {
-            Files.writeString(
-                    phaseDir.resolve(WorkspaceChanges.MANIFEST),
-                    "workspace: " + workspace + "\nchanges not read: " + e.getMessage() + "\n",
-                    StandardCharsets.UTF_8);
-        }
+        workspaces.record(workspace, phaseDir);
         return result(command, outcome);
     }
 

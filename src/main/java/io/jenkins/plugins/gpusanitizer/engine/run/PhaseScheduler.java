@@ -41,14 +41,6 @@ final class PhaseScheduler {
         journal.throughput(regression::throughput);
     }
 
-    /**
-     * Whether the first phase(s) start beside the environment check (the default); with {@code --no-overlap} the
-     * check answers before any phase ({@link RunPlan#besideCheck}).
-     */
-    static boolean startsBesideCheck(RunSpec spec) {
-        return RunPlan.of(spec).besideCheck();
-    }
-
     /** @return true when aborted */
     boolean run() throws IOException {
         context.progress().say(plan.describe());
@@ -181,10 +173,9 @@ final class PhaseScheduler {
         List<Callable<List<PhaseResult>>> independent = new ArrayList<>();
         List<SanitizerPhase> sanitizers = new ArrayList<>();
         AtomicReference<String> cut = new AtomicReference<>();
-        int next = 0;
         if (spec.phases().contains(Phase.SANITIZER)) {
             for (Tool tool : spec.tools()) {
-                String gpu = gpus.get(next++ % gpus.size());
+                String gpu = plan.gpuOf(RunDirectory.sanitizerDir(tool));
                 SanitizerPhase phase = new SanitizerPhase(context, tool);
                 sanitizers.add(phase);
                 independent.add(() -> phase.run(gpu));
@@ -192,7 +183,7 @@ final class PhaseScheduler {
         }
         boolean besideCheck = plan.besideCheck();
         if (spec.phases().contains(Phase.BLOCKING)) {
-            String gpu = gpus.get(next++ % gpus.size());
+            String gpu = plan.gpuOf(Phase.BLOCKING.id());
             EnvironmentCheck check = context.environmentCheck();
             independent.add(() -> List.of(
                     besideCheck

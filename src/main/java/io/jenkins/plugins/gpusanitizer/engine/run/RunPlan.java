@@ -68,6 +68,15 @@ record RunPlan(Layout layout, boolean besideCheck, List<Planned> runs, boolean i
                 layout, spec.overlapBlocking(), runs, spec.isolation().isolate());
     }
 
+    /** The GPU the plan gives the run of that name. */
+    String gpuOf(String run) {
+        return runs.stream()
+                .filter(r -> r.name().equals(run))
+                .map(Planned::gpu)
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("no planned run " + run));
+    }
+
     /** One line for the console: where each run goes and what it works in. */
     String describe() {
         StringBuilder b = new StringBuilder("plan: ");

@@ -236,7 +236,7 @@ public final class Runner {
 
     /**
      * The phases, once the GPUs are this run's; the first may start before the environment check answered
-     * ({@link PhaseScheduler#startsBesideCheck}), the others start after it.
+     * ({@link RunPlan#besideCheck}), the others start after it.
      *
      * @return true when aborted
      */
@@ -267,7 +267,7 @@ public final class Runner {
 
     private boolean phasesOnceChecked(EnvironmentCheck check, ToolLocator tools)
             throws IOException, InterruptedException {
-        if (!PhaseScheduler.startsBesideCheck(spec) && !EnvironmentCheck.usable(check.await())) {
+        if (!RunPlan.of(spec).besideCheck() && !EnvironmentCheck.usable(check.await())) {
             progress.say("environment incompatible: no phase run");
             return false;
         }

@@ -5,6 +5,9 @@ import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeLog;
 import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeParser;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import io.jenkins.plugins.gpusanitizer.engine.run.workspace.WorkspaceManifest;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -46,11 +49,13 @@ final class WorkCheck {
     private static final Pattern KILLED = Pattern.compile("leftover process\\(es\\) of the phase killed: (.*)");
     private static final Pattern PID = Pattern.compile("(?:^|, )(\\d+) \\(");
 
-    private final List<RunWork> runs = new ArrayList<>();
+    private final List<RunWork> runs;
     private final boolean isolated;
 
-    private WorkCheck(boolean isolated) {
-        this.isolated = isolated;
+    private WorkCheck(List<RunWork> runs) {
+        this.runs = List.copyOf(runs);
+        // a run with a workspace manifest ran in a copy of its own: state another run left was elsewhere
+        this.isolated = runs.stream().anyMatch(r -> r.workspace() != null);
     }
 
     /** One run: its record, what its probe saw, its workspace manifest. */
@@ -104,26 +109,17 @@ final class WorkCheck {
                 : record.execution().phases() == null
                         ? List.of()
                         : record.execution().phases();
-        WorkCheck check = new WorkCheck(false);
-        boolean isolated = false;
+        List<RunWork> runs = new ArrayList<>();
         for (Report.PhaseJson p : phases) {
             if (p == null || p.name() == null || p.status() == null || PhaseResult.NOT_STARTED.equals(p.status())) {
                 continue;
             }
-            java.nio.file.Path folder = dir.dir(p.name());
-            java.nio.file.Path probe = folder.resolve(RunLayout.PROBE_JSONL);
-            ProbeLog log = java.nio.file.Files.isRegularFile(probe) ? new ProbeParser().parse(p.name(), probe) : null;
-            WorkspaceManifest manifest = WorkspaceManifest.read(folder, dir.root());
-            isolated |= manifest != null;
-            check.runs.add(new RunWork(p, log, manifest));
+            Path folder = dir.dir(p.name());
+            Path probe = folder.resolve(RunLayout.PROBE_JSONL);
+            ProbeLog log = Files.isRegularFile(probe) ? new ProbeParser().parse(p.name(), probe) : null;
+            runs.add(new RunWork(p, log, WorkspaceManifest.read(folder, dir.root())));
         }
-        return isolated ? check.isolatedCopy() : check;
-    }
-
-    private WorkCheck isolatedCopy() {
-        WorkCheck copy = new WorkCheck(true);
-        copy.runs.addAll(runs);
-        return copy;
+        return new WorkCheck(runs);
     }
 
     List<RunWork> runs() {

@@ -17,7 +17,7 @@ import java.util.Set;
  * workspace as it was before the gate: no checkpoint another run wrote to resume from, no model another run saved to
  * load, no cache another run is still writing. At the end the working directory is given what the plain run left
  * ({@link #writeBack}): the files the build's later stages archive. The copies stay in the run directory
- * ({@code workspaces/RUN}), each run's manifest ({@link WorkspaceChanges#MANIFEST}) beside its outputs.
+ * ({@code workspaces/RUN}), each run's manifest ({@link WorkspaceManifest#FILE}) beside its outputs.
  */
 public final class RunWorkspaces {
     /** The run directory's folder of the copies. */
@@ -168,18 +168,28 @@ public final class RunWorkspaces {
 
     /**
      * After a run: what it changed in its workspace, written to the manifest in its phase folder. Null when it ran in
-     * the working directory itself (nothing to compare with).
+     * the working directory itself (nothing to compare with), or when its changes could not be read (the manifest
+     * then says why).
      */
     public WorkspaceChanges record(Path workspace, Path phaseDir) throws IOException {
         if (workspace.equals(original) || !Files.isDirectory(workspace)) {
             return null;
         }
         long start = System.nanoTime();
-        WorkspaceChanges changes = WorkspaceChanges.between(original, workspace, ignored());
+        WorkspaceChanges changes;
+        try {
+            changes = WorkspaceChanges.between(original, workspace, ignored());
+        } catch (IOException e) {
+            Files.writeString(
+                    phaseDir.resolve(WorkspaceManifest.FILE),
+                    WorkspaceManifest.unread(workspace.toString(), e.getMessage()),
+                    java.nio.charset.StandardCharsets.UTF_8);
+            return null;
+        }
         double compared = (System.nanoTime() - start) / 1e9;
         Double copied = copySeconds.get(workspace);
         changes.writeManifest(
-                phaseDir.resolve(WorkspaceChanges.MANIFEST),
+                phaseDir.resolve(WorkspaceManifest.FILE),
                 workspace.toString(),
                 how()
                         + String.format(

@@ -29,9 +29,6 @@ public final class WorkspaceChanges {
     /** One changed path, relative to the working directory; size 0 for a removed one. */
     public record Entry(Change change, String path, long bytes) {}
 
-    /** The manifest in the phase's folder: the run's workspace and what it changed there. */
-    public static final String MANIFEST = "workspace.txt";
-
     /** The entries a manifest lists; the count of the rest is said. */
     static final int LISTED = 2000;
 
@@ -155,30 +152,7 @@ public final class WorkspaceChanges {
         Files.deleteIfExists(path);
     }
 
-    /** The manifest's text: the workspace the run had, then one line per change (bounded). */
-    String manifest(String workspace, String how) {
-        StringBuilder text = new StringBuilder("workspace: ").append(workspace).append('\n');
-        text.append("how: ").append(how).append('\n');
-        text.append("changed: ")
-                .append(entries.size())
-                .append(" path(s), ")
-                .append(bytesWritten())
-                .append(" bytes written\n");
-        entries.stream()
-                .limit(LISTED)
-                .forEach(e -> text.append(e.change().name().toLowerCase(java.util.Locale.ROOT))
-                        .append(' ')
-                        .append(e.bytes())
-                        .append(' ')
-                        .append(e.path())
-                        .append('\n'));
-        if (entries.size() > LISTED) {
-            text.append("... and ").append(entries.size() - LISTED).append(" more\n");
-        }
-        return text.toString();
-    }
-
     void writeManifest(Path file, String workspace, String how) throws IOException {
-        Files.writeString(file, manifest(workspace, how), StandardCharsets.UTF_8);
+        Files.writeString(file, WorkspaceManifest.text(workspace, how, this, LISTED), StandardCharsets.UTF_8);
     }
 }
