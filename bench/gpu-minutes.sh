@@ -15,6 +15,9 @@
 # and said so.
 # ALLOCS_OFF_TOO=1 adds, after each jar's gate, the same jar's gate with the probe's allocation record off
 # (GPU_SANITIZE_PROBE_ALLOCS=0, issue #42), its row's jar named ID-noalloc: the record's cost side by side.
+# REPEAT=N runs each job's gates N times, the order of the jars reversed every other round (on, off, off, on, ...)
+# so that neither arm always meets the card second; rows of later rounds have ID-rK. Each gate's workspace copies
+# (RUN_DIR/workspaces) are deleted once it ends: what each run changed is in its workspace.txt.
 set -u
 out=${1:?usage: gpu-minutes.sh OUTDIR [JOB...]}
 shift
@@ -57,13 +60,17 @@ bench() {
   timeout -k 5 "$limit" "$@" > "$out/plain/$job-$JAR_ID.log" 2>&1
   local prc=$?
   b=$(date +%s.%N); plain=$(seconds "$a" "$b")
-  local pair jar id gate grc
-  for pair in "${PAIRS[@]}"; do
+  local pair jar id gate grc round order
+  for ((round = 0; round < ${REPEAT:-1}; round++)); do
+  order=("${PAIRS[@]}")
+  if (( round % 2 == 1 )); then order=(); for pair in "${PAIRS[@]}"; do order=("$pair" "${order[@]}"); done; fi
+  for pair in "${order[@]}"; do
     jar=${pair%=*}; id=${pair##*=}
+    (( round > 0 )) && id=$id-r$round
     rm -rf "$out/$job-$id"
     a=$(date +%s.%N)
     # shellcheck disable=SC2086
-    case "$id" in *-noalloc) allocs=0 ;; *) allocs=1 ;; esac
+    case "$id" in *-noalloc*) allocs=0 ;; *) allocs=1 ;; esac
     GPU_SANITIZE_PROBE_ALLOCS=$allocs timeout -k 10 $(( limit * 4 )) "$JAVA" -XX:+UseSerialGC -Xmx512m -jar "$jar" run --out "$out/$job-$id" \
       --throughput-regex 'it/s ([0-9.]+)' $GATE_OPTS -- "$@" > "$out/$job-$id.console.txt" 2>&1
     grc=$?
@@ -85,6 +92,8 @@ plan = ("beside: " if ph.get("regression", {}).get("ranBeside") else "") + plan.
 print(f"{job},{jar},{r.get('verdict')},{wall('sanitizer')},{wall('blocking')},{wall('regression')},{plan}")
 PY
     echo "$job clean=$clean jar=$id plain=${plain}s (exit $prc) gate=${gate}s (exit $grc) ratio $(tail -1 "$csv" | cut -d, -f5)"
+    [ -d "$out/$job-$id" ] && find "$out/$job-$id" -type d -name workspaces -prune -exec rm -rf {} +
+  done
   done
 }
 bench ddp-clean yes 90 "${TR[@]}" --standalone --nproc_per_node=1 examples/ddp_train.py --bug none
