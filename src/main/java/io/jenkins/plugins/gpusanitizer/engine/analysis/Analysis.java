@@ -4,6 +4,7 @@ import io.jenkins.plugins.gpusanitizer.engine.diagnosis.Diagnosis;
 import io.jenkins.plugins.gpusanitizer.engine.diagnosis.MemoryCurve;
 import io.jenkins.plugins.gpusanitizer.engine.findings.SanitizerRun;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Gate;
+import io.jenkins.plugins.gpusanitizer.engine.model.WorkPaths;
 import io.jenkins.plugins.gpusanitizer.engine.parse.job.CudaFailure;
 import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeFindings;
 import java.util.List;
@@ -24,10 +25,16 @@ public record Analysis(
         Gate.Result gate,
         List<String> inputs,
         List<String> inputErrors,
-        ProbeFindings probe) {
+        ProbeFindings probe,
+        WorkPaths paths) {
 
+    /**
+     * @param paths how the job's files are named ({@link WorkPaths}): the report names a file in a run's copy of the
+     *     working directory by the working directory's file
+     */
     public Analysis {
         probe = probe == null ? ProbeFindings.NONE : probe;
+        paths = paths == null ? WorkPaths.UNKNOWN : paths;
     }
 
     public Analysis(
@@ -39,12 +46,12 @@ public record Analysis(
             Gate.Result gate,
             List<String> inputs,
             List<String> inputErrors) {
-        this(runs, failures, curves, cachingAllocator, diagnosis, gate, inputs, inputErrors, ProbeFindings.NONE);
+        this(runs, failures, curves, cachingAllocator, diagnosis, gate, inputs, inputErrors, ProbeFindings.NONE, null);
     }
 
     /** The same analysis judged by another gate (the runner adds its own reasons). */
     public Analysis withGate(Gate.Result g) {
-        return new Analysis(runs, failures, curves, cachingAllocator, diagnosis, g, inputs, inputErrors, probe);
+        return new Analysis(runs, failures, curves, cachingAllocator, diagnosis, g, inputs, inputErrors, probe, paths);
     }
 
     /** ERROR SUMMARY totals summed over the runs that printed one; null when none did. */

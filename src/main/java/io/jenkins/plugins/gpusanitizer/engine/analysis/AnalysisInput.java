@@ -1,6 +1,7 @@
 package io.jenkins.plugins.gpusanitizer.engine.analysis;
 
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
+import io.jenkins.plugins.gpusanitizer.engine.model.WorkPaths;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -24,6 +25,8 @@ import java.util.Map;
  * @param processMemory      the regression run's per-process memory figures, beside its memory CSV
  * @param workDirectory      the absolute directory the job ran in (run.json's), or null when unknown: the
  *                           report's sentences name the job's files by their path under it
+ * @param workspaceCopies    the folder whose subfolders were the runs' copies of the working directory (isolation
+ *                           on: the job's frames name files there), or null when the runs worked in it
  */
 public record AnalysisInput(
         List<SanitizerInput> sanitizer,
@@ -35,7 +38,8 @@ public record AnalysisInput(
         boolean lenient,
         Map<String, Path> probeLogs,
         ProcessMemoryInput processMemory,
-        String workDirectory) {
+        String workDirectory,
+        String workspaceCopies) {
     public AnalysisInput {
         sanitizer = List.copyOf(sanitizer);
         jobLogs = new LinkedHashMap<>(jobLogs);
@@ -63,6 +67,36 @@ public record AnalysisInput(
                 probeLogs,
                 ProcessMemoryInput.NONE,
                 null);
+    }
+
+    public AnalysisInput(
+            List<SanitizerInput> sanitizer,
+            Map<String, Path> jobLogs,
+            Path memoryCsv,
+            Path memoryCsvExpandable,
+            Boolean cachingAllocator,
+            GatePolicy policy,
+            boolean lenient,
+            Map<String, Path> probeLogs,
+            ProcessMemoryInput processMemory,
+            String workDirectory) {
+        this(
+                sanitizer,
+                jobLogs,
+                memoryCsv,
+                memoryCsvExpandable,
+                cachingAllocator,
+                policy,
+                lenient,
+                probeLogs,
+                processMemory,
+                workDirectory,
+                null);
+    }
+
+    /** How the job's files are named: under the working directory, a run's copy of it being the same. */
+    public WorkPaths paths() {
+        return WorkPaths.of(workDirectory, workspaceCopies);
     }
 
     public AnalysisInput(

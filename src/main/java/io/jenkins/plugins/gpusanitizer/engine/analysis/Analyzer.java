@@ -71,13 +71,14 @@ public final class Analyzer {
                 .findFirst()
                 .orElse(null);
         MemoryVerdict memoryVerdict = memoryCurves(in, curves, inputs, notes, inputErrors, regressionProbe);
-        WorkPaths paths = WorkPaths.of(in.workDirectory());
+        WorkPaths paths = in.paths();
         ProbeFindings probe = ProbeEvidence.of(probeLogs, memoryVerdict, paths);
         Diagnosis diagnosis = new Diagnoser(paths)
                 .diagnose(runs, failures.get("async"), failures.get("blocking"), curves, in.cachingAllocator(), probe);
         Gate.Result gate = new Gate(policy, paths)
                 .evaluate(new Gate.Input(runs, failures, curves, in.cachingAllocator(), inputErrors, notes));
-        return new Analysis(runs, failures, curves, in.cachingAllocator(), diagnosis, gate, inputs, inputErrors, probe);
+        return new Analysis(
+                runs, failures, curves, in.cachingAllocator(), diagnosis, gate, inputs, inputErrors, probe, paths);
     }
 
     /**
@@ -113,11 +114,7 @@ public final class Analyzer {
             List<Parsed> x = xmls.getOrDefault(tool, List.of());
             for (int i = 0; i < Math.max(t.size(), x.size()); i++) {
                 runs.add(pair(
-                        tool,
-                        i < t.size() ? t.get(i) : null,
-                        i < x.size() ? x.get(i) : null,
-                        in.policy(),
-                        WorkPaths.of(in.workDirectory())));
+                        tool, i < t.size() ? t.get(i) : null, i < x.size() ? x.get(i) : null, in.policy(), in.paths()));
             }
         }
         return runs;

@@ -9,22 +9,66 @@ import java.util.ArrayDeque;
  * relative path (native debug info; compute-sanitizer's text output strips paths) or the working directory
  * is unknown ({@code analyze} of loose files). Only for reading: the report's JSON keeps the full path, and
  * fingerprints and {@link SourceLocation#sameLine} compare base names, stable across machines and checkouts.
+ *
+ * <p>With isolation on, each run worked in its own copy of the working directory ({@code RUN_DIR/workspaces/RUN},
+ * taken as it started): the job's frames name files in that copy. A file in a copy is the working directory's
+ * file at the same path, and is named so ({@link #inWorkspace}): the copy is gone or elsewhere once the build is
+ * over, the checkout is what a reader and a check annotation lead to.
  */
 public final class WorkPaths {
     /** No working directory known: every file by its base name. */
-    public static final WorkPaths UNKNOWN = new WorkPaths(null);
+    public static final WorkPaths UNKNOWN = new WorkPaths(null, null);
 
     /** The working directory, normalised ({@link #normalize}), or null. */
     private final String root;
 
-    private WorkPaths(String root) {
+    /** The folder holding the runs' copies of the working directory (one folder per run), normalised, or null. */
+    private final String copies;
+
+    private WorkPaths(String root, String copies) {
         this.root = root;
+        this.copies = copies;
     }
 
     /** @param workDirectory the absolute directory the job ran in, or null when unknown */
     public static WorkPaths of(String workDirectory) {
+        return of(workDirectory, null);
+    }
+
+    /**
+     * @param workDirectory the absolute directory the job ran in, or null when unknown
+     * @param copies        the absolute folder whose subfolders were the runs' copies of it, or null when the runs
+     *                      worked in the working directory itself
+     */
+    public static WorkPaths of(String workDirectory, String copies) {
         String root = workDirectory == null ? null : normalize(workDirectory);
-        return root == null ? UNKNOWN : new WorkPaths(root);
+        String folder = copies == null || root == null ? null : normalize(copies);
+        return root == null ? UNKNOWN : new WorkPaths(root, folder);
+    }
+
+    /** Whether the runs worked in copies of the working directory (isolation on). */
+    public boolean hasCopies() {
+        return copies != null;
+    }
+
+    /**
+     * The file as it is in the working directory: a file in a run's copy becomes the working directory's file at
+     * the same path under it; any other file is returned as it is.
+     */
+    public String inWorkspace(String file) {
+        String inCopy = inCopy(file);
+        return inCopy == null ? file : root + (root.endsWith("/") ? "" : "/") + inCopy;
+    }
+
+    /** The path of {@code file} under the run's copy it lies in ({@code RUN/} left out), or null. */
+    private String inCopy(String file) {
+        if (copies == null || file == null) {
+            return null;
+        }
+        String f = normalize(file);
+        String under = f == null ? null : below(copies, f);
+        int slash = under == null ? -1 : under.indexOf('/');
+        return slash <= 0 || slash == under.length() - 1 ? null : under.substring(slash + 1);
     }
 
     /**
@@ -38,23 +82,28 @@ public final class WorkPaths {
         if (root == null || file == null) {
             return null;
         }
-        String f = normalize(file);
-        if (f == null) {
+        String relative = inCopy(file);
+        if (relative == null) {
+            String f = normalize(file);
+            relative = f == null ? null : below(root, f);
+        }
+        if (relative == null) {
             return null;
         }
-        String prefix = root.endsWith("/") ? root : root + "/";
-        boolean windows = Character.isLetter(root.charAt(0));
-        boolean inside = windows ? f.regionMatches(true, 0, prefix, 0, prefix.length()) : f.startsWith(prefix);
-        if (!inside || f.length() == prefix.length()) {
-            return null;
-        }
-        String relative = f.substring(prefix.length());
         for (String segment : relative.split("/")) {
             if (segment.equals("site-packages") || segment.equals("dist-packages")) {
                 return null;
             }
         }
         return relative;
+    }
+
+    /** The normalised {@code file} below the normalised {@code folder}, without it; null when not below it. */
+    private static String below(String folder, String file) {
+        String prefix = folder.endsWith("/") ? folder : folder + "/";
+        boolean windows = Character.isLetter(folder.charAt(0));
+        boolean inside = windows ? file.regionMatches(true, 0, prefix, 0, prefix.length()) : file.startsWith(prefix);
+        return !inside || file.length() == prefix.length() ? null : file.substring(prefix.length());
     }
 
     /** A file as a sentence or a page names it: its path under the working directory, else its base name. */
@@ -102,6 +151,8 @@ public final class WorkPaths {
 
     @Override
     public String toString() {
-        return root == null ? "working directory unknown" : root;
+        return root == null
+                ? "working directory unknown"
+                : copies == null ? root : root + " (runs' copies in " + copies + ")";
     }
 }

@@ -82,7 +82,7 @@ public final class ReportMapper {
         List<Report.ReasonJson> reasons = a.gate().reasons().stream()
                 .map(r -> new Report.ReasonJson(r.level().id(), r.code(), r.message(), r.defect()))
                 .toList();
-        return Report.builder()
+        Report report = Report.builder()
                 .generator(GENERATOR)
                 .verdict(a.gate().verdict())
                 .reasons(reasons)
@@ -95,6 +95,7 @@ public final class ReportMapper {
                 .inputs(a.inputs())
                 .probe(probe.isEmpty() ? null : probe(probe, memory.isEmpty() ? sites : null))
                 .build();
+        return ShownPaths.inWorkspace(report, a.paths());
     }
 
     private static Report.ProbeJson probe(ProbeFindings p, Report.AllocationSitesJson unattached) {

@@ -47,12 +47,13 @@ public final class PhaseReasons {
         List<Report.PhaseJson> phases = record.execution().phases() == null
                 ? List.of()
                 : record.execution().phases();
+        WorkPaths paths = dir.paths(record);
         for (Report.PhaseJson p : phases) {
             if (p == null || p.name() == null || p.status() == null) {
                 reasons.add(Reason.error("phase-record", RunLayout.RUN_JSON + " holds a phase without name or status"));
                 continue;
             }
-            phase(p, dir, analysis, WorkPaths.of(record.execution().workDirectory()), reasons);
+            phase(p, dir, analysis, paths, reasons);
         }
         throughput(record.execution().throughput(), RunDirectory.regressionRanBeside(record), reasons);
         return reasons;

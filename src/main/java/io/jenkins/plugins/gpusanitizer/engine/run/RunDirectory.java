@@ -10,6 +10,7 @@ import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
 import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
+import io.jenkins.plugins.gpusanitizer.engine.model.WorkPaths;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
 import io.jenkins.plugins.gpusanitizer.engine.parse.job.CudaErrorClass;
 import io.jenkins.plugins.gpusanitizer.engine.parse.job.TracebackParser;
@@ -17,6 +18,7 @@ import io.jenkins.plugins.gpusanitizer.engine.report.OutputFile;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
 import io.jenkins.plugins.gpusanitizer.engine.run.environment.EnvironmentCheck;
+import io.jenkins.plugins.gpusanitizer.engine.run.workspace.WorkspaceManifest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -160,7 +162,43 @@ public final class RunDirectory {
                         regressionRanBeside(record)),
                 record == null || record.execution() == null
                         ? null
-                        : record.execution().workDirectory());
+                        : record.execution().workDirectory(),
+                workspaceCopies(record));
+    }
+
+    /** How the report names the job's files ({@link WorkPaths}): under the working directory, and in the runs' copies. */
+    public WorkPaths paths(RunRecord record) {
+        return WorkPaths.of(
+                record == null || record.execution() == null
+                        ? null
+                        : record.execution().workDirectory(),
+                workspaceCopies(record));
+    }
+
+    /**
+     * The folder of the runs' copies of the working directory, as the runs saw it (the manifests' paths, which are
+     * the job's on the machine that ran it), or null when no run worked in a copy.
+     */
+    String workspaceCopies(RunRecord record) {
+        if (record == null || record.execution() == null || record.execution().phases() == null) {
+            return null;
+        }
+        for (Report.PhaseJson p : record.execution().phases()) {
+            WorkspaceManifest m = p == null || p.name() == null ? null : WorkspaceManifest.read(dir(p.name()), root);
+            String copies = copiesFolder(m, record.execution().workDirectory());
+            if (copies != null) {
+                return copies;
+            }
+        }
+        return null;
+    }
+
+    /** The folder holding the run's copy its manifest names; null without one, or when it ran in the working directory. */
+    static String copiesFolder(WorkspaceManifest m, String workDirectory) {
+        String copy = m == null ? null : m.workspace();
+        // a string, not a Path: the manifest holds the path of the machine that ran the job
+        int end = copy == null ? -1 : Math.max(copy.lastIndexOf('/'), copy.lastIndexOf('\\'));
+        return end > 0 && !copy.equals(workDirectory) ? copy.substring(0, end) : null;
     }
 
     /** Whether the record says the regression run shared its card with another phase (false when it does not say). */

@@ -11,6 +11,7 @@ import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerOutput;
 import io.jenkins.plugins.gpusanitizer.engine.parse.text.SanitizerTextParser;
 import io.jenkins.plugins.gpusanitizer.engine.report.SanitizerPhaseStatus;
 import io.jenkins.plugins.gpusanitizer.engine.run.environment.EnvironmentCheck;
+import io.jenkins.plugins.gpusanitizer.engine.run.workspace.WorkspaceManifest;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -131,8 +132,9 @@ final class SanitizerPhase {
                                         + " error record(s) so far"))
                         .stopEarly(stopEarly)
                         .build());
-        return CompileModeNote.add(
-                result, phaseDir, tool, context.reasons(), WorkPaths.of(RunJournal.workDirectory(spec.workDir())));
+        String work = RunJournal.workDirectory(spec.workDir());
+        String copies = RunDirectory.copiesFolder(WorkspaceManifest.read(phaseDir, phaseDir.getParent()), work);
+        return CompileModeNote.add(result, phaseDir, tool, context.reasons(), WorkPaths.of(work, copies));
     }
 
     private List<String> argv(Path phaseDir, Path log) {

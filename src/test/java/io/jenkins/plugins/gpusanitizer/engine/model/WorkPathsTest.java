@@ -56,4 +56,39 @@ class WorkPathsTest {
         assertThat(ws.name("c:\\Jenkins\\workspace\\job\\src\\train.py")).isEqualTo("src/train.py");
         assertThat(ws.name("D:\\jenkins\\workspace\\job\\a.py")).isEqualTo("a.py");
     }
+
+    /**
+     * Issue #42 on the card (records/h100-buffer-gate.zip.xz, cupy-oob): with isolation on the job's frames name
+     * files in the sanitizer run's copy; they are the checkout's files at the same path.
+     */
+    @Test
+    void aFileInARunsCopyIsTheWorkingDirectorysFileAtTheSamePath() {
+        WorkPaths isolated = WorkPaths.of("/work/main", "/tmp/h200-buffer-bugs/cupy-oob/workspaces");
+        String copied = "/tmp/h200-buffer-bugs/cupy-oob/workspaces/sanitizer-memcheck/examples/cupy_pkg/trainer/ops.py";
+        assertThat(isolated.name(copied)).isEqualTo("examples/cupy_pkg/trainer/ops.py");
+        assertThat(isolated.inWorkspace(copied)).isEqualTo("/work/main/examples/cupy_pkg/trainer/ops.py");
+        assertThat(isolated.inWorkspace("/tmp/h200-buffer-bugs/cupy-oob/workspaces/blocking.1/train.py"))
+                .as("an earlier attempt's copy")
+                .isEqualTo("/work/main/train.py");
+        assertThat(isolated.name("/work/main/examples/lstm_job.py")).isEqualTo("examples/lstm_job.py");
+        assertThat(isolated.inWorkspace("/opt/torch/lib/module.py")).isEqualTo("/opt/torch/lib/module.py");
+        assertThat(isolated.name("/tmp/h200-buffer-bugs/cupy-oob/workspaces/regression/.venv/lib/site-packages/x.py"))
+                .as("an installed package in the copy")
+                .isEqualTo("x.py");
+        assertThat(isolated.inWorkspace("/tmp/h200-buffer-bugs/cupy-oob/workspaces/regression"))
+                .as("the copy itself is no file in it")
+                .isEqualTo("/tmp/h200-buffer-bugs/cupy-oob/workspaces/regression");
+        assertThat(WorkPaths.of("/work/main").inWorkspace(copied))
+                .as("copies unknown")
+                .isEqualTo(copied);
+    }
+
+    @Test
+    void aRunDirectoryInsideTheWorkspaceNamesTheCopysFileNotItsPathThrough() {
+        WorkPaths ws = WorkPaths.of("/var/jenkins/ws/job", "/var/jenkins/ws/job/gpu-sanitize/workspaces");
+        String copied = "/var/jenkins/ws/job/gpu-sanitize/workspaces/blocking/train.py";
+        assertThat(ws.name(copied)).isEqualTo("train.py");
+        assertThat(ws.relative(copied)).isEqualTo("train.py");
+        assertThat(ws.inWorkspace(copied)).isEqualTo("/var/jenkins/ws/job/train.py");
+    }
 }
