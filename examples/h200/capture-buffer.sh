@@ -8,7 +8,8 @@
 #   report.json `buffer`.
 # cost: bench/gpu-minutes.sh on clean jobs (COST_JOBS, default the three buffer jobs) with the allocation record
 #   on and off side by side (ALLOCS_OFF_TOO=1, REPEAT=${REPEAT:-2} rounds in alternating order), then each
-#   sanitizer run's own account of the record (the probe's alloc-summary: callbacks, lines, seconds spent).
+#   sanitizer run's own account of the record (the probe's alloc-summary: callbacks, lines, seconds spent) and
+#   bench/allocs-ratio.py's table (per job: mean gate and sanitizer-run time, record on over off).
 # pack: with $OUT set, each part's pruned directory (workspace copies left out) into $OUT/h200-buffer-PART.zip.xz
 #   and the CSVs beside it. Each part packs itself when it ends; run pack after a part that was cut off.
 # DEADLINE (default 540 s) keeps a part inside the device's 10-minute call.
@@ -51,6 +52,7 @@ case "$part" in
       [ -f "$f" ] || continue
       echo "$(basename "$(dirname "$(dirname "$f")")"): $(grep -h '"alloc-summary"' "$f" | tr '\n' ' ')"
     done | tee "$work/alloc-summary.txt"
+    python3 bench/allocs-ratio.py "$work" | tee "$work/allocs-ratio.txt"
     ;;
   bugs)
     # the extension is built once, outside the gate (its first build takes a minute of nvcc)

@@ -72,4 +72,21 @@ class IsolationH100RecordTest {
                 .contains("regression did 0 optimizer step(s) where blocking did 128")
                 .contains("isolation is off");
     }
+
+    /**
+     * torch.compile (reduce-overhead, CUDA graphs) under the probe, each run in its own copy: every run took its 30 steps
+     * (records/h100-amp-work.zip.xz: bench/gpu-minutes.sh compile-ro, jar 5a12a0b, the same H100 kind).
+     */
+    @Test
+    void theCompiledJobTookAllItsStepsInEachRunAndPasses() {
+        JsonNode r = CliRunner.analyzeRunDir(Records.unpacked("h100-amp-work/compile-ro-5a12a0b"), dir);
+
+        assertThat(r.get("verdict").asText()).as(r.get("reasons").toString()).isEqualTo("PASS");
+        assertThat(codes(r)).doesNotContain("less-work", "no-gpu-work", "detached");
+        assertThat(r.get("work")).hasSize(3).allSatisfy(w -> {
+            assertThat(w.get("optimizerSteps").asLong()).as(w.toString()).isEqualTo(30);
+            assertThat(w.get("cudaProcesses").asLong()).isEqualTo(1);
+            assertThat(w.get("workspace").asText()).contains("/workspaces/");
+        });
+    }
 }
