@@ -66,31 +66,7 @@ public record AnalysisInput(
                 lenient,
                 probeLogs,
                 ProcessMemoryInput.NONE,
-                null);
-    }
-
-    public AnalysisInput(
-            List<SanitizerInput> sanitizer,
-            Map<String, Path> jobLogs,
-            Path memoryCsv,
-            Path memoryCsvExpandable,
-            Boolean cachingAllocator,
-            GatePolicy policy,
-            boolean lenient,
-            Map<String, Path> probeLogs,
-            ProcessMemoryInput processMemory,
-            String workDirectory) {
-        this(
-                sanitizer,
-                jobLogs,
-                memoryCsv,
-                memoryCsvExpandable,
-                cachingAllocator,
-                policy,
-                lenient,
-                probeLogs,
-                processMemory,
-                workDirectory,
+                null,
                 null);
     }
 
