@@ -9,23 +9,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Runs the planned phases. Unless {@code --no-overlap}, the first phase(s) start beside the environment check (the
  * job's Python importing torch, seconds) and only what comes later waits for its answer. On one GPU the blocking run
  * runs beside the sanitizer runs, and the regression run beside them too when the card has room ({@link
- * RegressionPlan}), else after them; with several GPUs the independent ones at once. Either way a blocking run still
- * going when every sanitizer run ended clean is cut, and run again in full only if the regression run fails.
- * Records each result as it finishes (sanitizer, blocking, regression) and stops at the first abort.
+ * RegressionPlan}), else after them; with several GPUs the independent ones at once ({@link PhasesAcrossGpus}).
+ * Either way a blocking run still going when every sanitizer run ended clean is cut, and run again in full only if
+ * the regression run fails. Records each result as it finishes (sanitizer, blocking, regression) and stops at the
+ * first abort.
  */
 final class PhaseScheduler {
     private final PhaseContext context;
@@ -47,7 +40,7 @@ final class PhaseScheduler {
         String gpu = context.spec().gpus().get(0);
         return switch (plan.layout()) {
             case BESIDE -> runOverlapped(gpu);
-            case ACROSS_GPUS -> runInParallel();
+            case ACROSS_GPUS -> new PhasesAcrossGpus(context, plan, this).run();
             case IN_ORDER -> runInOrder(gpu);
         };
     }
@@ -160,103 +153,8 @@ final class PhaseScheduler {
         return false;
     }
 
-    /**
-     * With several GPUs the phases that do not depend on each other — each sanitizer tool's run and
-     * the blocking run — run at once, one GPU each (round robin); the regression run, which needs the
-     * blocking run's failure time, follows on the first GPU.
-     *
-     * @return true when aborted
-     */
-    private boolean runInParallel() throws IOException {
-        RunSpec spec = context.spec();
-        List<String> gpus = spec.gpus();
-        List<Callable<List<PhaseResult>>> independent = new ArrayList<>();
-        List<SanitizerPhase> sanitizers = new ArrayList<>();
-        AtomicReference<String> cut = new AtomicReference<>();
-        if (spec.phases().contains(Phase.SANITIZER)) {
-            for (Tool tool : spec.tools()) {
-                String gpu = plan.gpuOf(RunDirectory.sanitizerDir(tool));
-                SanitizerPhase phase = new SanitizerPhase(context, tool);
-                sanitizers.add(phase);
-                independent.add(() -> phase.run(gpu));
-            }
-        }
-        boolean besideCheck = plan.besideCheck();
-        if (spec.phases().contains(Phase.BLOCKING)) {
-            String gpu = plan.gpuOf(Phase.BLOCKING.id());
-            EnvironmentCheck check = context.environmentCheck();
-            independent.add(() -> List.of(
-                    besideCheck
-                            ? new BlockingPhase(context).runBesideCheck(gpu, check, cut::get)
-                            : new BlockingPhase(context).run(gpu, cut::get)));
-        }
-        ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(independent.size(), gpus.size())));
-        List<Future<List<PhaseResult>>> futures = new ArrayList<>();
-        independent.forEach(task -> futures.add(pool.submit(task)));
-        pool.shutdown();
-        boolean aborted = false;
-        boolean clean = !sanitizers.isEmpty();
-        PhaseResult blocking = null;
-        if (besideCheck && !usableBeside(pool, futures)) {
-            awaitQuietly(pool);
-            return Thread.currentThread().isInterrupted();
-        }
-        for (int i = 0; i < futures.size(); i++) {
-            try {
-                List<PhaseResult> results = futures.get(i).get();
-                for (PhaseResult result : results) {
-                    aborted |= record(result);
-                }
-                if (i < sanitizers.size()) {
-                    clean &= sanitizers.get(i).endedClean(results);
-                    if (i == sanitizers.size() - 1 && clean && !aborted) {
-                        cutBlocking(cut); // the sanitizer futures come first: the blocking run may still be going
-                    }
-                } else {
-                    blocking = results.get(0);
-                }
-            } catch (InterruptedException e) {
-                abortAndRecord(pool, futures, i);
-                aborted = true;
-                break;
-            } catch (ExecutionException e) {
-                throw new IOException("phase failed: " + e.getCause(), e.getCause());
-            }
-        }
-        if (aborted) {
-            awaitQuietly(pool);
-            return true;
-        }
-        if (spec.phases().contains(Phase.REGRESSION)) {
-            return runRegression(gpus.get(0), blocking);
-        }
-        return false;
-    }
-
-    /**
-     * The independent phases started beside the environment check: true once it found the environment usable; else
-     * (they stop within a second) their results are set aside and false is returned.
-     */
-    private boolean usableBeside(ExecutorService pool, List<Future<List<PhaseResult>>> futures) throws IOException {
-        try {
-            if (EnvironmentCheck.usable(awaitCheck())) {
-                return true;
-            }
-            List<PhaseResult> stopped = new ArrayList<>();
-            for (Future<List<PhaseResult>> future : futures) {
-                stopped.addAll(future.get());
-            }
-            setAside(stopped);
-        } catch (InterruptedException e) {
-            abortAndRecord(pool, futures, 0);
-        } catch (ExecutionException e) {
-            throw new IOException("phase failed: " + e.getCause(), e.getCause());
-        }
-        return false;
-    }
-
     /** A blocking run still going once every sanitizer run ended clean is cut (see {@link #runOverlapped}). */
-    private void cutBlocking(AtomicReference<String> cut) {
+    void cutBlocking(AtomicReference<String> cut) {
         if (regressionRunsWholeJob()) {
             // what is left of the blocking run only locates a failure, and the regression run, which runs the
             // whole job, would show one: cut it now, run it in full only if the regression run fails
@@ -284,7 +182,7 @@ final class PhaseScheduler {
      *
      * @return true when aborted
      */
-    private boolean runRegression(String gpu, PhaseResult blocking) throws IOException {
+    boolean runRegression(String gpu, PhaseResult blocking) throws IOException {
         return recordRegression(gpu, blocking, regression.run(gpu));
     }
 
@@ -535,7 +433,7 @@ final class PhaseScheduler {
      * A sanitizer run started beside a check that then found the environment unusable: not a result of the run
      * (the run ends as if no phase ran), but its files are kept beside it as evidence.
      */
-    private void setAside(List<PhaseResult> results) throws IOException {
+    void setAside(List<PhaseResult> results) throws IOException {
         for (PhaseResult result : results) {
             Path ran = context.dir().dir(result.directory());
             if (Files.exists(ran)) {
@@ -548,56 +446,12 @@ final class PhaseScheduler {
     }
 
     /**
-     * An abort while the independent phases run: each running one is interrupted (its supervisor stops its process
-     * and it returns its result, aborted) and what they return from FROM on is recorded, evidence of what ran, as on
-     * one GPU; one not yet started never runs. The interrupt stays set.
+     * Records a result in the journal and on the console, under one lock for every layout ({@link PhasesAcrossGpus}
+     * records through it too).
+     *
+     * @return true when the run must stop here: the phase was aborted or this thread interrupted
      */
-    private void abortAndRecord(ExecutorService pool, List<Future<List<PhaseResult>>> futures, int from)
-            throws IOException {
-        // the futures of the tasks that never started (the pool queues each future itself)
-        List<Object> neverStarted = List.copyOf(pool.shutdownNow());
-        Thread.interrupted(); // set again below: until then, this thread waits for the phases to stop
-        try {
-            for (Future<List<PhaseResult>> future : futures.subList(from, futures.size())) {
-                if (neverStarted.contains(future)) {
-                    continue;
-                }
-                try {
-                    for (PhaseResult result : future.get(stopGraceSeconds(), TimeUnit.SECONDS)) {
-                        record(result);
-                    }
-                } catch (ExecutionException | TimeoutException | CancellationException e) {
-                    // nothing to record: the runner's own failure, or a phase that did not stop in time
-                }
-            }
-        } catch (InterruptedException e) {
-            // a second interrupt: stop waiting
-        } finally {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    /** How long a stopped phase is given to end: its kill graces and half a minute. */
-    private long stopGraceSeconds() {
-        RunSpec spec = context.spec();
-        return spec.killGraceSeconds() + spec.toolWriteGraceSeconds() + 30L;
-    }
-
-    private void awaitQuietly(ExecutorService pool) {
-        boolean interrupted = Thread.interrupted();
-        try {
-            pool.awaitTermination(stopGraceSeconds(), TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            interrupted = true;
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    /** @return true when the run must stop here: the phase was aborted or this thread interrupted */
-    private synchronized boolean record(PhaseResult result) throws IOException {
+    synchronized boolean record(PhaseResult result) throws IOException {
         journal.add(result);
         context.progress().finished(result, context.dir());
         return PhaseResult.ABORTED.equals(result.status())
