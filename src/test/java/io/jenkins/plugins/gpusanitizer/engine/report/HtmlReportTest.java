@@ -67,7 +67,7 @@ class HtmlReportTest {
         String html = new HtmlReport("raw/").fragment(r);
         String cell = html.substring(html.indexOf("<td class=\"gs-command\">"));
         cell = cell.substring(0, cell.indexOf("</td>"));
-        String shown = line.substring(0, HtmlReport.COMMAND_SHOWN);
+        String shown = line.substring(0, PhasesSection.COMMAND_SHOWN);
         assertThat(cell)
                 .startsWith("<td class=\"gs-command\"><details><summary><code class=\"gs-command-start\">"
                         + Html.esc(shown) + "\u2026</code> <span class=\"gs-command-length\">(" + line.length()
@@ -80,7 +80,7 @@ class HtmlReportTest {
                 .doesNotContain("break-all");
 
         StringBuilder shortLine = new StringBuilder();
-        HtmlReport.command(shortLine, "python3 train.py --epochs 1");
+        PhasesSection.command(shortLine, "python3 train.py --epochs 1");
         assertThat(shortLine).hasToString("<code>python3 train.py --epochs 1</code>");
     }
 
