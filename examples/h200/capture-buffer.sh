@@ -4,8 +4,9 @@
 # .device/jre carried:
 #   bash examples/h200/capture-buffer.sh [bugs|cost|pack]
 # bugs (default): the gate on the out-of-bounds example jobs (the CuPy far write, the CuPy package kernel, the
-#   Triton stride bug, the unchecked scatter-add, the load_inline extension); prints each defect's line and its
-#   report.json `buffer`.
+#   Triton stride bug, the unchecked scatter-add, the load_inline extension; BUGS="NAME ..." picks some, and
+#   scatter-add-ranks, two torchrun ranks of the scatter-add job on one card, is run only when named); prints each
+#   defect's line and its report.json `buffer`.
 # cost: bench/gpu-minutes.sh on clean jobs (COST_JOBS, default the three buffer jobs) with the allocation record
 #   on and off side by side (ALLOCS_OFF_TOO=1, REPEAT=${REPEAT:-2} rounds in alternating order), then each
 #   sanitizer run's own account of the record (the probe's alloc-summary: callbacks, lines, seconds spent) and
@@ -56,9 +57,12 @@ case "$part" in
     ;;
   bugs)
     # the extension is built once, outside the gate (its first build takes a minute of nvcc)
-    timeout 240 python3 examples/buffer/inline_ext_job.py --build-only > "$work/ext-build.txt" 2>&1
+    case " ${BUGS:-inline-ext} " in *" inline-ext "*)
+      timeout 240 python3 examples/buffer/inline_ext_job.py --build-only > "$work/ext-build.txt" 2>&1 ;;
+    esac
     gate() {
       local name=$1 limit=$2; shift 2
+      case " ${BUGS:-far cupy-oob triton-stride scatter-add inline-ext} " in *" $name "*) ;; *) return ;; esac
       if [ $(( $(date +%s) - T0 + limit )) -ge "$DEADLINE" ]; then echo "$name skipped: deadline" | tee -a "$work/skipped.txt"; return; fi
       timeout -k 10 "$limit" "$JAVA" -XX:+UseSerialGC -Xmx512m -jar "$JAR" run --out "$work/$name" \
         --throughput-regex 'it/s ([0-9.]+)' -- "$@" > "$work/$name.console.txt" 2>&1
@@ -78,6 +82,11 @@ PY
     gate triton-stride 90 python3 examples/triton_stride.py --bug stride --steps 20
     gate scatter-add 90 python3 examples/buffer/scatter_add_job.py --bug off-by-one --steps 20
     gate inline-ext 120 python3 examples/buffer/inline_ext_job.py --bug past-end --steps 20
+    # two ranks of the same job on one card (BUGS=scatter-add-ranks): memcheck's records carry no pid, so the buffer
+    # is named only when the ranks' records agree on what was at the address
+    if command -v torchrun > /dev/null 2>&1; then TR=(torchrun); else TR=(python3 -m torch.distributed.run); fi
+    gate scatter-add-ranks 150 "${TR[@]}" --standalone --nproc_per_node=2 examples/buffer/scatter_add_job.py \
+      --bug off-by-one --steps 20
     ;;
   *) echo "usage: capture-buffer.sh [bugs|cost]" >&2; exit 2 ;;
 esac
