@@ -36,7 +36,11 @@ class BufferGateH100RecordTest {
     }
 
     private Judged judged(String job) {
-        Path run = Records.unpacked("h100-buffer-gate/" + job);
+        return judged("h100-buffer-gate", job);
+    }
+
+    private Judged judged(String record, String job) {
+        Path run = Records.unpacked(record + "/" + job);
         Path json = dir.resolve(job + ".json");
         Path sarif = dir.resolve(job + ".sarif");
         CliRunner r = CliRunner.run(
@@ -150,5 +154,45 @@ class BufferGateH100RecordTest {
                 .extracting(CheckRun.Annotation::path)
                 .contains("examples/buffer/scatter_add_job.py")
                 .allSatisfy(p -> assertThat(p).doesNotContain("workspaces"));
+    }
+
+    /**
+     * Two torchrun ranks of the scatter-add job on one card under one memcheck (records/h100-buffer-ranks.zip.xz, jar
+     * abb238f): memcheck's records carry no pid, each rank wrote its own allocation record. The address memcheck
+     * names is in one rank's record only, so the buffer is named from it; had the ranks held different allocations
+     * there, nothing would be named.
+     */
+    @Test
+    void twoRanksOnOneCardStillNameTheBufferWhereOnlyOneRankHadIt() throws IOException {
+        Judged j = judged("h100-buffer-ranks", "scatter-add-ranks");
+        assertThat(j.buffer().get("summary").asText())
+                .isEqualTo("1 byte past the end of a 25,600-byte buffer (float32 [400, 16]) allocated at"
+                        + " examples/buffer/scatter_add_job.py:33 (scatter_sum)");
+        assertThat(j.defect().get("records").asInt())
+                .as("both ranks ran past it")
+                .isEqualTo(32);
+        String base = "\"ptr\":\"" + j.buffer().get("base").asText() + "\"";
+        Path phase = Records.unpacked("h100-buffer-ranks/scatter-add-ranks/sanitizer-memcheck");
+        List<Path> records;
+        try (var files = Files.list(phase)) {
+            records = files.filter(f -> f.getFileName().toString().startsWith("alloc-"))
+                    .sorted()
+                    .toList();
+        }
+        assertThat(records).hasSize(2);
+        assertThat(records)
+                .filteredOn(f -> contains(f, base))
+                .as("the rank whose record holds memcheck's allocation")
+                .hasSize(1);
+        assertThat(j.report().get("work"))
+                .allSatisfy(w -> assertThat(w.get("cudaProcesses").asInt()).isEqualTo(2));
+    }
+
+    private static boolean contains(Path file, String text) {
+        try {
+            return Files.readString(file, StandardCharsets.UTF_8).contains(text);
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
     }
 }
