@@ -60,11 +60,16 @@ bench() {
   timeout -k 5 "$limit" "$@" > "$out/plain/$job-$JAR_ID.log" 2>&1
   local prc=$?
   b=$(date +%s.%N); plain=$(seconds "$a" "$b")
-  local pair jar id gate grc round order
+  local pair jar id gate grc round i gates=()
+  # every gate of every round, in order: JAR=ID#ROUND, the jars reversed in odd rounds
   for ((round = 0; round < ${REPEAT:-1}; round++)); do
-  order=("${PAIRS[@]}")
-  if (( round % 2 == 1 )); then order=(); for pair in "${PAIRS[@]}"; do order=("$pair" "${order[@]}"); done; fi
-  for pair in "${order[@]}"; do
+    for ((i = 0; i < ${#PAIRS[@]}; i++)); do
+      if (( round % 2 == 1 )); then pair=${PAIRS[${#PAIRS[@]} - 1 - i]}; else pair=${PAIRS[i]}; fi
+      gates+=("$pair#$round")
+    done
+  done
+  for pair in "${gates[@]}"; do
+    round=${pair##*#}; pair=${pair%#*}
     jar=${pair%=*}; id=${pair##*=}
     (( round > 0 )) && id=$id-r$round
     rm -rf "$out/$job-$id"
@@ -93,7 +98,6 @@ print(f"{job},{jar},{r.get('verdict')},{wall('sanitizer')},{wall('blocking')},{w
 PY
     echo "$job clean=$clean jar=$id plain=${plain}s (exit $prc) gate=${gate}s (exit $grc) ratio $(tail -1 "$csv" | cut -d, -f5)"
     [ -d "$out/$job-$id" ] && find "$out/$job-$id" -type d -name workspaces -prune -exec rm -rf {} +
-  done
   done
 }
 bench ddp-clean yes 90 "${TR[@]}" --standalone --nproc_per_node=1 examples/ddp_train.py --bug none

@@ -44,7 +44,9 @@ export PYTHONUNBUFFERED=1 OMP_NUM_THREADS=2 TORCH_EXTENSIONS_DIR=/tmp/h200-buffe
   "$JAVA" -jar "$JAR" --version; cat .device/commit.txt 2>/dev/null; } > "$work/machine.txt" 2>&1
 case "$part" in
   cost)
-    timeout 240 python3 examples/buffer/inline_ext_job.py --build-only > "$work/ext-build.txt" 2>&1
+    case " ${COST_JOBS:-inline-ext} " in *" inline-ext "*)
+      timeout 240 python3 examples/buffer/inline_ext_job.py --build-only > "$work/ext-build.txt" 2>&1 ;;
+    esac
     # shellcheck disable=SC2086
     ALLOCS_OFF_TOO=1 REPEAT=${REPEAT:-2} DEADLINE=$(( DEADLINE - ($(date +%s) - T0) )) \
       bash bench/gpu-minutes.sh "$work" ${COST_JOBS:-scatter-add cupy-pkg inline-ext}
