@@ -47,7 +47,7 @@ public final class PhaseReasons {
         List<Report.PhaseJson> phases = record.execution().phases() == null
                 ? List.of()
                 : record.execution().phases();
-        WorkPaths paths = analysis.paths(); // the analysis of this directory: its copies already known
+        WorkPaths paths = dir.paths(record);
         for (Report.PhaseJson p : phases) {
             if (p == null || p.name() == null || p.status() == null) {
                 reasons.add(Reason.error("phase-record", RunLayout.RUN_JSON + " holds a phase without name or status"));

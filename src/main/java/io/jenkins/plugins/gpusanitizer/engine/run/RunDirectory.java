@@ -10,6 +10,7 @@ import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
 import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
+import io.jenkins.plugins.gpusanitizer.engine.model.WorkPaths;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
 import io.jenkins.plugins.gpusanitizer.engine.parse.job.CudaErrorClass;
 import io.jenkins.plugins.gpusanitizer.engine.parse.job.TracebackParser;
@@ -159,6 +160,15 @@ public final class RunDirectory {
                         regression.resolve(RunLayout.MEMORY_APPS_CSV),
                         regression.resolve(RunLayout.GPU_PIDS),
                         regressionRanBeside(record)),
+                record == null || record.execution() == null
+                        ? null
+                        : record.execution().workDirectory(),
+                workspaceCopies(record));
+    }
+
+    /** How the report names the job's files ({@link WorkPaths}): under the working directory, and in the runs' copies. */
+    public WorkPaths paths(RunRecord record) {
+        return WorkPaths.of(
                 record == null || record.execution() == null
                         ? null
                         : record.execution().workDirectory(),
