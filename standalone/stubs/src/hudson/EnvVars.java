@@ -20,6 +20,10 @@ public class EnvVars extends TreeMap<String, String> {
         putAll(m);
     }
 
+    public EnvVars(@NonNull EnvVars m) {
+        this((Map<String, String>) m);
+    }
+
     public EnvVars(String... keyValuePairs) {
         this();
         for (int i = 0; i < keyValuePairs.length; i += 2) {

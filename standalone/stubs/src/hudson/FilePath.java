@@ -14,6 +14,8 @@ import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Serializable;
+import java.nio.file.OpenOption;
+import java.util.List;
 import org.jenkinsci.remoting.RoleSensitive;
 import org.jenkinsci.remoting.SerializableOnlyOverRemoting;
 
@@ -53,11 +55,45 @@ public final class FilePath implements SerializableOnlyOverRemoting {
         throw new RuntimeException("Stub!");
     }
 
+    public <V, E extends Throwable> V act(hudson.remoting.Callable<V, E> callable)
+            throws IOException, InterruptedException, E {
+        throw new RuntimeException("Stub!");
+    }
+
     public <T> Future<T> actAsync(final FileCallable<T> callable) throws IOException, InterruptedException {
         throw new RuntimeException("Stub!");
     }
 
     public InputStream read() throws IOException, InterruptedException {
+        throw new RuntimeException("Stub!");
+    }
+
+    public InputStream read(FilePath rootPath, OpenOption... openOptions) throws IOException, InterruptedException {
+        throw new RuntimeException("Stub!");
+    }
+
+    @NonNull
+    public List<FilePath> list() throws IOException, InterruptedException {
+        throw new RuntimeException("Stub!");
+    }
+
+    @NonNull
+    public List<FilePath> list(java.io.FileFilter filter) throws IOException, InterruptedException {
+        throw new RuntimeException("Stub!");
+    }
+
+    @NonNull
+    public FilePath[] list(String includes) throws IOException, InterruptedException {
+        throw new RuntimeException("Stub!");
+    }
+
+    @NonNull
+    public FilePath[] list(String includes, String excludes) throws IOException, InterruptedException {
+        throw new RuntimeException("Stub!");
+    }
+
+    @NonNull
+    public List<FilePath> list(FilePath rootPath, OpenOption... openOptions) throws IOException, InterruptedException {
         throw new RuntimeException("Stub!");
     }
 

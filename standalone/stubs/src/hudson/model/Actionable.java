@@ -31,6 +31,11 @@ public abstract class Actionable extends AbstractModelObject {
         throw new RuntimeException("Stub!");
     }
 
+    @Deprecated
+    public Action getAction(int index) {
+        throw new RuntimeException("Stub!");
+    }
+
     public <T extends Action> T getAction(Class<T> type) {
         throw new RuntimeException("Stub!");
     }

@@ -15,6 +15,14 @@ public class ParametersAction implements RunAction2, Iterable<ParameterValue> {
         throw new RuntimeException("Stub!");
     }
 
+    public ParametersAction(List<ParameterValue> parameters, java.util.Collection<String> additionalSafeParameters) {
+        throw new RuntimeException("Stub!");
+    }
+
+    public ParametersAction(ParameterValue... parameters) {
+        throw new RuntimeException("Stub!");
+    }
+
     public List<ParameterValue> getParameters() {
         throw new RuntimeException("Stub!");
     }

@@ -29,4 +29,9 @@ public interface TaskListener extends SerializableOnlyOverRemoting {
         out.println(msg);
         return new PrintWriter(new OutputStreamWriter(out, getCharset()), true);
     }
+
+    @NonNull
+    default PrintWriter error(String format, Object... args) {
+        return error(String.format(format, args));
+    }
 }

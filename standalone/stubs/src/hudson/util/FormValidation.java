@@ -16,6 +16,34 @@ public abstract class FormValidation extends IOException implements HttpResponse
         throw new RuntimeException("Stub!");
     }
 
+    public static FormValidation error(Throwable e, String message) {
+        throw new RuntimeException("Stub!");
+    }
+
+    public static FormValidation warning(Throwable e, String message) {
+        throw new RuntimeException("Stub!");
+    }
+
+    public static FormValidation error(String format, Object... args) {
+        throw new RuntimeException("Stub!");
+    }
+
+    public static FormValidation error(Throwable e, String format, Object... args) {
+        throw new RuntimeException("Stub!");
+    }
+
+    public static FormValidation warning(String format, Object... args) {
+        throw new RuntimeException("Stub!");
+    }
+
+    public static FormValidation warning(Throwable e, String format, Object... args) {
+        throw new RuntimeException("Stub!");
+    }
+
+    public static FormValidation ok(String format, Object... args) {
+        throw new RuntimeException("Stub!");
+    }
+
     public static FormValidation warning(String message) {
         throw new RuntimeException("Stub!");
     }

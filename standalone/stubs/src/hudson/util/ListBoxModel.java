@@ -33,6 +33,24 @@ public class ListBoxModel extends ArrayList<ListBoxModel.Option> implements Http
 
     public ListBoxModel() {}
 
+    public ListBoxModel(int initialCapacity) {
+        super(initialCapacity);
+    }
+
+    public ListBoxModel(java.util.Collection<Option> c) {
+        super(c);
+    }
+
+    public ListBoxModel(Option... data) {
+        for (Option o : data) {
+            add(o);
+        }
+    }
+
+    public void add(@NonNull hudson.model.ModelObject usedForDisplayName, @NonNull String value) {
+        add(usedForDisplayName.getDisplayName(), value);
+    }
+
     public void add(@NonNull String displayName, @NonNull String value) {
         add(new Option(displayName, value));
     }

@@ -74,7 +74,8 @@ class CopyBackTest {
     private FilePath agent() throws Exception {
         FilePath agent = mock(FilePath.class);
         when(agent.getRemote()).thenReturn(agentRun.toString());
-        when(agent.act(any())).thenAnswer(call -> {
+        // the real FilePath.act has a FileCallable and a remoting Callable overload: the matcher names which
+        when(agent.act(any(FilePath.FileCallable.class))).thenAnswer(call -> {
             FilePath.FileCallable<?> callable = call.getArgument(0);
             return callable.invoke(agentRun.toFile(), null);
         });

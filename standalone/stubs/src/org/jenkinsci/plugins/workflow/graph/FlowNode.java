@@ -7,12 +7,17 @@ package org.jenkinsci.plugins.workflow.graph;
 // bodies throw. Never packaged (see ../README.md).
 
 import hudson.model.Actionable;
+import java.util.List;
 import org.jenkinsci.plugins.workflow.flow.FlowExecution;
 
 public abstract class FlowNode extends Actionable {
     // implements Saveable in workflow-api; addOrReplaceAction comes from Actionable
 
     // the real constructors are protected (no implicit public one)
+    protected FlowNode(FlowExecution exec, String id, List<FlowNode> parents) {
+        throw new RuntimeException("Stub!");
+    }
+
     protected FlowNode(FlowExecution exec, String id, FlowNode... parents) {
         throw new RuntimeException("Stub!");
     }
