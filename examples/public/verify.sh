@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Issues #47/#48 on the card: public training programs and the project's own jobs through the gate (the jar's
+# defaults), each in a workspace of its own as Jenkins would hold it. From the repository root on the GPU machine,
+# with .device/ (jlink runtime, shaded jar, commit.txt) and .ext/ (public programs fetched for reading, never
+# committed: .ext/nanogpt from karpathy/nanoGPT, .ext/wlm from pytorch/examples word_language_model) carried:
+#   GATES="nanogpt wlm-lstm resume-tmp ..." bash examples/public/verify.sh OUTDIR
+# Writes OUTDIR/summary.txt (verdict, reasons, each run's work), the consoles and the run directories (workspace
+# copies left out); with $OUT set, zipped to $OUT/NAME.zip.xz with the summary beside it.
+set -u
+. "$(dirname "${BASH_SOURCE[0]}")/../h200/lib.sh"
+out=${1:?usage: verify.sh OUTDIR}
+case "$out" in /*) ;; *) out="$PWD/$out" ;; esac
+mkdir -p "$out"
+repo=$PWD
+JAVA=${JAVA:-$repo/.device/jre/bin/java}
+JAR=${JAR:-$repo/.device/gpu-sanitize.jar}
+DEADLINE=${DEADLINE:-560}
+T0=$(date +%s)
+export PYTHONUNBUFFERED=1 OMP_NUM_THREADS=2
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+if command -v torchrun > /dev/null 2>&1; then TR="torchrun"; else TR="python3 -m torch.distributed.run"; fi
+{ date -u; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader; compute-sanitizer --version | tail -1;
+  python3 -c 'import torch, sys; print(sys.version.split()[0], torch.__version__, torch.version.cuda)';
+  cat .device/commit.txt 2>/dev/null; } > "$out/machine.txt" 2>&1
+now() { echo $(( $(date +%s) - T0 )); }
+# workspace NAME KIND: a fresh workspace (KIND: repo = this checkout's files, nanogpt / wlm = that program)
+workspace() {
+  local ws=/tmp/ws-$1
+  rm -rf "$ws"; mkdir -p "$ws"
+  case $2 in
+    repo) (cd "$repo" && tar --exclude=./.device --exclude=./.ext -cf - .) | tar -xf - -C "$ws" ;;
+    nanogpt) cp -r "$repo/.ext/nanogpt/." "$ws/" && python3 "$repo/examples/public/nanogpt-data.py" "$ws" > /dev/null ;;
+    wlm) cp -r "$repo/.ext/wlm/." "$ws/" ;;
+  esac
+}
+# gate NAME WS LIMIT options -- command: one gate run in workspace WS (made by workspace, reused for a second build)
+gate() {
+  local name=$1 ws=/tmp/ws-$2 limit=$3; shift 3
+  if [ $(( $(now) + limit )) -ge "$DEADLINE" ]; then echo "== $name skipped: deadline" >> "$out/summary.txt"; return; fi
+  local a b; a=$(date +%s.%N)
+  (cd "$ws" && timeout -k 10 "$limit" "$JAVA" -XX:+UseSerialGC -Xmx512m -jar "$JAR" run --out "$out/$name" \
+      --progress-interval 30 "$@" > "$out/$name.console.txt" 2>&1)
+  local rc=$?; b=$(date +%s.%N)
+  python3 - "$out/$name" "$name" "$rc" "$(awk -v a="$a" -v b="$b" 'BEGIN{printf "%.1f", b-a}')" >> "$out/summary.txt" <<'PY'
+import json, os, sys
+run, name, rc, wall = sys.argv[1:]
+try:
+    r = json.load(open(os.path.join(run, "report.json")))
+except Exception as e:
+    print(f"== {name}: no report (exit {rc}): {e}"); sys.exit()
+print(f"== {name}: {r['verdict']} (exit {rc}) gate {wall} s")
+for x in r.get("reasons", []):
+    if x.get("level") in ("fail", "error", "unstable", "warning"):
+        print(f"   {x['level']} {x['code']}: {x['message'][:400]}")
+for w in r.get("work", []):
+    print("   work " + json.dumps({k: v for k, v in w.items() if not isinstance(v, (list, dict))})[:400])
+for d in r.get("defects", [])[:4]:
+    print("   defect " + json.dumps({k: d.get(k) for k in ("kind", "kernel", "location", "buffer") if d.get(k)})[:400])
+PY
+  tail -3 "$out/$name.console.txt" | sed 's/^/   console: /' >> "$out/summary.txt"
+  find "$out/$name" -type d -name workspaces -prune -exec rm -rf {} +
+}
+NG="python3 train.py config/train_shakespeare_char.py --max_iters=40 --eval_interval=20 --eval_iters=5"
+for g in ${GATES:-nanogpt wlm-lstm resume-tmp}; do
+  case $g in
+    nanogpt) workspace $g nanogpt; gate $g $g 400 -- $NG --compile=False ;;
+    nanogpt-compile) workspace $g nanogpt; gate $g $g 480 -- $NG --compile=True ;;
+    wlm-lstm) workspace $g wlm; gate $g $g 300 -- python3 main.py --accel --epochs 1 --model LSTM ;;
+    wlm-transformer) workspace $g wlm; gate $g $g 300 -- python3 main.py --accel --epochs 1 --model Transformer --lr 5 ;;
+    resume-tmp)  # two builds in one workspace, the snapshot under /tmp: the second must not PASS
+      rm -rf /tmp/resume-verify; workspace $g repo
+      gate $g-build1 $g 200 -- $TR --standalone --nproc_per_node=1 examples/resume_ddp.py --epochs 3 --snapshot /tmp/resume-verify/snapshot.pt
+      gate $g-build2 $g 200 -- $TR --standalone --nproc_per_node=1 examples/resume_ddp.py --epochs 3 --snapshot /tmp/resume-verify/snapshot.pt ;;
+    triton-stride) workspace $g repo; gate $g $g 150 -- python3 examples/triton_stride.py --bug stride ;;
+    lstm-far) workspace $g repo; gate $g $g 150 -- python3 examples/lstm_job.py --bug far ;;
+    scatter-add) workspace $g repo; gate $g $g 150 -- python3 examples/buffer/scatter_add_job.py --bug off-by-one ;;
+    cudnn-bench) workspace $g repo; gate $g $g 120 -- python3 examples/cudnn_bench.py ;;
+    *) echo "== $g: unknown" >> "$out/summary.txt" ;;
+  esac
+done
+cat "$out/summary.txt"
+prune_record "$out"
+if [ -n "${OUT:-}" ] && [ -d "${OUT:-}" ]; then
+  zip_record "$out" "$OUT/$(basename "$out").zip.xz"
+  cp "$out/summary.txt" "$OUT/summary-$(basename "$out").txt"
+fi
