@@ -6,6 +6,7 @@ import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.run.FakeGpu;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunSpec;
 import io.jenkins.plugins.gpusanitizer.results.AgentSummary;
+import io.jenkins.plugins.gpusanitizer.results.VerdictResult;
 import io.jenkins.plugins.gpusanitizer.testing.FileWait;
 import io.jenkins.plugins.gpusanitizer.testing.Processes;
 import java.io.ByteArrayOutputStream;
@@ -174,6 +175,13 @@ class DurableRunTest {
     @Test
     void anAgentJvmRestartInAPhaseIsTakenUpFromTheRunDirectory() throws Exception {
         AgentSummary expected = uninterrupted("blocking");
+        // the line GpuSanitizeStepITest.farOutOfBoundsFailsTheBuildWithTheRealLine reads in the build log, and its
+        // count, from the same job through the step's own spec (each run in its copy, the probe on)
+        assertThat(VerdictResult.of(expected, "GPU Sanitizer").message())
+                .startsWith("GPU Sanitizer: FAIL: 1 GPU defect(s) at train_lstm.py:32 (buggy_scale) (reported at"
+                        + " train_lstm.py:99")
+                .doesNotContain("Host Frame");
+        assertThat(expected.errorsTotal()).isEqualTo(1603L);
 
         Case run = new Case("agent-restart", "blocking");
         RunFollower follower = new RunFollower(run.spec.outDir(), false);
