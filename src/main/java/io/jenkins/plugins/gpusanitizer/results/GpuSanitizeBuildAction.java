@@ -158,10 +158,19 @@ public class GpuSanitizeBuildAction implements RunAction2 {
         return folder.rawLogsDropped();
     }
 
-    /** The engine's HTML fragment: every tool/log string in it is already escaped. */
+    /**
+     * The engine's HTML fragment: every tool/log string in it is already escaped. Its links to the raw outputs are
+     * there only for a reader who may open them ({@link #isRawAllowed}, as core's build page lists artifacts only with
+     * Run/Artifacts) and only while they are kept ({@link #isRawLogsDropped}): else every one of them would answer 403
+     * or 404.
+     */
     public String getReportHtml() {
         Report report = getReport();
-        return report == null ? null : new HtmlReport("raw/").fragment(report);
+        if (report == null) {
+            return null;
+        }
+        HtmlReport html = isRawAllowed() && !isRawLogsDropped() ? new HtmlReport("raw/") : HtmlReport.withoutRawLinks();
+        return html.fragment(report);
     }
 
     /**

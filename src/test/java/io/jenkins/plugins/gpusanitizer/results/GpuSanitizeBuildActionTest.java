@@ -14,8 +14,13 @@ import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
 import io.jenkins.plugins.gpusanitizer.testing.Records;
 import java.io.IOException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.ResourceLock;
@@ -155,6 +160,77 @@ class GpuSanitizeBuildActionTest {
                 System.clearProperty(ARTIFACTS_PERMISSION);
             } else {
                 System.setProperty(ARTIFACTS_PERMISSION, enabled);
+            }
+        }
+    }
+
+    /**
+     * Issue #46: the report page links the raw outputs only for a reader who may open them, as core's build page
+     * lists artifacts ({@code Run/artifactList.jelly}: {@code !h.artifactsPermissionEnabled or
+     * it.hasPermission(it.ARTIFACTS)}). With the switch on, a reader without Run/Artifacts gets the report and no
+     * {@code raw/} link (each one answered 403); a reader with it gets links, each to a file of the build folder. With
+     * the switch off, whoever reads the build gets them; once the retention dropped the raw outputs, nobody does.
+     */
+    @Test
+    @ResourceLock(Resources.SYSTEM_PROPERTIES)
+    void theReportPageLinksRawOutputsOnlyForAReaderWhoMayOpenThem(@TempDir Path build) throws IOException {
+        Path folder = BuildFolder.of(build.toFile(), "memcheck").directory().toPath();
+        copyTree(FAR, folder);
+        AgentSummary summary = Summaries.of(ReportJson.read(FAR.resolve("report.json")), "/r");
+        Run<?, ?> asReader = build(build);
+        when(asReader.hasPermission(Run.ARTIFACTS)).thenReturn(false);
+        Run<?, ?> asArtifacts = build(build);
+        when(asArtifacts.hasPermission(Run.ARTIFACTS)).thenReturn(true);
+        GpuSanitizeBuildAction reader = new GpuSanitizeBuildAction("memcheck", "GPU Sanitizer", summary);
+        reader.onAttached(asReader);
+        GpuSanitizeBuildAction artifacts = new GpuSanitizeBuildAction("memcheck", "GPU Sanitizer", summary);
+        artifacts.onAttached(asArtifacts);
+        String enabled = System.getProperty(ARTIFACTS_PERMISSION);
+        try {
+            System.setProperty(ARTIFACTS_PERMISSION, "true");
+            assertThat(reader.getReportHtml())
+                    .contains("FAIL", "fused_scale")
+                    .doesNotContain("href=\"raw/")
+                    .doesNotContain("stdout.log");
+            List<String> links = rawLinks(artifacts.getReportHtml());
+            assertThat(links).isNotEmpty().contains("sanitizer-memcheck/stdout.log");
+            for (String link : links) {
+                assertThat(folder.resolve(link)).as("raw/" + link).isRegularFile();
+            }
+
+            System.clearProperty(ARTIFACTS_PERMISSION);
+            assertThat(rawLinks(reader.getReportHtml()))
+                    .as("core's default: whoever reads the build")
+                    .isEqualTo(links);
+
+            assertThat(reader.getFolder().dropRawLogs("keepRawLogs: 0")).isTrue();
+            assertThat(artifacts.getReportHtml()).contains("FAIL").doesNotContain("href=\"raw/");
+        } finally {
+            if (enabled == null) {
+                System.clearProperty(ARTIFACTS_PERMISSION);
+            } else {
+                System.setProperty(ARTIFACTS_PERMISSION, enabled);
+            }
+        }
+    }
+
+    private static List<String> rawLinks(String html) {
+        return Pattern.compile("href=\"raw/([^\"]+)\"")
+                .matcher(html)
+                .results()
+                .map(m -> URLDecoder.decode(m.group(1), StandardCharsets.UTF_8))
+                .toList();
+    }
+
+    private static void copyTree(Path from, Path to) throws IOException {
+        try (Stream<Path> walk = Files.walk(from)) {
+            for (Path source : walk.toList()) {
+                Path target = to.resolve(from.relativize(source).toString());
+                if (Files.isDirectory(source)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(source, target);
+                }
             }
         }
     }

@@ -77,7 +77,8 @@ class GpuSanitizePagesITest {
     /**
      * #41, 1: with core's {@code hudson.security.ArtifactsPermission} on, a user who may read the job but not its
      * artifacts gets 403 on the raw outputs (the listing, each file, raw.zip), as on {@code /artifact/}, and 200 on
-     * the report page, which says why it links no raw outputs; a user with Run/Artifacts gets them.
+     * the report page, which says why it links no raw outputs and links none (#46); a user with Run/Artifacts gets them
+     * and the links.
      */
     @Test
     @ResourceLock(Resources.SYSTEM_PROPERTIES)
@@ -115,7 +116,9 @@ class GpuSanitizePagesITest {
             assertThat(report.getWebResponse().getStatusCode()).isEqualTo(200);
             assertThat(report.getWebResponse().getContentAsString())
                     .contains("FAIL", "need the permission to read this build")
-                    .doesNotContain("<a href=\"raw/\">");
+                    .doesNotContain("<a href=\"raw/\">")
+                    .as("#46: the report itself links no raw output either (each would answer 403)")
+                    .doesNotContain("href=\"raw/");
 
             JenkinsRule.WebClient artifacts = j.createWebClient()
                     .withThrowExceptionOnFailingStatusCode(false)
@@ -123,6 +126,8 @@ class GpuSanitizePagesITest {
             assertThat(status(artifacts, raw)).isEqualTo(200);
             assertThat(status(artifacts, raw + "report.html")).isEqualTo(200);
             assertThat(status(artifacts, raw + "*zip*/raw.zip")).isEqualTo(200);
+            assertThat(artifacts.goTo(page, null).getWebResponse().getContentAsString())
+                    .contains("<a href=\"raw/\">", "href=\"raw/sanitizer-memcheck/stdout.log\"");
         } finally {
             if (enabled == null) {
                 System.clearProperty("hudson.security.ArtifactsPermission");

@@ -284,11 +284,15 @@ public class GpuSanitizeStepITest {
     }
 
     /**
-     * #41, 2, 3 and 4: links the job planted in its run folder (relative, to the controller's master.key as seen
-     * from a run folder four levels below the Jenkins home; absolute; to a folder) never reach the build folder and
-     * are named in the log and in not-copied.txt; the agent's run folder is deleted after the complete copy home,
-     * so neither the withCredentials value nor one named by maskValues stays on the agent; both are masked in the
-     * build folder.
+     * #41, 2, 3 and 4, on the paths a job reaches since each run works in its own copy (#40, #46): the hostile job
+     * ({@link HostileJob}, the same command {@link PlantedLinksTest} replays without a controller) plants links in its
+     * run folder through its copy's parents ({@code $WORKSPACE/../..}: relative, to the controller's master.key as seen
+     * from a run folder four levels below the Jenkins home), by the absolute path the probe's variable gives (absolute,
+     * in the phase's folder; to a folder, in the run folder) and beside the copies. None reaches the build folder; the
+     * run folder's are named in the log and in not-copied.txt; the copies' folder never comes home. A link the job
+     * cannot make fails the job, so the build's success says every link was planted. The agent's run folder is deleted
+     * after the complete copy home, so neither the withCredentials value nor one named by maskValues stays on the
+     * agent; both are masked in the build folder.
      */
     @Test
     void plantedLinksNeverReachTheBuildFolderAndNothingSecretStaysOnTheAgent(JenkinsRule j) throws Exception {
@@ -301,21 +305,21 @@ public class GpuSanitizeStepITest {
                         Domain.global(),
                         new StringCredentialsImpl(CredentialsScope.GLOBAL, "hf", "", Secret.fromString(bound)));
         DumbSlave agent = gpuAgent(j, new FakeGpu(dir).clean());
+        // the harness's home holds a space: the command quotes it
         Path masterKey = j.jenkins.getRootDir().toPath().resolve("secrets/master.key");
         Path folder = Files.createDirectories(dir.resolve("elsewhere"));
         WorkflowJob p = j.createProject(WorkflowJob.class, "links");
         p.setDefinition(new CpsFlowDefinition(
                 "withCredentials([string(credentialsId: 'hf', variable: 'HF_PULL')]) {\n"
                         + "  withEnv(['AUTH=" + noHint + "']) {\n"
-                        + "    node('gpu') { gpuSanitize command: 'R=\"$WORKSPACE@tmp/gpu-sanitize/$BUILD_NUMBER-gpu-sanitizer\";"
-                        + " ln -sf ../../../../secrets/master.key \"$R/rel\"; ln -sf " + masterKey + " \"$R/abs\";"
-                        + " ln -sfn " + folder + " \"$R/folder\"; echo pulling with $HF_PULL --auth $AUTH;"
-                        + " python3 train.py', phases: 'sanitizer', maskValues: 'AUTH' }\n"
+                        + "    node('gpu') { gpuSanitize command: '" + HostileJob.command(masterKey, folder) + "',"
+                        + " phases: 'sanitizer', maskValues: 'AUTH' }\n"
                         + "  }\n"
                         + "}",
                 true));
         WorkflowRun b = j.buildAndAssertSuccess(p);
         j.assertLogContains("not copied from the run directory: rel -> ../../../../secrets/master.key", b);
+        j.assertLogContains("not copied from the run directory: sanitizer-memcheck/abs -> " + masterKey, b);
         j.assertLogContains("not copied from the run directory: folder -> " + folder, b);
         j.assertLogNotContains(bound, b);
         j.assertLogNotContains(noHint, b);
@@ -323,10 +327,15 @@ public class GpuSanitizeStepITest {
                 BuildFolder.of(b.getRootDir(), "gpu-sanitizer").directory().toPath();
         assertThat(results.resolve("not-copied.txt"))
                 .content(StandardCharsets.UTF_8)
-                .contains("rel -> ../../../../secrets/master.key (a symbolic link)", "abs -> " + masterKey);
+                .contains(
+                        "rel -> ../../../../secrets/master.key (a symbolic link)",
+                        "sanitizer-memcheck/abs -> " + masterKey + " (a symbolic link)",
+                        "folder -> " + folder + " (a symbolic link)",
+                        "workspaces/ (each run's copy of the workspace");
         assertThat(results.resolve("sanitizer-memcheck/stdout.log"))
                 .content(StandardCharsets.UTF_8)
                 .contains("pulling with **** --auth ****");
+        assertThat(results.resolve("workspaces")).doesNotExist();
         try (Stream<Path> files = Files.walk(results)) {
             for (Path f : files.toList()) {
                 assertThat(Files.isSymbolicLink(f)).as(f + " is a link").isFalse();

@@ -34,9 +34,20 @@ public final class HtmlReport {
         this("");
     }
 
-    /** @param rawBase the URL prefix of the run directory's files ({@code raw/} on the Jenkins build page) */
+    /**
+     * @param rawBase the URL prefix of the run directory's files ({@code raw/} on the Jenkins build page), or null for
+     *     none ({@link #withoutRawLinks})
+     */
     public HtmlReport(String rawBase) {
         this.rawBase = rawBase;
+    }
+
+    /**
+     * For a reader who may not open the raw outputs (the build page without Run/Artifacts, as core's build page lists
+     * no artifacts then), or where they are gone: the page names and links none of them.
+     */
+    public static HtmlReport withoutRawLinks() {
+        return new HtmlReport(null);
     }
 
     /** The stylesheet of a page called report.html (the run directory's, the build page's raw/ copy). */

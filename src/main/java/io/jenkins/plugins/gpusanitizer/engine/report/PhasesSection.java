@@ -7,7 +7,7 @@ import java.util.Objects;
 /**
  * The report's "Phases" section: a row per run of the job (its command, GPU, how it ended, what the sanitizer counted,
  * links to its raw outputs), then the regression target and the environment. The links go under {@code rawBase}, the
- * URL at which the page that shows them serves the run directory.
+ * URL at which the page that shows them serves the run directory; with none (null), the raw outputs are not listed.
  */
 final class PhasesSection {
     private PhasesSection() {}
@@ -85,7 +85,7 @@ final class PhasesSection {
                 .append("</td><td>")
                 .append(Html.esc(counted(p, runs)))
                 .append("</td><td>");
-        for (String f : p.files()) {
+        for (String f : rawBase == null ? List.<String>of() : p.files()) {
             if (f.startsWith("/") || f.contains("..") || f.contains("\\") || f.contains(":")) {
                 continue; // run.json is input too: never link outside the run directory
             }

@@ -6,7 +6,7 @@ import java.util.Locale;
 /**
  * The report's "What each run did" table (issue #40): side by side, each run's GPU work as the probe counted it and
  * what it changed in its own copy of the working directory, with a link to the list of those changes. A reader sees
- * at once whether the three runs did the same work.
+ * at once whether the three runs did the same work. The link goes under {@code rawBase}; with none (null), no link.
  */
 final class WorkSection {
     private WorkSection() {}
@@ -46,7 +46,8 @@ final class WorkSection {
                         w.workspaceChanges(),
                         w.bytesWritten() == null ? 0.0 : w.bytesWritten() / (1024.0 * 1024.0))));
             }
-            if (w.manifest() != null
+            if (rawBase != null
+                    && w.manifest() != null
                     && !w.manifest().startsWith("/")
                     && !w.manifest().contains("..")) {
                 h.append(" <a href=\"")

@@ -85,7 +85,10 @@ class ProbeRunnerTest {
         FakeGpu gpu = embeddingJob("gpu");
         Map<String, String> env = new java.util.LinkedHashMap<>(gpu.env());
         env.put("PYTHONPATH", "/job/lib"); // the job's own path stays, after the probe
-        Report r = new Runner(spec("run"), env, console::add).run();
+        // a given duration for the regression run, which its job (exit 1 after 0.3 s) ends well before: its target
+        // would be twice the blocking run's failure time, and on a loaded machine (issue #46's full run, load 35) the
+        // run without the probe was cut there (143) where this one ended by itself (1)
+        Report r = new Runner(spec("run").regressionSeconds(600.0), env, console::add).run();
         Path run = dir.resolve("run");
 
         assertThat(run.resolve("probe/sitecustomize.py")).isRegularFile();
@@ -140,7 +143,7 @@ class ProbeRunnerTest {
 
         // the same job without the probe: the same verdict and exit codes, no probe anywhere
         FakeGpu plain = embeddingJob("gpu-off");
-        Report off = new Runner(spec("run-off").probe(false), plain.env(), console::add).run();
+        Report off = new Runner(spec("run-off").probe(false).regressionSeconds(600.0), plain.env(), console::add).run();
         assertThat(off.verdict()).isEqualTo(r.verdict());
         assertThat(off.execution().phases())
                 .extracting(Report.PhaseJson::exitCode)
