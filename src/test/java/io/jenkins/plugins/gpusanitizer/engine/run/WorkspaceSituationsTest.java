@@ -78,7 +78,20 @@ class WorkspaceSituationsTest {
         Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
     }
 
+    /** The last gate's run directory. */
+    private Path out;
+
+    /** The folder of the last gate's copies. */
+    private Path copies() {
+        return out.resolve("workspaces");
+    }
+
     private Report gate(Where where, String command, ProgressListener also) throws IOException {
+        // the step's run directory lies in the working directory's @tmp folder (in the Jenkins workspace for a
+        // dir('training') block); the CLI's default in the working directory
+        out = where.workspace() != null
+                ? where.workDir().resolveSibling(where.workDir().getFileName() + "@tmp/gpu-sanitize/1-gate")
+                : where.tree().resolve(GATE_DIR + (Files.exists(where.tree().resolve(GATE_DIR)) ? "-2" : ""));
         FakeGpu gpu = new FakeGpu(dir.resolve("gpu")).clean();
         Map<String, String> extra = new LinkedHashMap<>();
         extra.put("PYTHONPATH", fakeTorch());
@@ -90,9 +103,7 @@ class WorkspaceSituationsTest {
                 .python(gpu.tools.resolve("python3").toString())
                 .workDir(where.workDir().toString())
                 .isolation(Isolation.DEFAULT)
-                .outDir(where.tree()
-                        .resolve(GATE_DIR + (Files.exists(where.tree().resolve(GATE_DIR)) ? "-2" : ""))
-                        .toString())
+                .outDir(out.toString())
                 .extraEnv(extra)
                 .overlapBlocking(true)
                 .killGraceSeconds(1)
@@ -184,7 +195,7 @@ class WorkspaceSituationsTest {
 
         assertEveryRunTrained(r);
         for (String run : List.of("sanitizer-memcheck", "blocking", "regression")) {
-            Path copy = where.tree().resolve(GATE_DIR + "/workspaces/" + run);
+            Path copy = copies().resolve(run);
             assertThat(copy.resolve("outputs/runs/events.out.tfevents")).as(run).exists();
             assertThat(copy.resolve("outputs/checkpoint-2")).as(run).doesNotExist();
         }
@@ -216,9 +227,9 @@ class WorkspaceSituationsTest {
         assertThat(expected).containsKey("artifacts/clm/checkpoint-8/model.bin");
         assertThat(tree(where.tree())).isEqualTo(expected);
         // each run wrote its own artifacts/, none a shared one beside the copies
-        assertThat(where.tree().resolve(GATE_DIR + "/workspaces/blocking/artifacts/clm/runs"))
-                .exists();
-        assertThat(where.tree().resolve(GATE_DIR + "/workspaces/artifacts")).doesNotExist();
+        assertThat(copies().resolve("blocking/artifacts/clm/runs")).exists();
+        assertThat(copies().resolve("artifacts")).doesNotExist();
+        assertThat(console).anyMatch(l -> l.endsWith("training@tmp: a Jenkins temporary folder: never copied"));
     }
 
     // 5
@@ -288,7 +299,7 @@ class WorkspaceSituationsTest {
 
         assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.PASS);
         for (String run : List.of("sanitizer-memcheck", "blocking", "regression")) {
-            Path copy = where.tree().resolve(GATE_DIR + "/workspaces/" + run);
+            Path copy = copies().resolve(run);
             assertThat(copy.resolve("outputs/checkpoint-8")).as(run).exists();
             assertThat(copy.resolve("outputs2/checkpoint-8")).as(run).exists();
         }
@@ -318,7 +329,7 @@ class WorkspaceSituationsTest {
         try (var all = Files.walk(root)) {
             for (Path p : all.filter(p -> !p.equals(root)).toList()) {
                 String rel = root.relativize(p).toString();
-                if (rel.startsWith(GATE_DIR)) {
+                if (rel.startsWith(GATE_DIR) || rel.contains("@tmp")) {
                     continue;
                 }
                 String mode =

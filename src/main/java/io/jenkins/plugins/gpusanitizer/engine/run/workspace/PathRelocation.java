@@ -17,8 +17,8 @@ import java.util.regex.Pattern;
  * changed in the working directory meanwhile.
  */
 final class PathRelocation {
-    /** A character a path may hold in a command line; a path ends at any other. */
-    private static final String PATH_CHARS = "[^\\s'\"`:;,()<>|&]";
+    /** A character a path may hold in a command line; a path ends at any other ({@code --out=PATH} too). */
+    private static final String PATH_CHARS = "[^\\s'\"`:;,()<>|&=]";
 
     private final WorkTree tree;
     private final Set<Path> ignored;
@@ -31,7 +31,7 @@ final class PathRelocation {
         for (Path s : tree.spellings()) {
             either.append(either.length() == 0 ? "" : "|").append(Pattern.quote(s.toString()));
         }
-        this.inText = Pattern.compile("(?<![\\w.~/-])(?:" + either + ")(?:/" + PATH_CHARS + "*)?");
+        this.inText = Pattern.compile("(?<!" + PATH_CHARS + ")(?:" + either + ")(?:/" + PATH_CHARS + "*)?");
     }
 
     /** A variable's value: a path, or a list of them (PYTHONPATH), each moved when it names the tree. */
@@ -51,8 +51,9 @@ final class PathRelocation {
         Matcher m = inText.matcher(text);
         StringBuilder out = new StringBuilder();
         while (m.find()) {
+            // the tree's own name, not a longer one (job@tmp, ws2)
             boolean whole = m.end() == text.length()
-                    || !String.valueOf(text.charAt(m.end())).matches("[\\w.-]");
+                    || !String.valueOf(text.charAt(m.end())).matches(PATH_CHARS);
             m.appendReplacement(out, Matcher.quoteReplacement(whole ? inPath(m.group(), copy) : m.group()));
         }
         m.appendTail(out);

@@ -111,7 +111,16 @@ public final class RunWorkspaces {
     }
 
     private WorkspaceSnapshot snapshot(Path of) throws IOException {
-        return WorkspaceSnapshot.of(of, ignoredIn(of), RunWorkspaces::isRunDirectory);
+        return WorkspaceSnapshot.of(of, ignoredIn(of), RunWorkspaces::neverCopied);
+    }
+
+    /** Why a folder is never copied into a run's workspace, or null when it is copied. */
+    static String neverCopied(Path dir) {
+        if (isRunDirectory(dir)) {
+            return "a gate's run directory: never copied";
+        }
+        // Jenkins' own beside a dir('sub') block's folder: its steps' scripts, this gate's run directory
+        return String.valueOf(dir.getFileName()).endsWith("@tmp") ? "a Jenkins temporary folder: never copied" : null;
     }
 
     /** The ignored paths as they lie in {@code tree} (the original or a copy). */

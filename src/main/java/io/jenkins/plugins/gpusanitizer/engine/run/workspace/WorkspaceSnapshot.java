@@ -18,7 +18,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
+import java.util.function.Function;
 
 /**
  * What a tree held at one moment, path by path (type, size, modification time, mode, link target), and what it could
@@ -87,19 +87,19 @@ public record WorkspaceSnapshot(Map<String, PathState> entries, List<Skipped> sk
      *
      * @param root     the tree
      * @param leftOut  absolute paths left out without a word (the current run directory, shared paths)
-     * @param runDir   folders left out as a gate's run directory (said in {@link #skipped})
+     * @param why      for a folder left out on sight (a gate's run directory), why; null for any other
      */
-    static WorkspaceSnapshot of(Path root, Set<Path> leftOut, Predicate<Path> runDir) throws IOException {
+    static WorkspaceSnapshot of(Path root, Set<Path> leftOut, Function<Path, String> why) throws IOException {
         Map<String, PathState> entries = new TreeMap<>();
         List<Skipped> skipped = new ArrayList<>();
-        new Walk(root, leftOut, runDir, entries, skipped).folder(root);
+        new Walk(root, leftOut, why, entries, skipped).folder(root);
         return new WorkspaceSnapshot(entries, skipped);
     }
 
     private record Walk(
             Path root,
             Set<Path> leftOut,
-            Predicate<Path> runDir,
+            Function<Path, String> why,
             Map<String, PathState> entries,
             List<Skipped> skipped) {
         void folder(Path dir) throws IOException {
@@ -138,8 +138,9 @@ public record WorkspaceSnapshot(Map<String, PathState> entries, List<Skipped> sk
                         new PathState(
                                 Type.LINK, 0, 0, 0, Files.readSymbolicLink(path).toString()));
             } else if (attrs.isDirectory()) {
-                if (runDir.test(path)) {
-                    skip(path, "a gate's run directory: never copied");
+                String leftOutWhy = why.apply(path);
+                if (leftOutWhy != null) {
+                    skip(path, leftOutWhy);
                 } else if (!Files.isReadable(path) || !Files.isExecutable(path)) {
                     skip(path, "cannot be listed (permission denied, owner uid " + owner(path) + "): left out");
                 } else {

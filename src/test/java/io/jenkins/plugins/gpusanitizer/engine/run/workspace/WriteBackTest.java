@@ -200,14 +200,14 @@ class WriteBackTest {
     /** The runner's steps: baseline, copy, the copy's snapshot, the run, the original meanwhile, the write-back. */
     private Result writeBack(Path original, Step run, Step meanwhile) throws IOException {
         settle(original);
-        WorkspaceSnapshot base = WorkspaceSnapshot.of(original, Set.of(), p -> false);
+        WorkspaceSnapshot base = WorkspaceSnapshot.of(original, Set.of(), p -> null);
         Path copy = dir.resolve("copies/regression");
         new TreeCopy(Set.of(), Set.of()).copy(original, copy);
-        WorkspaceSnapshot start = WorkspaceSnapshot.of(copy, Set.of(), p -> false);
+        WorkspaceSnapshot start = WorkspaceSnapshot.of(copy, Set.of(), p -> null);
         run.on(copy);
         meanwhile.on(original);
-        WorkspaceChanges changes = WorkspaceChanges.between(start, WorkspaceSnapshot.of(copy, Set.of(), p -> false));
-        WorkspaceSnapshot now = WorkspaceSnapshot.of(original, Set.of(), p -> false);
+        WorkspaceChanges changes = WorkspaceChanges.between(start, WorkspaceSnapshot.of(copy, Set.of(), p -> null));
+        WorkspaceSnapshot now = WorkspaceSnapshot.of(original, Set.of(), p -> null);
         return new Result(changes, new WriteBack(original, copy, List.of(copy), original).apply(changes, base, now));
     }
 
@@ -237,7 +237,7 @@ class WriteBackTest {
         write(original, "outputs/.cache/blob", "b");
         Files.setPosixFilePermissions(original.resolve("outputs/.cache"), PosixFilePermissions.fromString("---------"));
         try {
-            WorkspaceSnapshot base = WorkspaceSnapshot.of(original, Set.of(), p -> false);
+            WorkspaceSnapshot base = WorkspaceSnapshot.of(original, Set.of(), p -> null);
             assertThat(base.skipped())
                     .singleElement()
                     .satisfies(s -> assertThat(s.path()).isEqualTo("outputs/.cache"))
@@ -262,16 +262,18 @@ class WriteBackTest {
         assertThat(mkfifo.waitFor()).isZero();
         write(original, "gpu-sanitize-run-1/" + RunWorkspaces.RUN_MARKER, "");
         write(original, "gpu-sanitize-run-1/workspaces/regression/train.py", "x");
+        write(original, "training@tmp/durable-1234/script.sh", "x");
         try (ServerSocketChannel socket = ServerSocketChannel.open(StandardProtocolFamily.UNIX)) {
             socket.bind(UnixDomainSocketAddress.of(original.resolve("outputs/agent.sock")));
 
-            WorkspaceSnapshot base = WorkspaceSnapshot.of(original, Set.of(), RunWorkspaces::isRunDirectory);
+            WorkspaceSnapshot base = WorkspaceSnapshot.of(original, Set.of(), RunWorkspaces::neverCopied);
             assertThat(base.skipped())
                     .extracting(s -> s.path() + ": " + s.reason())
                     .containsExactlyInAnyOrder(
                             "outputs/pipe: a fifo: not copied",
                             "outputs/agent.sock: a socket: not copied",
-                            "gpu-sanitize-run-1: a gate's run directory: never copied");
+                            "gpu-sanitize-run-1: a gate's run directory: never copied",
+                            "training@tmp: a Jenkins temporary folder: never copied");
             Path copy = dir.resolve("copy");
             Set<Path> leftOut = new java.util.HashSet<>();
             base.skipped().forEach(s -> leftOut.add(original.resolve(s.path())));
