@@ -87,6 +87,12 @@ class WorkspaceSituationsTest {
     }
 
     private Report gate(Where where, String command, ProgressListener also) throws IOException {
+        return gate(where, command, also, spec -> spec);
+    }
+
+    private Report gate(
+            Where where, String command, ProgressListener also, java.util.function.UnaryOperator<RunSpec> tweak)
+            throws IOException {
         // the step's run directory lies in the working directory's @tmp folder (in the Jenkins workspace for a
         // dir('training') block); the CLI's default in the working directory
         out = where.workspace() != null
@@ -109,7 +115,7 @@ class WorkspaceSituationsTest {
                 .killGraceSeconds(1)
                 .toolWriteGraceSeconds(5)
                 .samplerIntervalMs(100);
-        return new Runner(spec, gpu.env(), line -> {
+        return new Runner(tweak.apply(spec), gpu.env(), line -> {
                     console.add(line);
                     also.line(line);
                 })
@@ -319,6 +325,34 @@ class WorkspaceSituationsTest {
                 .extracting(Report.ReasonJson::message)
                 .singleElement()
                 .satisfies(m -> assertThat(m).contains("from-config/checkpoint-8", "a config file", "$WORKSPACE"));
+    }
+
+    // review item 2: only a run that ended by itself with exit 0 is written back, not one timed out or stopped
+
+    @Test
+    void aPlainRunThatTimedOutIsNotWrittenBack() throws Exception {
+        Where where = plainCheckout(dir.resolve("real"));
+        Map<String, String> before = tree(where.tree());
+        // a job that saved half a checkpoint and then hangs (a stuck data loader): every run times out
+        String hangs = PYTHON + " -c \"import os, threading; os.makedirs('outputs', exist_ok=True); "
+                + "open('outputs/partial.bin', 'w').write('half'); threading.Event().wait()\"";
+        Report r = gate(
+                where,
+                hangs,
+                line -> {},
+                spec -> spec.timeoutSeconds(Phase.SANITIZER, 3)
+                        .timeoutSeconds(Phase.BLOCKING, 3)
+                        .timeoutSeconds(Phase.REGRESSION, 3));
+
+        assertThat(r.verdict()).isEqualTo(Verdict.ERROR);
+        assertThat(r.execution().phases())
+                .filteredOn(p -> p.name().equals("regression"))
+                .extracting(Report.PhaseJson::status)
+                .isNotEmpty()
+                .allSatisfy(status -> assertThat(status).isIn(PhaseResult.TIMED_OUT, PhaseResult.STOPPED_AT_TARGET));
+        assertThat(copies().resolve("regression/outputs/partial.bin")).exists();
+        assertThat(tree(where.tree())).isEqualTo(before);
+        assertThat(console).anyMatch(l -> l.contains("no plain run of the job ended by itself with exit 0"));
     }
 
     // --- helpers
