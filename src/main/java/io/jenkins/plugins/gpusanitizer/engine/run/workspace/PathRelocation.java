@@ -100,6 +100,9 @@ final class PathRelocation {
                 moved = inPath(link.normalize().toString(), copy);
             } else {
                 Path from = tree.real().resolve(e.getKey()).getParent();
+                if (from == null) {
+                    continue; // an entry below the tree always has a folder
+                }
                 Path resolved = from.resolve(link).normalize();
                 moved = resolved.startsWith(tree.real()) ? target : resolved.toString();
             }

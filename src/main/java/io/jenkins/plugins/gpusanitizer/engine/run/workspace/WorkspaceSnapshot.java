@@ -219,7 +219,10 @@ public record WorkspaceSnapshot(Map<String, PathState> entries, List<Skipped> sk
     }
 
     void write(Path file) throws IOException {
-        Files.createDirectories(file.toAbsolutePath().getParent());
+        Path folder = file.toAbsolutePath().getParent();
+        if (folder != null) {
+            Files.createDirectories(folder);
+        }
         JSON.writeValue(file.toFile(), this);
     }
 
