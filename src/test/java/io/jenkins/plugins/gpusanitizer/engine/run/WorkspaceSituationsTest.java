@@ -189,6 +189,8 @@ class WorkspaceSituationsTest {
                 .containsKey("outputs/checkpoint-8/model.bin")
                 .doesNotContainKey("outputs/checkpoint-2");
         assertThat(console).anyMatch(l -> l.contains("reports/flake8.xml") && l.contains("kept"));
+        assertThat(Files.readString(out.resolve("workspace-writeback.json")))
+                .contains("\"othersCount\" : 2", "reports/flake8.xml", "\"conflictCount\" : 0");
     }
 
     // 2

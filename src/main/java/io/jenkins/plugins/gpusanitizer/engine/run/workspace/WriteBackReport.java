@@ -30,8 +30,41 @@ public record WriteBackReport(
         this(run, tree, bytesWritten, outcome.written(), outcome.conflicts(), outcome.failed(), outcome.others());
     }
 
+    /** The file: counts, and the first {@link WorkspaceManifest#LISTED} paths of each list (it goes home with the build). */
+    record Json(
+            String run,
+            String tree,
+            long bytesWritten,
+            int writtenCount,
+            List<String> written,
+            int conflictCount,
+            List<WriteBack.Problem> conflicts,
+            int failedCount,
+            List<WriteBack.Problem> failed,
+            int othersCount,
+            List<String> others) {}
+
     void write(Path file) throws IOException {
-        WorkspaceSnapshot.JSON.writerWithDefaultPrettyPrinter().writeValue(file.toFile(), this);
+        WorkspaceSnapshot.JSON
+                .writerWithDefaultPrettyPrinter()
+                .writeValue(
+                        file.toFile(),
+                        new Json(
+                                run,
+                                tree,
+                                bytesWritten,
+                                written.size(),
+                                first(written),
+                                conflicts.size(),
+                                first(conflicts),
+                                failed.size(),
+                                first(failed),
+                                others.size(),
+                                first(others)));
+    }
+
+    private static <T> List<T> first(List<T> all) {
+        return all.subList(0, Math.min(all.size(), WorkspaceManifest.LISTED));
     }
 
     /** The console's summary line. */
