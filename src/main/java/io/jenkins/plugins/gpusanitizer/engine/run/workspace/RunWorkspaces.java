@@ -40,9 +40,6 @@ public final class RunWorkspaces {
     /** The run directory's record of the write-back (what was written, the conflicts, what others wrote). */
     public static final String WRITE_BACK_FILE = "workspace-writeback.json";
 
-    /** Most entries beside the tree that the copies' parent links ({@code ../datasets}). */
-    static final int MOST_BESIDE = 1000;
-
     private final Isolation isolation;
     private final WorkTree tree;
     private final Path root;
@@ -56,7 +53,6 @@ public final class RunWorkspaces {
     private final Map<String, Double> copySeconds = new ConcurrentHashMap<>();
 
     private WorkspaceSnapshot baseline;
-    private final List<String> besideNotes = new ArrayList<>();
 
     /**
      * @param workDir the job's working directory
@@ -194,14 +190,13 @@ public final class RunWorkspaces {
         }
         WorkspaceSnapshot base = baseline();
         Files.createDirectories(root);
-        linkBeside(runs);
+        List<String> lines = new ArrayList<>(BesideLinks.link(tree.real(), root, runs, STATE));
         for (String run : runs) {
             if (!Files.exists(root.resolve(run), LinkOption.NOFOLLOW_LINKS)) {
                 copy(run, base);
                 fresh.add(run);
             }
         }
-        List<String> lines = new ArrayList<>(besideNotes);
         for (WorkspaceSnapshot.Skipped s : base.skipped()) {
             lines.add("not copied into the runs' workspaces: " + s.path() + ": " + s.reason());
         }
@@ -227,43 +222,6 @@ public final class RunWorkspaces {
         relocation.relocateLinks(source, copy);
         copySeconds.put(run, (System.nanoTime() - start) / 1e9);
         snapshot(copy).write(statePath(run + ".start"));
-    }
-
-    /**
-     * Links in the copies' parent to what lies beside the tree, so that {@code ../datasets} read from a copy leads
-     * where it did. Not the tree itself (a copy reaching its original by name), nor a name a copy takes.
-     */
-    private void linkBeside(List<String> runs) throws IOException {
-        Path parent = tree.real().getParent();
-        if (parent == null || Files.exists(root.resolve(STATE + "/beside-linked"))) {
-            return;
-        }
-        List<Path> beside;
-        try (var listing = Files.list(parent)) {
-            beside = listing.limit(MOST_BESIDE + 1L).toList();
-        } catch (IOException e) {
-            besideNotes.add("what lies beside " + tree.real() + " cannot be listed (" + e.getMessage()
-                    + "): ../ paths from a copy lead nowhere");
-            return;
-        }
-        if (beside.size() > MOST_BESIDE) {
-            besideNotes.add(parent + " holds over " + MOST_BESIDE + " entries: none is linked beside the copies, "
-                    + "../ paths from a copy lead nowhere (give such paths absolutely)");
-            return;
-        }
-        for (Path p : beside) {
-            String name = String.valueOf(p.getFileName());
-            if (p.equals(tree.real())
-                    || runs.contains(name)
-                    || name.equals(STATE)
-                    || name.matches(".*\\.\\d+")
-                    || Files.exists(root.resolve(name), LinkOption.NOFOLLOW_LINKS)) {
-                continue;
-            }
-            Files.createSymbolicLink(root.resolve(name), p);
-        }
-        Files.createDirectories(root.resolve(STATE));
-        Files.writeString(root.resolve(STATE + "/beside-linked"), parent + "\n");
     }
 
     /**
