@@ -125,9 +125,9 @@ final class AgentRunFolder {
                     }
                     if (dir.equals(root.resolve(RunWorkspaces.FOLDER))) {
                         // each run's copy of the workspace stays on the agent (deleted with the run folder): what a
-                        // run changed there is listed in its workspace.txt, which comes home
+                        // run changed there is listed in its workspace.json, which comes home
                         skipped.add(RunWorkspaces.FOLDER + "/ (each run's copy of the workspace; its changes are"
-                                + " listed in the run's workspace.txt)");
+                                + " listed in the run's workspace.json)");
                         return FileVisitResult.SKIP_SUBTREE;
                     }
                     return FileVisitResult.CONTINUE;

@@ -17,7 +17,7 @@ import java.util.ArrayDeque;
  */
 public final class WorkPaths {
     /** No working directory known: every file by its base name. */
-    public static final WorkPaths UNKNOWN = new WorkPaths(null, null);
+    public static final WorkPaths UNKNOWN = new WorkPaths(null, null, "");
 
     /** The working directory, normalised ({@link #normalize}), or null. */
     private final String root;
@@ -25,9 +25,13 @@ public final class WorkPaths {
     /** The folder holding the runs' copies of the working directory (one folder per run), normalised, or null. */
     private final String copies;
 
-    private WorkPaths(String root, String copies) {
+    /** The working directory's path under each run's copy ("" when the copy is of the working directory itself). */
+    private final String within;
+
+    private WorkPaths(String root, String copies, String within) {
         this.root = root;
         this.copies = copies;
+        this.within = within;
     }
 
     /** @param workDirectory the absolute directory the job ran in, or null when unknown */
@@ -38,12 +42,22 @@ public final class WorkPaths {
     /**
      * @param workDirectory the absolute directory the job ran in, or null when unknown
      * @param copies        the absolute folder whose subfolders were the runs' copies of it, or null when the runs
-     *                      worked in the working directory itself
+     *                      worked in the working directory itself; {@code COPIES/* /WITHIN} (no space) when each copy
+     *                      is of a tree the working directory lies in at WITHIN (a Jenkins {@code dir('training')})
      */
     public static WorkPaths of(String workDirectory, String copies) {
         String root = workDirectory == null ? null : normalize(workDirectory);
-        String folder = copies == null || root == null ? null : normalize(copies);
-        return root == null ? UNKNOWN : new WorkPaths(root, folder);
+        if (root == null) {
+            return UNKNOWN;
+        }
+        String within = "";
+        String folder = copies;
+        int star = copies == null ? -1 : copies.indexOf("/*/");
+        if (star > 0) {
+            within = copies.substring(star + 3).replaceAll("^/+|/+$", "");
+            folder = copies.substring(0, star);
+        }
+        return new WorkPaths(root, folder == null ? null : normalize(folder), within);
     }
 
     /** Whether the runs worked in copies of the working directory (isolation on). */
@@ -68,7 +82,16 @@ public final class WorkPaths {
         String f = normalize(file);
         String under = f == null ? null : below(copies, f);
         int slash = under == null ? -1 : under.indexOf('/');
-        return slash <= 0 || slash == under.length() - 1 ? null : under.substring(slash + 1);
+        if (slash <= 0 || slash == under.length() - 1) {
+            return null;
+        }
+        String inRun = under.substring(slash + 1);
+        if (within.isEmpty()) {
+            return inRun;
+        }
+        return inRun.startsWith(within + "/") && inRun.length() > within.length() + 1
+                ? inRun.substring(within.length() + 1)
+                : null;
     }
 
     /**

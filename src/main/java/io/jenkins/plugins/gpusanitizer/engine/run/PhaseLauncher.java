@@ -66,10 +66,14 @@ final class PhaseLauncher {
         Path phaseDir = command.directory();
         lease.check();
         boolean resumed = PhaseProcess.started(phaseDir);
+        // each run in its own copy of the working directory (issue #40): what another run wrote is not there; the
+        // tree's absolute paths in its command line name its copy (issue #47)
+        Path workspace = workspaces.forRun(command.name(), resumed);
+        List<String> argv = workspaces.argv(command.argv(), workspace);
         if (!resumed) {
             Files.writeString(
                     phaseDir.resolve("command.txt"),
-                    secrets.mask(String.join(" ", command.argv()) + "\n" + describeEnv(command)) + "\n",
+                    secrets.mask(String.join(" ", argv) + "\n" + describeEnv(command)) + "\n",
                     StandardCharsets.UTF_8);
             if (!command.sidecar().isEmpty()) {
                 PhaseScript.writeSidecar(
@@ -90,8 +94,6 @@ final class PhaseLauncher {
                 runId + "-" + command.name(),
                 !command.sidecar().isEmpty(),
                 spec.leftoverGraceSeconds());
-        // each run in a fresh copy of the working directory (issue #40): what another run wrote is not there
-        Path workspace = workspaces.forRun(command.name(), resumed);
         PhaseProcess process = new PhaseProcess(
                         starter,
                         supervisor,
@@ -106,7 +108,7 @@ final class PhaseLauncher {
                 Math.max(1, spec.progressIntervalSeconds()),
                 command.onProgress(),
                 command.stopEarly(),
-                command.argv(),
+                argv,
                 command.set(),
                 command.removed());
         maskScript(phaseDir.resolve(PhaseScript.PHASE_SCRIPT));

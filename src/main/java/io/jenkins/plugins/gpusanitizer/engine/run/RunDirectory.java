@@ -193,12 +193,9 @@ public final class RunDirectory {
         return null;
     }
 
-    /** The folder holding the run's copy its manifest names; null without one, or when it ran in the working directory. */
+    /** The runs' copies as its manifest names them ({@link WorkspaceManifest#copiesPattern}); null without one. */
     static String copiesFolder(WorkspaceManifest m, String workDirectory) {
-        String copy = m == null ? null : m.workspace();
-        // a string, not a Path: the manifest holds the path of the machine that ran the job
-        int end = copy == null ? -1 : Math.max(copy.lastIndexOf('/'), copy.lastIndexOf('\\'));
-        return end > 0 && !copy.equals(workDirectory) ? copy.substring(0, end) : null;
+        return m == null ? null : m.copiesPattern(workDirectory);
     }
 
     /** Whether the record says the regression run shared its card with another phase (false when it does not say). */

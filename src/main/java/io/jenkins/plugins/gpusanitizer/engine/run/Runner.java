@@ -18,6 +18,7 @@ import io.jenkins.plugins.gpusanitizer.engine.run.process.PhaseProcess;
 import io.jenkins.plugins.gpusanitizer.engine.run.process.PhaseScript;
 import io.jenkins.plugins.gpusanitizer.engine.run.process.ProcessStarter;
 import io.jenkins.plugins.gpusanitizer.engine.run.workspace.RunWorkspaces;
+import io.jenkins.plugins.gpusanitizer.engine.run.workspace.WriteBackReport;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -248,6 +249,16 @@ public final class Runner {
             progress.say(unfit + ": no phase run");
             return false;
         }
+        try {
+            List<String> runs =
+                    RunPlan.of(spec).runs().stream().map(RunPlan.Planned::name).toList();
+            workspaces().prepare(runs).forEach(progress::say);
+        } catch (IOException e) {
+            check.end();
+            reasons.add(Reason.error("workspace", e.getMessage()));
+            progress.say(e.getMessage() + ": no phase run");
+            return false;
+        }
         boolean aborted;
         try {
             aborted = phasesOnceChecked(check, tools);
@@ -360,12 +371,12 @@ public final class Runner {
 
     private RunWorkspaces workspaces;
 
-    /** The runs' workspaces: copies of the working directory ({@link RunWorkspaces}), made as each run starts. */
+    /** The runs' workspaces: copies of the working directory ({@link RunWorkspaces}), made as the gate starts. */
     private RunWorkspaces workspaces() throws IOException {
         if (workspaces == null) {
             Path work = Path.of(spec.workDir() == null ? "" : spec.workDir()).toAbsolutePath();
             try {
-                workspaces = new RunWorkspaces(spec.isolation(), work, dir.root());
+                workspaces = new RunWorkspaces(spec.isolation(), work, dir.root(), jobEnv);
             } catch (IllegalArgumentException e) {
                 throw new RunException(e.getMessage());
             }
@@ -375,7 +386,9 @@ public final class Runner {
 
     /**
      * The working directory the build goes on with holds what one plain run of the job left: the regression run's
-     * copy's changes, else the blocking run's (the sanitizer run ran under the tool, often a shorter command).
+     * changes, else the blocking run's (the sanitizer run ran under the tool, often a shorter command). Only a run
+     * that ended by itself with exit 0: a run timed out, stopped or killed (inside {@code torch.save}) is no run of the
+     * job to go on from.
      */
     private void writeBack(boolean aborted) {
         if (aborted || workspaces == null || !workspaces.isolated()) {
@@ -383,27 +396,48 @@ public final class Runner {
         }
         List<Report.PhaseJson> phases = journal.record(false).execution().phases();
         for (Phase plain : List.of(Phase.REGRESSION, Phase.BLOCKING)) {
-            boolean ran = phases.stream()
-                    .anyMatch(p -> plain.id().equals(p.name())
-                            && !PhaseResult.NOT_STARTED.equals(p.status())
-                            && !PhaseResult.ABORTED.equals(p.status()));
-            if (ran) {
-                try {
-                    String said = workspaces.writeBack(plain.id());
-                    if (said != null) {
-                        progress.say(said);
-                    }
-                } catch (IOException e) {
-                    reasons.add(Reason.error(
-                            "workspace",
-                            "could not give the working directory what the " + plain.id() + " run left: "
-                                    + e.getMessage() + " (its copy is in " + RunWorkspaces.FOLDER + "/" + plain.id()
-                                    + ")"));
-                }
+            // the last attempt of the run decides: one set aside and run again left its copy in RUN
+            Report.PhaseJson last = phases.stream()
+                    .filter(p -> plain.id().equals(p.name()))
+                    .reduce((first, second) -> second)
+                    .orElse(null);
+            if (last != null && PhaseResult.PASSED.equals(last.status())) {
+                writeBack(plain.id());
                 return;
             }
         }
-        progress.say("no plain run of the job ran to its end: the working directory is as it was before the gate");
+        progress.say("no plain run of the job ended by itself with exit 0: the working directory is as it was before"
+                + " the gate (a run that timed out, was stopped or failed is not written back)");
+    }
+
+    private void writeBack(String run) {
+        try {
+            WriteBackReport said = workspaces.writeBack(run);
+            if (said == null) {
+                return;
+            }
+            progress.say(said.summary());
+            for (String line : java.util.Arrays.asList(said.conflictLine(), said.othersLine())) {
+                if (line != null) {
+                    progress.say(line);
+                }
+            }
+            if (said.conflictLine() != null) {
+                reasons.add(Reason.warning("workspace-conflict", said.conflictLine()));
+            }
+            if (said.failedLine() != null) {
+                progress.say(said.failedLine());
+                reasons.add(Reason.error("workspace", said.failedLine()));
+            }
+            if (said.othersLine() != null) {
+                reasons.add(Reason.info("workspace-others", said.othersLine()));
+            }
+        } catch (IOException e) {
+            reasons.add(Reason.error(
+                    "workspace",
+                    "could not give the working directory what the " + run + " run left: " + e.getMessage()
+                            + " (its copy is in " + RunWorkspaces.FOLDER + "/" + run + ")"));
+        }
     }
 
     private void prepareDirectory() {
@@ -418,6 +452,11 @@ public final class Runner {
                 }
             }
             Files.createDirectories(dir.env());
+            // a later gate in the same working directory never copies this one (its copies with it)
+            Files.writeString(
+                    root.resolve(RunWorkspaces.RUN_MARKER),
+                    "a gpu-sanitize run directory: never copied into a run's workspace\n",
+                    java.nio.charset.StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new RunException("cannot create run directory " + root + ": " + e.getMessage());
         }

@@ -91,4 +91,20 @@ class WorkPathsTest {
         assertThat(ws.relative(copied)).isEqualTo("train.py");
         assertThat(ws.inWorkspace(copied)).isEqualTo("/var/jenkins/ws/job/train.py");
     }
+
+    /**
+     * Issue #47: in a {@code dir('training')} block each run's copy is of the Jenkins workspace, the job working in
+     * its {@code training} folder ({@code COPIES/* /training}): a file there is the working directory's file.
+     */
+    @Test
+    void aCopyOfTheJenkinsWorkspaceNamesTheWorkingDirectorysFileUnderIt() {
+        WorkPaths ws = WorkPaths.of(
+                "/var/jenkins/ws/job/training", "/var/jenkins/ws/job/training@tmp/gs/workspaces/*/training");
+        String copied = "/var/jenkins/ws/job/training@tmp/gs/workspaces/sanitizer-memcheck/training/model/ops.py";
+        assertThat(ws.name(copied)).isEqualTo("model/ops.py");
+        assertThat(ws.inWorkspace(copied)).isEqualTo("/var/jenkins/ws/job/training/model/ops.py");
+        assertThat(ws.inWorkspace("/var/jenkins/ws/job/training@tmp/gs/workspaces/blocking/shared/util.py"))
+                .as("beside the working directory in the copy: not a file of it")
+                .isEqualTo("/var/jenkins/ws/job/training@tmp/gs/workspaces/blocking/shared/util.py");
+    }
 }

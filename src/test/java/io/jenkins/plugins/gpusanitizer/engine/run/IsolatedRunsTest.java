@@ -133,8 +133,8 @@ class IsolatedRunsTest {
         // the build goes on with what one plain run left: the checkpoint of the last epoch, its metrics
         assertThat(Files.readString(ws.resolve("ckpt.json"))).contains("\"epoch\": 4");
         assertThat(Files.readString(ws.resolve("out/metrics.json"))).contains("\"epochs_trained\": 5");
-        assertThat(Files.readString(dir.resolve("ws/gpu-sanitize-run/regression/workspace.txt")))
-                .contains("new ", "ckpt.json", "out/metrics.json");
+        assertThat(Files.readString(dir.resolve("ws/gpu-sanitize-run/regression/workspace.json")))
+                .contains("\"new\"", "ckpt.json", "out/metrics.json");
     }
 
     @Test
@@ -174,7 +174,7 @@ class IsolatedRunsTest {
 
         assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.PASS);
         for (String run : List.of("sanitizer-memcheck", "blocking", "regression")) {
-            assertThat(Files.readString(dir.resolve("ws/gpu-sanitize-run/" + run + "/workspace.txt")))
+            assertThat(Files.readString(dir.resolve("ws/gpu-sanitize-run/" + run + "/workspace.json")))
                     .as(run)
                     .contains("lightning_logs/version_0/metrics.csv")
                     .doesNotContain("version_1");
@@ -254,7 +254,7 @@ class IsolatedRunsTest {
         assertThat(Files.isSymbolicLink(copy.resolve("data"))).isTrue();
         assertThat(Files.readSymbolicLink(copy.resolve("data")))
                 .isEqualTo(ws.toRealPath().resolve("data"));
-        assertThat(Files.readString(ws.resolve("gpu-sanitize-run/blocking/workspace.txt")))
+        assertThat(Files.readString(ws.resolve("gpu-sanitize-run/blocking/workspace.json")))
                 .contains("shared (linked, not copied): data");
     }
 }

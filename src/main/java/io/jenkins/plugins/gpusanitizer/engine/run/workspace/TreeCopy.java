@@ -95,20 +95,6 @@ final class TreeCopy {
         }
     }
 
-    /** One file or link, copied over whatever is at {@code to} (a run's output written back). */
-    static void copyFile(Path from, Path to) throws IOException {
-        createParent(to);
-        if (Files.isDirectory(to, LinkOption.NOFOLLOW_LINKS)) {
-            throw new IOException(to + " is a folder, the run left a file there");
-        }
-        if (gnuCp() && !Files.isSymbolicLink(from)) {
-            run(List.of("cp", "-a", "--reflink=auto", "--remove-destination", "--", from.toString(), to.toString()));
-            return;
-        }
-        Files.deleteIfExists(to);
-        javaCopy(from, to);
-    }
-
     private static void javaCopy(Path from, Path to) throws IOException {
         Files.walkFileTree(from, new SimpleFileVisitor<>() {
             @Override
@@ -182,7 +168,7 @@ final class TreeCopy {
         String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
         try {
             if (p.waitFor() != 0) {
-                throw new IOException("cp failed (exit " + p.exitValue() + "): " + firstLine(out));
+                throw new IOException(firstLine(out) + " (cp exit " + p.exitValue() + ")");
             }
         } catch (InterruptedException e) {
             p.destroyForcibly();

@@ -1,22 +1,16 @@
 package io.jenkins.plugins.gpusanitizer.engine.run.workspace;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.FileVisitResult;
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
-import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
+import io.jenkins.plugins.gpusanitizer.engine.run.workspace.WorkspaceSnapshot.PathState;
+import io.jenkins.plugins.gpusanitizer.engine.run.workspace.WorkspaceSnapshot.Type;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
- * What a run changed in its copy of the working directory, against the working directory it was copied from: files
- * (and links) it created, rewrote or removed. A file counts as rewritten when its size or its modification time
- * differs: the copy kept both, so a file the run did not touch matches.
+ * What a run changed in its copy of the working directory: its copy as it ended against the same copy as it started
+ * (both snapshots of one tree on one filesystem, so an untouched file matches to the nanosecond). Paths it created,
+ * changed (content, mode or type: a folder that became a file) or removed, empty folders included. Paths the end
+ * snapshot could not read are never counted as removed: they and what lay under them are left out.
  */
 public final class WorkspaceChanges {
     /** How a path changed. */
@@ -26,20 +20,31 @@ public final class WorkspaceChanges {
         REMOVED
     }
 
-    /** One changed path, relative to the working directory; size 0 for a removed one. */
-    public record Entry(Change change, String path, long bytes) {}
-
-    /** The entries a manifest lists; the count of the rest is said. */
-    static final int LISTED = 2000;
+    /**
+     * One changed path, relative to the working directory.
+     *
+     * @param bytes  a file's size as the run left it; 0 for a folder, a link or a removed path
+     * @param before the path's state as the copy started (null: it was not there)
+     * @param after  its state as the run left it (null: removed)
+     */
+    public record Entry(Change change, String path, long bytes, PathState before, PathState after) {}
 
     private final List<Entry> entries;
+    private final List<WorkspaceSnapshot.Skipped> unread;
 
-    private WorkspaceChanges(List<Entry> entries) {
+    private WorkspaceChanges(List<Entry> entries, List<WorkspaceSnapshot.Skipped> unread) {
         this.entries = List.copyOf(entries);
+        this.unread = List.copyOf(unread);
     }
 
+    /** The changed paths, sorted by path (a folder before what it holds). */
     public List<Entry> entries() {
         return entries;
+    }
+
+    /** What the run's copy held at its end that could not be read: left out of the changes, said. */
+    public List<WorkspaceSnapshot.Skipped> unread() {
+        return unread;
     }
 
     /** The bytes of the files the run created or rewrote. */
@@ -47,112 +52,28 @@ public final class WorkspaceChanges {
         return entries.stream().mapToLong(Entry::bytes).sum();
     }
 
-    /**
-     * @param original the working directory
-     * @param copy     a run's copy of it
-     * @param ignored  absolute paths inside the original that were not copied or were linked (left alone here)
-     */
-    static WorkspaceChanges between(Path original, Path copy, Set<Path> ignored) throws IOException {
-        TreeMap<String, Entry> found = new TreeMap<>();
-        Files.walkFileTree(copy, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-                Path there = original.resolve(copy.relativize(dir).toString());
-                return ignored.contains(there) ? FileVisitResult.SKIP_SUBTREE : FileVisitResult.CONTINUE;
+    /** The changes from {@code start} to {@code end}, two snapshots of one run's copy. */
+    static WorkspaceChanges between(WorkspaceSnapshot start, WorkspaceSnapshot end) {
+        TreeSet<String> paths = new TreeSet<>(start.entries().keySet());
+        paths.addAll(end.entries().keySet());
+        List<Entry> found = new ArrayList<>();
+        for (String path : paths) {
+            PathState before = start.get(path);
+            PathState after = end.get(path);
+            if (PathState.same(before, after)) {
+                continue;
             }
-
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                String rel = copy.relativize(file).toString();
-                Path there = original.resolve(rel);
-                if (ignored.contains(there) || attrs.isDirectory()) {
-                    return FileVisitResult.CONTINUE; // a shared folder's link
-                }
-                if (!Files.exists(there, LinkOption.NOFOLLOW_LINKS)) {
-                    found.put(rel, new Entry(Change.NEW, rel, attrs.size()));
-                } else if (differs(file, attrs, there)) {
-                    found.put(rel, new Entry(Change.CHANGED, rel, attrs.size()));
-                }
-                return FileVisitResult.CONTINUE;
+            if (after == null && end.underSkipped(path)) {
+                continue; // not readable at the end: unknown, never "removed"
             }
-
-            @Override
-            public FileVisitResult visitFileFailed(Path file, IOException e) {
-                return FileVisitResult.CONTINUE; // removed while walked: a run's leftover still deleting
-            }
-        });
-        Files.walkFileTree(original, new SimpleFileVisitor<>() {
-            @Override
-            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-                if (ignored.contains(dir)) {
-                    return FileVisitResult.SKIP_SUBTREE;
-                }
-                return Files.isDirectory(copy.resolve(original.relativize(dir).toString()), LinkOption.NOFOLLOW_LINKS)
-                        ? FileVisitResult.CONTINUE
-                        : removedTree(dir);
-            }
-
-            private FileVisitResult removedTree(Path dir) {
-                String rel = original.relativize(dir).toString();
-                found.put(rel, new Entry(Change.REMOVED, rel, 0));
-                return FileVisitResult.SKIP_SUBTREE;
-            }
-
-            @Override
-            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-                String rel = original.relativize(file).toString();
-                if (!ignored.contains(file) && !Files.exists(copy.resolve(rel), LinkOption.NOFOLLOW_LINKS)) {
-                    found.put(rel, new Entry(Change.REMOVED, rel, 0));
-                }
-                return FileVisitResult.CONTINUE;
-            }
-
-            @Override
-            public FileVisitResult visitFileFailed(Path file, IOException e) {
-                return FileVisitResult.CONTINUE;
-            }
-        });
-        return new WorkspaceChanges(new ArrayList<>(found.values()));
-    }
-
-    private static boolean differs(Path file, BasicFileAttributes attrs, Path there) throws IOException {
-        BasicFileAttributes was = Files.readAttributes(there, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-        if (attrs.isSymbolicLink() || was.isSymbolicLink()) {
-            return attrs.isSymbolicLink() != was.isSymbolicLink()
-                    || !Files.readSymbolicLink(file).equals(Files.readSymbolicLink(there));
+            long bytes = after != null && after.type() == Type.FILE ? after.size() : 0;
+            Change change = before == null ? Change.NEW : after == null ? Change.REMOVED : Change.CHANGED;
+            found.add(new Entry(change, path, bytes, before, after));
         }
-        return was.isDirectory()
-                || attrs.size() != was.size()
-                || !attrs.lastModifiedTime().equals(was.lastModifiedTime());
-    }
-
-    /**
-     * Makes the working directory hold what the run left in its copy: its new and rewritten files copied over, what
-     * it removed removed.
-     */
-    void applyTo(Path original, Path copy) throws IOException {
-        for (Entry e : entries) {
-            Path there = original.resolve(e.path());
-            if (e.change() == Change.REMOVED) {
-                deleteTree(there);
-            } else {
-                TreeCopy.copyFile(copy.resolve(e.path()), there);
-            }
-        }
-    }
-
-    private static void deleteTree(Path path) throws IOException {
-        if (Files.isDirectory(path, LinkOption.NOFOLLOW_LINKS)) {
-            try (var listing = Files.list(path)) {
-                for (Path p : listing.toList()) {
-                    deleteTree(p);
-                }
-            }
-        }
-        Files.deleteIfExists(path);
-    }
-
-    void writeManifest(Path file, String workspace, String how) throws IOException {
-        Files.writeString(file, WorkspaceManifest.text(workspace, how, this, LISTED), StandardCharsets.UTF_8);
+        // what was unreadable in the original was never copied: only what the run's copy itself hid is news
+        List<WorkspaceSnapshot.Skipped> unread = end.skipped().stream()
+                .filter(s -> !start.underSkipped(s.path()))
+                .toList();
+        return new WorkspaceChanges(found, unread);
     }
 }
