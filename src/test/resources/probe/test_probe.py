@@ -25,8 +25,8 @@ class ProbeTest(unittest.TestCase):
     def tearDown(self):
         shutil.rmtree(self.tmp, ignore_errors=True)
 
-    def run_job(self, job, mode=None, extra_path=(), env=None, torch=True):
-        out = os.path.join(self.tmp, "probe-%s.jsonl" % (mode or "off"))
+    def run_job(self, job, mode=None, extra_path=(), env=None, torch=True, cwd=None, out_dir=None):
+        out = os.path.join(out_dir or self.tmp, "probe-%s.jsonl" % (mode or "off"))
         path = list(extra_path) + ([FAKE_TORCH] if torch else [])
         e = {k: v for k, v in os.environ.items() if not k.startswith("GPU_SANITIZE_PROBE")}
         e.pop("PYTHONPATH", None)
@@ -39,7 +39,7 @@ class ProbeTest(unittest.TestCase):
         if path:
             e["PYTHONPATH"] = os.pathsep.join(path)
         e.update(env or {})
-        p = subprocess.run([sys.executable, os.path.join(JOBS, job)], cwd=self.tmp, env=e,
+        p = subprocess.run([sys.executable, os.path.join(JOBS, job)], cwd=cwd or self.tmp, env=e,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
         records = []
         if os.path.exists(out):
@@ -272,6 +272,43 @@ class ProbeTest(unittest.TestCase):
         self.assertEqual((0, 1), (progress[0]["steps"], progress[0]["backward"]), "a record on the first pass")
         [end] = [r for r in work if r["event"] == "exit"]
         self.assertEqual((0, 6), (end["steps"], end["backward"]))
+
+    def test_files_opened_outside_the_runs_copy_are_named_once_each_with_where_they_are(self):
+        copy = os.path.join(self.tmp, "o", "copy")
+        phase = os.path.join(self.tmp, "phase")  # the probe's own folder: left out
+        os.mkdir(phase)
+        home = os.path.join(self.tmp, "home")
+        original = os.path.join(self.tmp, "original")
+        for d in (copy, home, original):
+            os.makedirs(d)
+        with open(os.path.join(self.tmp, "o", "ckpt.json"), "w") as f:
+            f.write("{}")
+        env = {"GPU_SANITIZE_PROBE_ROOT": copy, "GPU_SANITIZE_PROBE_WORKSPACE": original, "HOME": home,
+               "TMPDIR": self.tmp}
+        rc, out, err, records = self.run_job("state.py", "blocking", env=env, cwd=copy, out_dir=phase)
+        self.assertEqual(0, rc, err)
+        state = self.of(records, "state")
+        self.assertEqual(50, len(state), "at most 50 a process")
+        named = [(r["event"], os.path.relpath(r["path"], self.tmp), r["where"]) for r in state]
+        self.assertEqual([("read", "o/ckpt.json", "tmp"), ("write", "home/state.bin", "home"),
+                          ("write", "original/ckpt.pt", "workspace"), ("write", "o/raw.bin", "tmp"),
+                          ("write", "o/many-0.txt", "tmp")], named[:5])
+        self.assertFalse([n for n in named if n[1].startswith("o/copy")], "the copy's own files are not state")
+        self.assertTrue(all(isinstance(r["ts"], float) for r in state))
+        self.assertEqual([], self.of(records, "probe-error"))
+
+    def test_the_state_hook_can_be_turned_off(self):
+        copy = os.path.join(self.tmp, "o", "copy")
+        phase = os.path.join(self.tmp, "phase")
+        for d in (copy, phase):
+            os.makedirs(d)
+        with open(os.path.join(self.tmp, "o", "ckpt.json"), "w") as f:
+            f.write("{}")
+        env = {"GPU_SANITIZE_PROBE_ROOT": copy, "GPU_SANITIZE_PROBE_WORKSPACE": copy, "HOME": copy,
+               "GPU_SANITIZE_PROBE_STATE": "0"}
+        rc, out, err, records = self.run_job("state.py", "blocking", env=env, cwd=copy, out_dir=phase)
+        self.assertEqual(0, rc, err)
+        self.assertEqual([], self.of(records, "state"))
 
     def test_with_the_caching_allocator_on_nothing_is_recorded(self):
         rc, out, err, records = self.run_job("alloc_fault.py", "sanitizer")

@@ -111,6 +111,7 @@ class _State(object):
     refused = set()
     pickle = None
     exiting = False
+    state = None  # gpu_sanitize_state, once its audit hook is armed
 
 
 _S = _State()
@@ -126,6 +127,8 @@ def _after_fork():
     _W.last_emit = 0.0
     _W.cuda = False
     _alloc_after_fork()
+    if _S.state is not None:
+        _S.state.after_fork()
 
 
 if hasattr(os, "register_at_fork"):
@@ -1602,11 +1605,27 @@ class _TorchFinder(object):
         pass
 
 
+def _install_state():
+    """The audit hook that names files opened outside the run's copy (gpu_sanitize_state.py beside this file)."""
+    try:
+        import importlib.util
+
+        spec = importlib.util.spec_from_file_location("gpu_sanitize_state", os.path.join(_HERE, "gpu_sanitize_state.py"))
+        state = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(state)
+        if state.install(lambda rec: _emit(rec, force=True)):
+            _S.state = state
+    except Exception as e:
+        _error("state", e)
+
+
 def install():
     """Called by sitecustomize: arms the hook; costs one name comparison per module import until torch."""
     if _S.installed or not _OUT or _MODE not in ("blocking", "regression", "sanitizer"):
         return
     _S.installed = True
+    if os.environ.get("GPU_SANITIZE_PROBE_STATE", "1") != "0":
+        _install_state()
     if "torch" in sys.modules:
         _on_torch(sys.modules["torch"])
         return
