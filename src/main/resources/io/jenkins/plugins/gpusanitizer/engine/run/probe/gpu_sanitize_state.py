@@ -39,6 +39,7 @@ class _State(object):
     home = ()
     folders = {}  # folder -> True when its files are never reported (inside the copy or left out); else False
     reported = set()  # (event, path) written
+    done = set()  # paths as the job gave them, already named for this event or left out (bounded)
     records = 0
     cwd = None  # the working directory, read again after a chdir
     cwd_inside = False
@@ -133,6 +134,8 @@ def _hook(event, args):
         return
     try:
         path = args[0]
+        if _S.records >= MAX_RECORDS or path in _S.done:
+            return  # nothing more to write, or a path already decided as given
         if type(path) is str:
             if path[:1] == os.sep:
                 if _S.folders.get(path.rpartition(os.sep)[0]):
@@ -157,6 +160,7 @@ def _hook(event, args):
 
 
 def _slow(path, mode, flags):
+    given = path
     if _S.cwd is None:
         _chdir()
     if path[:1] != os.sep:
@@ -171,6 +175,8 @@ def _slow(path, mode, flags):
         if len(_S.folders) < MAX_FOLDERS:
             _S.folders[folder] = known
     if known or path.endswith(_CODE) or ".so." in path.rpartition(os.sep)[2]:
+        if not known and len(_S.done) < MAX_FOLDERS:
+            _S.done.add(given)
         return
     if isinstance(mode, str):
         event = "write" if any(c in mode for c in "wax+") else "read"
@@ -178,6 +184,8 @@ def _slow(path, mode, flags):
         event = "write" if isinstance(flags, int) and flags & _WRITE_FLAGS else "read"
     key = (event, path)
     if key in _S.reported or _S.records >= MAX_RECORDS:
+        if len(_S.done) < MAX_FOLDERS:
+            _S.done.add(given)  # the same path for the same use again: one set lookup from now on
         return
     _S.reported.add(key)
     _S.records += 1
