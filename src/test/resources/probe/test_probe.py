@@ -266,6 +266,7 @@ class ProbeTest(unittest.TestCase):
         rc, out, err, records = self.same_with_and_without("hand_update.py", "regression")
         self.assertEqual(0, rc, err)
         self.assertIn("passes ['backward', 'backward', 'backward', 'backward', 'backward', 'grad']", out)
+        self.assertIn("TorchScript knows grad and backward: aten::grad aten::backward", out, "the wrappers registered")
         self.assertIn("backward", self.of(records, "probe")[0]["work"])
         work = self.of(records, "work")
         progress = [r for r in work if r["event"] == "progress"]

@@ -10,3 +10,5 @@ for step in range(5):
     weights.data = [w - 0.1 * weights.grad for w in weights.data]  # p.data.add_(p.grad, alpha=-lr)
 (g,) = torch.autograd.grad(loss, weights)
 print("passes", torch.autograd.PASSES)
+print("TorchScript knows grad and backward:", torch.jit._builtins._find_builtin(torch.autograd.grad),
+      torch.jit._builtins._find_builtin(torch.autograd.backward))

@@ -186,6 +186,7 @@ from . import _C  # noqa: E402
 from . import autograd  # noqa: E402
 from . import compiler  # noqa: E402
 from . import cuda  # noqa: E402
+from . import jit  # noqa: E402
 from . import nn  # noqa: E402
 from . import optim  # noqa: E402
 

@@ -1493,7 +1493,10 @@ def _install_work(torch):
         for name in ("backward", "grad"):
             original = getattr(autograd, name, None)
             if callable(original) and not getattr(original, "_gpu_sanitize_probe", False):
-                setattr(autograd, name, _counting_backward(original))
+                counted = _counting_backward(original)
+                setattr(autograd, name, counted)
+                # TorchScript maps torch.autograd.grad/backward to aten::grad/backward by identity
+                _register_jit_builtin(sys.modules.get("torch.jit._builtins"), counted, "aten::" + name)
                 wrapped += 1
         if wrapped:
             armed.append("backward")
