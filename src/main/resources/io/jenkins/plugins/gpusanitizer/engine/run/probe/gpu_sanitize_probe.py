@@ -83,7 +83,9 @@ class _State(object):
     errors = 0
     failures = 0
     ooms = 0
-    lock = threading.Lock()
+    # reentrant: the garbage collector can free a job's tensor inside a write, and that free's callback may have
+    # a line of its own to write on the same thread
+    lock = threading.RLock()
     torch = None
     torch_dir = None
     stdlib_dir = None
@@ -120,7 +122,7 @@ _S = _State()
 def _after_fork():
     """The child of a fork (a DataLoader worker) starts with no lock held and counts its own work: a lock another
     thread of the parent held at the fork would never be released in the child."""
-    _S.lock = threading.Lock()
+    _S.lock = threading.RLock()
     _S.reduce_lock = threading.Lock()
     _W.steps = 0  # a forked child's work is its own: the parent's count stays the parent's
     _W.backward = 0
