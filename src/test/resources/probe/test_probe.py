@@ -25,8 +25,8 @@ class ProbeTest(unittest.TestCase):
     def tearDown(self):
         shutil.rmtree(self.tmp, ignore_errors=True)
 
-    def run_job(self, job, mode=None, extra_path=(), env=None, torch=True):
-        out = os.path.join(self.tmp, "probe-%s.jsonl" % (mode or "off"))
+    def run_job(self, job, mode=None, extra_path=(), env=None, torch=True, cwd=None, out_dir=None):
+        out = os.path.join(out_dir or self.tmp, "probe-%s.jsonl" % (mode or "off"))
         path = list(extra_path) + ([FAKE_TORCH] if torch else [])
         e = {k: v for k, v in os.environ.items() if not k.startswith("GPU_SANITIZE_PROBE")}
         e.pop("PYTHONPATH", None)
@@ -39,7 +39,7 @@ class ProbeTest(unittest.TestCase):
         if path:
             e["PYTHONPATH"] = os.pathsep.join(path)
         e.update(env or {})
-        p = subprocess.run([sys.executable, os.path.join(JOBS, job)], cwd=self.tmp, env=e,
+        p = subprocess.run([sys.executable, os.path.join(JOBS, job)], cwd=cwd or self.tmp, env=e,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=60)
         records = []
         if os.path.exists(out):
@@ -162,34 +162,154 @@ class ProbeTest(unittest.TestCase):
             return [json.loads(line) for line in f]
 
     def test_under_the_sanitizer_uncached_allocations_are_recorded_as_the_job_runs(self):
-        env = {"PYTORCH_NO_CUDA_MEMORY_CACHING": "1"}
+        env = {"PYTORCH_NO_CUDA_MEMORY_CACHING": "1", "GPU_SANITIZE_PROBE_PADDING": "4096"}
         off = self.run_job("alloc_fault.py", None, env=env)
         rc, out, err, records = self.run_job("alloc_fault.py", "sanitizer", env=env)
         self.assertEqual((off[0], off[1], off[2]), (rc, out, err), "the job's own output")
         self.assertTrue(self.of(records, "probe")[0]["allocations"].startswith("on"))
         lines = self.alloc_lines()
+        self.assertEqual({"type": "alloc-record", "frees": True, "padding": 4096,
+                          "shapes": sys.version_info >= (3, 13)}, lines[0], "what the record holds, first")
         sites = {r["id"]: r for r in self.of(lines, "alloc-site")}
         allocs = self.of(lines, "alloc")
-        self.assertEqual(["0x7f0000001000", "0x7f0000002000", "0x7f0000003000"], [a["ptr"] for a in allocs])
+        self.assertEqual(["0x7f0000001000"] * 3 + ["0x7f0000002000", "0x7f0000003000"], [a["ptr"] for a in allocs],
+                         "x allocated again after each free: the record says which block held the address when")
         first = sites[allocs[0]["site"]]
         self.assertEqual((5, "make"), (first["site"]["line"], first["site"]["function"]))
         self.assertEqual(9, first["caller"]["line"])
-        self.assertEqual(11, sites[allocs[1]["site"]]["site"]["line"])
+        self.assertEqual(11, sites[allocs[3]["site"]]["site"]["line"])
+        frees = self.of(lines, "free")[:3]
+        self.assertEqual(["0x7f0000001000"] * 3, [f["ptr"] for f in frees])
+        self.assertEqual({(10, "del x")}, {(sites[f["site"]]["site"]["line"], sites[f["site"]]["site"]["code"])
+                                           for f in frees}, "the line that freed it")
         shapes = {r["ptr"]: (r["dtype"], r["shape"]) for r in self.of(lines, "alloc-shape")}
-        self.assertEqual({"0x7f0000002000": ("float32", [8])}, shapes, "x was freed; z never seen before the end")
+        if sys.version_info >= (3, 13):
+            self.assertEqual({"0x7f0000002000": ("float32", [8])}, shapes, "x was freed; z never seen before the end")
+        else:
+            self.assertEqual({}, shapes, "no f_locals read on Python 3.12 and older: it keeps tensors alive")
         summary = self.of(records, "alloc-summary")[0]
-        self.assertEqual((5, 3, 1), (summary["calls"], summary["frees"], summary["files"]))
+        self.assertEqual((5, 3, 1, 0), (summary["calls"], summary["frees"], summary["files"], summary["dropped"]))
         self.assertEqual([], self.of(records, "probe-error"))
 
-    def test_a_full_allocation_file_rotates_and_the_new_one_starts_with_what_is_live(self):
-        env = {"PYTORCH_NO_CUDA_MEMORY_CACHING": "1", "GPU_SANITIZE_PROBE_MAX_ALLOCS": "4"}
+    def test_a_full_allocation_file_rotates_and_the_new_one_starts_with_what_is_live_and_freed_last(self):
+        env = {"PYTORCH_NO_CUDA_MEMORY_CACHING": "1", "GPU_SANITIZE_PROBE_MAX_ALLOCS": "6"}
         rc, out, err, records = self.run_job("alloc_fault.py", "sanitizer", env=env)
         prev, cur = self.alloc_lines(".prev.jsonl"), self.alloc_lines()
-        self.assertEqual(["alloc-site", "alloc", "alloc-site", "alloc"], [r["type"] for r in prev])
-        self.assertEqual(["0x7f0000002000", "0x7f0000003000"], [r["ptr"] for r in self.of(cur, "alloc")],
-                         "y still live, then z; x freed before the rotation")
-        self.assertEqual(3, len(self.of(cur, "alloc-site")), "every site again, then z's")
-        self.assertEqual(["0x7f0000002000"], [r["ptr"] for r in self.of(cur, "alloc-shape")])
+        self.assertEqual("alloc-record", prev[0]["type"])
+        self.assertEqual("alloc-record", cur[0]["type"], "every file says what it holds")
+        live = [r["ptr"] for r in self.of(cur, "alloc")]
+        self.assertIn("0x7f0000001000", live, "x, freed before the rotation, is carried with its free")
+        self.assertEqual(["0x7f0000002000", "0x7f0000003000"], [p for p in live if p != "0x7f0000001000"])
+        freed = self.of(cur, "free")
+        self.assertEqual("0x7f0000001000", freed[0]["ptr"])
+        sites = {r["id"]: r for r in self.of(cur, "alloc-site")}
+        self.assertEqual(10, sites[freed[0]["site"]]["site"]["line"], "the free's site is in the new file too")
+
+    def all_alloc_files(self):
+        out = {}
+        for n in os.listdir(self.tmp):
+            if n.startswith("alloc-") and n.endswith(".jsonl"):
+                with open(os.path.join(self.tmp, n)) as f:
+                    out[n] = [json.loads(line) for line in f]
+        return out
+
+    def test_allocations_on_other_threads_and_on_a_thread_without_frames_are_all_recorded(self):
+        env = {"PYTORCH_NO_CUDA_MEMORY_CACHING": "1"}
+        rc, out, err, records = self.same_with_and_without("alloc_threads.py", "sanitizer", env=env)
+        self.assertEqual(0, rc, err)
+        lines = self.alloc_lines()
+        sites = {r["id"]: r for r in self.of(lines, "alloc-site")}
+        allocs = self.of(lines, "alloc")
+        threaded = [a for a in allocs if a["ptr"].startswith("0x7e")]
+        self.assertEqual(900, len(threaded), "three threads at once: not one event dropped")
+        self.assertEqual({13}, {sites[a["site"]]["site"]["line"] for a in threaded})
+        self.assertEqual({14}, {sites[f["site"]]["site"]["line"] for f in self.of(lines, "free")
+                                if f["ptr"].startswith("0x7e")})
+        frameless = [a for a in allocs if a["ptr"] == "0x7f00000a0000"]
+        self.assertEqual([None], [a["site"] for a in frameless], "recorded, with no line to name")
+        self.assertEqual([None], [f["site"] for f in self.of(lines, "free") if f["ptr"] == "0x7f00000a0000"])
+        summary = self.of(records, "alloc-summary")[0]
+        self.assertEqual((901, 901, 0), (summary["calls"], summary["frees"], summary["dropped"]))
+        self.assertEqual(0, self.of(records, "exit")[0]["dropped"])
+        self.assertEqual([], self.of(records, "probe-error"))
+
+    def test_the_probe_keeps_none_of_the_jobs_tensors_alive_and_runs_none_of_its_code(self):
+        env = {"PYTORCH_NO_CUDA_MEMORY_CACHING": "1"}
+        rc, out, err, records = self.same_with_and_without("keeps_nothing.py", "sanitizer", env=env)
+        self.assertEqual(0, rc, err)
+        self.assertIn("a released at its rebinding: True", out)
+        self.assertNotIn("__class__ was read", out)
+        shapes = self.of(self.alloc_lines(), "alloc-shape")
+        if sys.version_info >= (3, 13):
+            self.assertEqual(["0x7f0000001000", "0x7f0000002000"], [r["ptr"] for r in shapes],
+                             "read through the proxy: a's at b's allocation, b's at a's free")
+        else:
+            self.assertEqual([], shapes)
+
+    def test_a_forked_child_records_into_its_own_file_and_counts_its_own_work(self):
+        env = {"PYTORCH_NO_CUDA_MEMORY_CACHING": "1"}
+        rc, out, err, records = self.same_with_and_without("fork_child.py", "sanitizer", env=env)
+        self.assertEqual(0, rc, err)
+        files = self.all_alloc_files()
+        self.assertEqual(2, len(files), files)
+        parent = [n for n, lines in files.items() if "0x7f0000001000" in [r.get("ptr") for r in lines]]
+        child = [n for n, lines in files.items() if "0x7f0000005000" in [r.get("ptr") for r in lines]]
+        self.assertEqual(1, len(parent))
+        self.assertEqual(1, len(child))
+        self.assertNotEqual(parent, child, "the child's allocation is in the child's file only")
+        self.assertEqual("alloc-record", files[child[0]][0]["type"], "the child's file starts as a file of its own")
+        exits = {r["pid"]: r for r in self.of(records, "work") if r["event"] == "exit"}
+        self.assertEqual(2, len(exits))
+        self.assertEqual([0, 1], sorted(r["steps"] for r in exits.values()), "the parent's step is not the child's")
+
+    def test_backward_passes_are_counted_where_no_optimizer_steps(self):
+        rc, out, err, records = self.same_with_and_without("hand_update.py", "regression")
+        self.assertEqual(0, rc, err)
+        self.assertIn("passes ['backward', 'backward', 'backward', 'backward', 'backward', 'grad']", out)
+        self.assertIn("TorchScript knows grad and backward: aten::grad aten::backward", out, "the wrappers registered")
+        self.assertIn("backward", self.of(records, "probe")[0]["work"])
+        work = self.of(records, "work")
+        progress = [r for r in work if r["event"] == "progress"]
+        self.assertEqual((0, 1), (progress[0]["steps"], progress[0]["backward"]), "a record on the first pass")
+        [end] = [r for r in work if r["event"] == "exit"]
+        self.assertEqual((0, 6), (end["steps"], end["backward"]))
+
+    def test_files_opened_outside_the_runs_copy_are_named_once_each_with_where_they_are(self):
+        copy = os.path.join(self.tmp, "o", "copy")
+        phase = os.path.join(self.tmp, "phase")  # the probe's own folder: left out
+        os.mkdir(phase)
+        home = os.path.join(self.tmp, "home")
+        original = os.path.join(self.tmp, "original")
+        for d in (copy, home, original):
+            os.makedirs(d)
+        with open(os.path.join(self.tmp, "o", "ckpt.json"), "w") as f:
+            f.write("{}")
+        env = {"GPU_SANITIZE_PROBE_ROOT": copy, "GPU_SANITIZE_PROBE_WORKSPACE": original, "HOME": home,
+               "TMPDIR": self.tmp}
+        rc, out, err, records = self.run_job("state.py", "blocking", env=env, cwd=copy, out_dir=phase)
+        self.assertEqual(0, rc, err)
+        state = self.of(records, "state")
+        self.assertEqual(50, len(state), "at most 50 a process")
+        named = [(r["event"], os.path.relpath(r["path"], self.tmp), r["where"]) for r in state]
+        self.assertEqual([("read", "o/ckpt.json", "tmp"), ("write", "home/state.bin", "home"),
+                          ("write", "original/ckpt.pt", "workspace"), ("write", "o/raw.bin", "tmp"),
+                          ("write", "o/many-0.txt", "tmp")], named[:5])
+        self.assertFalse([n for n in named if n[1].startswith("o/copy")], "the copy's own files are not state")
+        self.assertTrue(all(isinstance(r["ts"], float) for r in state))
+        self.assertEqual([], self.of(records, "probe-error"))
+
+    def test_the_state_hook_can_be_turned_off(self):
+        copy = os.path.join(self.tmp, "o", "copy")
+        phase = os.path.join(self.tmp, "phase")
+        for d in (copy, phase):
+            os.makedirs(d)
+        with open(os.path.join(self.tmp, "o", "ckpt.json"), "w") as f:
+            f.write("{}")
+        env = {"GPU_SANITIZE_PROBE_ROOT": copy, "GPU_SANITIZE_PROBE_WORKSPACE": copy, "HOME": copy,
+               "GPU_SANITIZE_PROBE_STATE": "0"}
+        rc, out, err, records = self.run_job("state.py", "blocking", env=env, cwd=copy, out_dir=phase)
+        self.assertEqual(0, rc, err)
+        self.assertEqual([], self.of(records, "state"))
 
     def test_with_the_caching_allocator_on_nothing_is_recorded(self):
         rc, out, err, records = self.run_job("alloc_fault.py", "sanitizer")

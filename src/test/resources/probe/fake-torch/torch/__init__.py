@@ -107,6 +107,11 @@ class Tensor(object):
     def gather(self, dim, index):
         return gather(self, dim, index)
 
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        import torch.autograd  # noqa: F811 (as torch/_tensor.py: the module attribute, looked up at each call)
+
+        torch.autograd.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
 
 def tensor(data, shape=None, dtype=None, device="cpu"):
     return Tensor(data, shape, dtype, device)
@@ -135,6 +140,7 @@ class _CudaTensor(Tensor):
 
     def __del__(self):
         try:
+            self._trace.freed_now(self._ptr)
             self._trace.freed(self._ptr)
         except Exception:
             pass  # interpreter shutdown
@@ -177,8 +183,10 @@ class inference_mode(object):
 
 
 from . import _C  # noqa: E402
+from . import autograd  # noqa: E402
 from . import compiler  # noqa: E402
 from . import cuda  # noqa: E402
+from . import jit  # noqa: E402
 from . import nn  # noqa: E402
 from . import optim  # noqa: E402
 

@@ -26,6 +26,7 @@ class BufferNamedTest {
 
     private static final String RECORD = String.join(
             "\n",
+            "{\"type\":\"alloc-record\",\"frees\":true,\"shapes\":true,\"padding\":4096}",
             "{\"type\":\"alloc-site\",\"id\":1,\"site\":{\"file\":\"/home/ci/workspace/lab/train_lstm.py\",\"line\":28,"
                     + "\"function\":\"buggy_scale\",\"code\":\"out = torch.empty_like(x)\"},\"caller\":{\"file\":"
                     + "\"/home/ci/workspace/lab/train_lstm.py\",\"line\":63,\"function\":\"forward\"}}",

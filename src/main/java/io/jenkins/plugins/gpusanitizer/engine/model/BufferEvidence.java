@@ -15,6 +15,7 @@ import java.util.Locale;
  * @param distance  memcheck's count of bytes after or before it (1 = the first byte past the end), or the offset inside
  * @param site      the job's line that allocated it, or null when not known
  * @param shape     what the memory held when the job died ({@code float32 [1600]}), or null
+ * @param freedAt   the job's line that freed it, for a block freed before the access; else null
  * @param why       for an unnamed buffer: what memcheck said and why the record cannot name it; else null
  * @param summary   the one line the reports show ({@link #sentence}), or null before {@link #described}
  */
@@ -26,12 +27,27 @@ public record BufferEvidence(
         long distance,
         SourceLocation site,
         String shape,
+        SourceLocation freedAt,
         String why,
         String summary) {
 
+    /** Evidence of a live buffer, or of none. */
+    public BufferEvidence(
+            Placement placement,
+            String address,
+            String base,
+            long size,
+            long distance,
+            SourceLocation site,
+            String shape,
+            String why,
+            String summary) {
+        this(placement, address, base, size, distance, site, shape, null, why, summary);
+    }
+
     /** This evidence with its one line, the job's files named as {@code paths} names them. */
     public BufferEvidence described(WorkPaths paths) {
-        return new BufferEvidence(placement, address, base, size, distance, site, shape, why, sentence(paths));
+        return new BufferEvidence(placement, address, base, size, distance, site, shape, freedAt, why, sentence(paths));
     }
 
     /** How far memcheck's nearest allocation may be before it stops being "the buffer the access ran past". */
@@ -45,6 +61,8 @@ public record BufferEvidence(
         BEFORE("before"),
         /** inside a live buffer (a misaligned access) */
         INSIDE("inside"),
+        /** inside a block the job freed before the access, which no live allocation covers */
+        USE_AFTER_FREE("use-after-free"),
         /** memcheck's nearest allocation is none the job's record names */
         UNNAMED("unnamed");
 
@@ -62,7 +80,8 @@ public record BufferEvidence(
     /** One line: {@code 1 byte past the end of a 6,400-byte buffer (float32 [1600]) allocated at trainer/ops.py:27}. */
     public String sentence(WorkPaths paths) {
         String buffer = "a " + bytes(size) + "-byte buffer" + (shape == null ? "" : " (" + shape + ")");
-        String at = site == null ? "" : " allocated at " + paths.at(site);
+        String at = (site == null ? "" : " allocated at " + paths.at(site))
+                + (freedAt == null ? "" : " and freed at " + paths.at(freedAt));
         return switch (placement) {
             case AFTER ->
                 distance > Math.max(size, FAR)
@@ -75,6 +94,9 @@ public record BufferEvidence(
                                 + ": too far from it to say the access meant that buffer"
                         : count(distance) + " before the start of " + buffer + at;
             case INSIDE -> "inside " + buffer + at + ", " + count(distance) + " from its start";
+            case USE_AFTER_FREE ->
+                "use after free: inside " + buffer + at + (freedAt == null ? " and freed before the access" : "") + ", "
+                        + count(distance) + " from its start";
             case UNNAMED -> why;
         };
     }

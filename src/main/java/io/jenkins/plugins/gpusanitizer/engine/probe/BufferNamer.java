@@ -9,16 +9,18 @@ import java.util.List;
 
 /**
  * Names the buffer of one invalid access: memcheck's nearest allocation (from the text output) looked up by its
- * first byte in the allocation record. Never guesses: an allocation the record does not have, sizes that disagree, or two processes with
- * different allocations at one address leave the buffer unnamed, and the evidence says why.
+ * first byte in the allocation record. Never guesses: an allocation the record does not have, a size that is not
+ * exactly memcheck's plus the run's --padding (the driver counts the guard zone in a range: 6,400 requested,
+ * 10,496 recorded under --padding 4096, on the card), a size or a padding not known, or two processes with
+ * different allocations at one address leave the buffer unnamed, and the evidence says why. A shape is said only
+ * when {@code numel x itemsize} is memcheck's size (a view's shape is not the buffer's). memcheck says
+ * "inside the nearest allocation" of a block it holds freed (it does not flag an access to live memory): where the
+ * record (one that holds frees) saw that block freed and no live allocation covers the address, that is a use after
+ * free, named with the line that allocated it and the line that freed it (issue #48, 6). The record is read as the
+ * job left it, not as it was at the access: a block allocated again at the same address by the same line keeps the
+ * line that freed it before.
  */
 public final class BufferNamer {
-    /**
-     * The driver counts memcheck's {@code --padding} guard zone in an allocation's range (the runner pads 4096
-     * bytes: 6,400 requested, 10,496 recorded, on the card): a recorded size may exceed memcheck's by that much.
-     */
-    static final long MAX_PADDING = 1L << 20;
-
     private final AllocationLog log;
     private final WorkPaths paths;
 
@@ -37,12 +39,6 @@ public final class BufferNamer {
             return null;
         }
         long base = NearestAllocation.hex(access.base());
-        Placement placement =
-                switch (access.relation()) {
-                    case AFTER -> Placement.AFTER;
-                    case BEFORE -> Placement.BEFORE;
-                    case INSIDE -> Placement.INSIDE;
-                };
         long distance = access.relation() == NearestAllocation.Relation.INSIDE
                 ? access.addressValue() - base
                 : access.distance();
@@ -64,11 +60,36 @@ public final class BufferNamer {
                     access,
                     "processes of the job recorded different allocations at that address: which one" + " is not known");
         }
-        if (a.size() > 0 && (a.size() < access.size() || a.size() - access.size() > MAX_PADDING)) {
-            return unnamed(
-                    access,
-                    "the job's allocation record has a " + a.size() + "-byte allocation there, not"
-                            + " memcheck's: which buffer is not known");
+        String mismatch = sizeMismatch(a, access);
+        if (mismatch != null) {
+            return unnamed(access, mismatch);
+        }
+        String shape = a.shape() != null && a.shapeBytes() == access.size() ? a.shape() : null;
+        Placement placement =
+                switch (access.relation()) {
+                    case AFTER -> Placement.AFTER;
+                    case BEFORE -> Placement.BEFORE;
+                    case INSIDE -> Placement.INSIDE;
+                };
+        SourceLocation freedAt = null;
+        if (placement == Placement.INSIDE && log.recordsFrees()) {
+            // memcheck does not flag an access to live memory: its "inside" allocation was freed at the access
+            if (!a.freedOnce()) {
+                return unnamed(
+                        access,
+                        "memcheck holds that allocation freed, but the job's record never saw it freed: which buffer"
+                                + " is not known");
+            }
+            AllocationLog.Allocation live = a.freed() ? log.liveCovering(access.addressValue()) : null;
+            if (live != null) {
+                return unnamed(
+                        access,
+                        "the job freed that allocation (at " + where(a.freedAt(), a.freedCaller())
+                                + ") and a later one, allocated at " + where(live.site(), live.caller())
+                                + ", holds the address: which buffer the access meant is not known");
+            }
+            placement = Placement.USE_AFTER_FREE;
+            freedAt = innermostInWorkDir(a.freedAt(), a.freedCaller());
         }
         return new BufferEvidence(
                         placement,
@@ -77,10 +98,35 @@ public final class BufferNamer {
                         access.size(),
                         distance,
                         site(a),
-                        a.shape(),
+                        shape,
+                        freedAt,
                         null,
                         null)
                 .described(paths);
+    }
+
+    /** Why the recorded allocation is not proven to be memcheck's, or null when its size is exactly memcheck's. */
+    private String sizeMismatch(AllocationLog.Allocation a, NearestAllocation access) {
+        if (a.size() <= 0) {
+            return "the job's allocation record has no size for it (the probe found no libcuda.so.1): that it is"
+                    + " memcheck's allocation is not proven";
+        }
+        Long padding = log.padding();
+        if (padding == null) {
+            return "memcheck's --padding for this run is not known (the driver counts it in each recorded size): the"
+                    + " recorded " + BufferEvidence.bytes(a.size()) + "-byte allocation cannot be matched exactly";
+        }
+        if (a.size() != access.size() + padding) {
+            return "the job's allocation record has a " + BufferEvidence.bytes(a.size()) + "-byte allocation there"
+                    + (padding > 0 ? " (" + BufferEvidence.bytes(padding) + " bytes of it memcheck's --padding)" : "")
+                    + ", not memcheck's: which buffer is not known";
+        }
+        return null;
+    }
+
+    private String where(SourceLocation at, SourceLocation caller) {
+        SourceLocation s = innermostInWorkDir(at, caller);
+        return s == null ? "no Python line recorded" : paths.at(s);
     }
 
     private BufferEvidence unnamed(NearestAllocation access, String why) {
@@ -110,12 +156,16 @@ public final class BufferNamer {
 
     /** The innermost of the two recorded frames under the working directory; else the innermost. */
     private SourceLocation site(AllocationLog.Allocation a) {
-        if (a.site() != null
-                && paths.relative(a.site().file()) == null
-                && a.caller() != null
-                && paths.relative(a.caller().file()) != null) {
-            return a.caller();
+        return innermostInWorkDir(a.site(), a.caller());
+    }
+
+    private SourceLocation innermostInWorkDir(SourceLocation site, SourceLocation caller) {
+        if (site != null
+                && paths.relative(site.file()) == null
+                && caller != null
+                && paths.relative(caller.file()) != null) {
+            return caller;
         }
-        return a.site() != null ? a.site() : a.caller();
+        return site != null ? site : caller;
     }
 }

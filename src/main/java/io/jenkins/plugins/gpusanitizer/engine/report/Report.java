@@ -347,6 +347,7 @@ public record Report(
             Long distance,
             LocationJson site,
             String shape,
+            @JsonInclude(JsonInclude.Include.NON_NULL) LocationJson freedAt,
             String summary) {}
 
     public record SanitizerRunJson(

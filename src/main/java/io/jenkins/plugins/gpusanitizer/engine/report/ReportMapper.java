@@ -243,6 +243,7 @@ public final class ReportMapper {
                 b.distance(),
                 loc(b.site()),
                 b.shape(),
+                b.freedAt() == null ? null : loc(b.freedAt()),
                 b.summary());
     }
 

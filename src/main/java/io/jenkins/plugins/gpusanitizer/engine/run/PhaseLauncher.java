@@ -94,14 +94,17 @@ final class PhaseLauncher {
                 runId + "-" + command.name(),
                 !command.sidecar().isEmpty(),
                 spec.leftoverGraceSeconds());
+        Map<String, String> jobEnv = workspaces.env(env, workspace);
+        Map<String, String> set = command.set();
+        if (set.containsKey(ProbeInstaller.OUT)) {
+            // the probe's folders in front of the job's own PYTHONPATH and PATH as this copy sees them; the probe
+            // names files opened outside this run's copy, and those in the original working directory
+            set = ProbeInstaller.relocated(set, env, jobEnv);
+            set.put(ProbeInstaller.ROOT, workspace.toString());
+            set.put(ProbeInstaller.WORKSPACE, workspaces.original().toString());
+        }
         PhaseProcess process = new PhaseProcess(
-                        starter,
-                        supervisor,
-                        phaseDir,
-                        workspaces.env(env, workspace),
-                        workspace.toString(),
-                        owner,
-                        lease)
+                        starter, supervisor, phaseDir, jobEnv, workspace.toString(), owner, lease)
                 .silence(spec.supervisorSilenceSeconds() * 1000L);
         PhaseProcess.Outcome outcome = process.run(
                 settings,
@@ -109,7 +112,7 @@ final class PhaseLauncher {
                 command.onProgress(),
                 command.stopEarly(),
                 argv,
-                command.set(),
+                set,
                 command.removed());
         maskScript(phaseDir.resolve(PhaseScript.PHASE_SCRIPT));
         workspaces.record(workspace, phaseDir);

@@ -37,7 +37,7 @@ final class PhaseProbe {
         try {
             Map<String, String> env = new LinkedHashMap<>(baseEnv);
             env.putAll(spec.extraEnv());
-            return installer.env(Phase.SANITIZER, phaseDir, env.get("PYTHONPATH"));
+            return installer.env(Phase.SANITIZER, phaseDir, env.get("PYTHONPATH"), env.get("PATH"));
         } catch (IOException | RuntimeException e) {
             reasons.addOnce(
                     Reason.info("probe", "in-process probe not installed for the sanitizer: " + e.getMessage()));
@@ -62,7 +62,7 @@ final class PhaseProbe {
             if (off == null) {
                 Map<String, String> env = new LinkedHashMap<>(baseEnv);
                 env.putAll(spec.extraEnv());
-                return installer.env(phase, phaseDir, env.get("PYTHONPATH"));
+                return installer.env(phase, phaseDir, env.get("PYTHONPATH"), env.get("PATH"));
             }
         } catch (IOException | RuntimeException e) {
             off = "not installed: " + e.getMessage();

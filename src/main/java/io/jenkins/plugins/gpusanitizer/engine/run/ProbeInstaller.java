@@ -12,22 +12,50 @@ import java.util.Map;
 /**
  * Puts the in-process probe into the run directory ({@code probe/sitecustomize.py} and
  * {@code probe/gpu_sanitize_probe.py}, shipped as resources) and gives a phase the variables that
- * turn it on: {@code PYTHONPATH} with the probe folder first, {@code GPU_SANITIZE_PROBE_OUT} (the
+ * turn it on: {@code PYTHONPATH} with the probe folder first, {@code PATH} with its interpreter shims first
+ * ({@link InterpreterShims}: a job that resets PYTHONPATH keeps the probe), {@code GPU_SANITIZE_PROBE_OUT} (the
  * phase's {@code probe.jsonl}) and {@code GPU_SANITIZE_PROBE_MODE}. The sanitizer phase gets only its
  * torch.compile part ({@link CompileModeNote}).
  */
 final class ProbeInstaller {
     static final String DIR = "probe";
     static final String RESOURCES = "probe/";
-    static final List<String> FILES = List.of("sitecustomize.py", "gpu_sanitize_probe.py");
+    static final List<String> FILES = List.of("sitecustomize.py", "gpu_sanitize_probe.py", "gpu_sanitize_state.py");
     static final String OUT = "GPU_SANITIZE_PROBE_OUT";
     static final String MODE = "GPU_SANITIZE_PROBE_MODE";
+    /** The root of the run's copy of the working directory: files opened outside it are named (state records). */
+    static final String ROOT = "GPU_SANITIZE_PROBE_ROOT";
+    /** The original working directory: a file opened there from a copy is named as {@code workspace}. */
+    static final String WORKSPACE = "GPU_SANITIZE_PROBE_WORKSPACE";
 
     private final Path root;
     private Path installed;
 
     ProbeInstaller(Path runRoot) {
         this.root = runRoot;
+    }
+
+    private synchronized Path shims(Path dir, String path) throws IOException {
+        return InterpreterShims.install(dir, path);
+    }
+
+    /**
+     * The probe's variables of {@code set} as a run in a copy of the working directory sees them: PYTHONPATH and PATH
+     * are the probe's folder in front of the job's value, and the job's value is the one {@code jobEnv} (the
+     * relocated one) has.
+     */
+    static Map<String, String> relocated(Map<String, String> set, Map<String, String> env, Map<String, String> jobEnv) {
+        Map<String, String> out = new LinkedHashMap<>(set);
+        for (String name : List.of("PYTHONPATH", "PATH")) {
+            String value = set.get(name);
+            String inherited = env.get(name);
+            String moved = jobEnv.get(name);
+            String tail = java.io.File.pathSeparator + inherited;
+            if (value != null && inherited != null && moved != null && !inherited.isEmpty() && value.endsWith(tail)) {
+                out.put(name, value.substring(0, value.length() - tail.length()) + java.io.File.pathSeparator + moved);
+            }
+        }
+        return out;
     }
 
     /** Writes the probe once; the same folder for every phase. */
@@ -52,6 +80,15 @@ final class ProbeInstaller {
      * @param inheritedPythonPath the job's PYTHONPATH (inherited or given with --env), kept after the probe
      */
     Map<String, String> env(Phase phase, Path phaseDir, String inheritedPythonPath) throws IOException {
+        return env(phase, phaseDir, inheritedPythonPath, null);
+    }
+
+    /**
+     * @param inheritedPythonPath the job's PYTHONPATH (inherited or given with --env), kept after the probe
+     * @param inheritedPath       the job's PATH: the interpreter shims go in front of it; null: no shims
+     */
+    Map<String, String> env(Phase phase, Path phaseDir, String inheritedPythonPath, String inheritedPath)
+            throws IOException {
         Path dir = install();
         Map<String, String> env = new LinkedHashMap<>();
         env.put(
@@ -59,6 +96,10 @@ final class ProbeInstaller {
                 inheritedPythonPath == null || inheritedPythonPath.isEmpty()
                         ? dir.toString()
                         : dir + java.io.File.pathSeparator + inheritedPythonPath);
+        Path shims = inheritedPath == null ? null : shims(dir, inheritedPath);
+        if (shims != null) {
+            env.put("PATH", shims + java.io.File.pathSeparator + inheritedPath);
+        }
         env.put(OUT, phaseDir.resolve(RunLayout.PROBE_JSONL).toString());
         env.put(MODE, phase.id());
         return env;

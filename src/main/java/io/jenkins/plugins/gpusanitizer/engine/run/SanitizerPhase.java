@@ -30,6 +30,8 @@ import java.util.function.Supplier;
 final class SanitizerPhase {
     /** compute-sanitizer's exit code when it found errors; distinct from the job's own codes. */
     static final int ERROR_EXIT = SanitizerPhaseStatus.ERROR_EXITCODE;
+    /** memcheck's --padding, for the probe's allocation record (docs/probe.md). */
+    static final String PROBE_PADDING = "GPU_SANITIZE_PROBE_PADDING";
 
     private final PhaseContext context;
     private final Tool tool;
@@ -101,7 +103,13 @@ final class SanitizerPhase {
         }
         // torch.compile's CUDA graph trees and autotuning do not run under the tool: the probe compiles in the default
         // mode
-        set.putAll(context.probe().sanitizerEnv(phaseDir));
+        Map<String, String> probe = context.probe().sanitizerEnv(phaseDir);
+        set.putAll(probe);
+        List<String> argv = argv(phaseDir, log);
+        if (!probe.isEmpty()) {
+            // the allocation record says the guard zone the driver counts in each size: BufferNamer matches exactly
+            set.put(PROBE_PADDING, Long.toString(padding(argv)));
+        }
         // the log is parsed again at most once per progress interval, not at every poll
         Throttle defects = new Throttle(Math.max(1, spec.progressIntervalSeconds()));
         // started beside the environment check, the run stops when the check finds the environment unusable
@@ -120,7 +128,7 @@ final class SanitizerPhase {
         PhaseResult result = context.launcher()
                 .launch(PhaseCommand.builder(Phase.SANITIZER)
                         .name(name)
-                        .argv(argv(phaseDir, log))
+                        .argv(argv)
                         .set(set)
                         .removed(removed)
                         .gpu(gpu)
@@ -135,6 +143,32 @@ final class SanitizerPhase {
         String work = RunJournal.workDirectory(spec.workDir());
         String copies = RunDirectory.copiesFolder(WorkspaceManifest.read(phaseDir, phaseDir.getParent()), work);
         return CompileModeNote.add(result, phaseDir, tool, context.reasons(), WorkPaths.of(work, copies));
+    }
+
+    /**
+     * memcheck's --padding in the tool's own arguments (the last one given, {@code --padding N} or {@code
+     * --padding=N}), 0 without one (memcheck's default) or for another tool.
+     */
+    long padding(List<String> argv) {
+        if (tool != Tool.MEMCHECK) {
+            return 0;
+        }
+        long padding = 0;
+        int tail = argv.size() - RunSpec.argv(context.spec().sanitizerCommand()).size();
+        for (int i = 0; i < tail; i++) {
+            String a = argv.get(i);
+            String value = a.equals("--padding") && i + 1 < tail
+                    ? argv.get(i + 1)
+                    : a.startsWith("--padding=") ? a.substring("--padding=".length()) : null;
+            if (value != null) {
+                try {
+                    padding = Long.parseLong(value.trim());
+                } catch (NumberFormatException e) {
+                    // compute-sanitizer refuses it and the run fails: nothing to record
+                }
+            }
+        }
+        return padding;
     }
 
     private List<String> argv(Path phaseDir, Path log) {

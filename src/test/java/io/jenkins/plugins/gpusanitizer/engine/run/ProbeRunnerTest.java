@@ -104,7 +104,9 @@ class ProbeRunnerTest {
         assertThat(gpu.logged("env-memcheck-app.txt"))
                 .contains("PYTHONPATH=" + run.resolve("probe") + ":/job/lib\n")
                 .contains("GPU_SANITIZE_PROBE_MODE=sanitizer\n")
-                .contains("GPU_SANITIZE_PROBE_OUT=" + run.resolve("sanitizer-memcheck/probe.jsonl") + "\n");
+                .contains("GPU_SANITIZE_PROBE_OUT=" + run.resolve("sanitizer-memcheck/probe.jsonl") + "\n")
+                .as("memcheck's --padding, which the allocation record's sizes count")
+                .contains("GPU_SANITIZE_PROBE_PADDING=4096\n");
 
         Report.OperatorEvidenceJson o = r.diagnosis().operatorEvidence().get(0);
         assertThat(o.summary())

@@ -84,6 +84,7 @@ class ProbeScriptTest {
         assertThat(probe).isEqualTo(dir.resolve("run/probe"));
         assertThat(probe.resolve("sitecustomize.py")).isRegularFile();
         assertThat(probe.resolve("gpu_sanitize_probe.py")).isRegularFile();
+        assertThat(probe.resolve("gpu_sanitize_state.py")).isRegularFile();
         run(
                 dir,
                 java.util.Map.of(),
@@ -92,7 +93,8 @@ class ProbeScriptTest {
                         "-c",
                         "import ast, sys; [ast.parse(open(f).read(), f) for f in sys.argv[1:]]",
                         probe.resolve("sitecustomize.py").toString(),
-                        probe.resolve("gpu_sanitize_probe.py").toString()));
+                        probe.resolve("gpu_sanitize_probe.py").toString(),
+                        probe.resolve("gpu_sanitize_state.py").toString()));
     }
 
     /** The Python tests of test_probe.py as {@code Class.test_name}: each runs on its own, beside the others. */

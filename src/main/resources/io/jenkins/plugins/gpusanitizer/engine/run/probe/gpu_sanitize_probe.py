@@ -83,7 +83,9 @@ class _State(object):
     errors = 0
     failures = 0
     ooms = 0
-    lock = threading.Lock()
+    # reentrant: the garbage collector can free a job's tensor inside a write, and that free's callback may have
+    # a line of its own to write on the same thread
+    lock = threading.RLock()
     torch = None
     torch_dir = None
     stdlib_dir = None
@@ -111,16 +113,24 @@ class _State(object):
     refused = set()
     pickle = None
     exiting = False
+    state = None  # gpu_sanitize_state, once its audit hook is armed
 
 
 _S = _State()
 
 
 def _after_fork():
-    _S.lock = threading.Lock()
+    """The child of a fork (a DataLoader worker) starts with no lock held and counts its own work: a lock another
+    thread of the parent held at the fork would never be released in the child."""
+    _S.lock = threading.RLock()
     _S.reduce_lock = threading.Lock()
     _W.steps = 0  # a forked child's work is its own: the parent's count stays the parent's
+    _W.backward = 0
+    _W.last_emit = 0.0
     _W.cuda = False
+    _alloc_after_fork()
+    if _S.state is not None:
+        _S.state.after_fork()
 
 
 if hasattr(os, "register_at_fork"):
@@ -330,12 +340,23 @@ def _install_sanitizer(torch):
 # but it calls torch's GPU trace (torch.cuda._gpu_trace, the hook CSAN uses) with the pointer of each cudaMalloc
 # and, before it, of each cudaFree. So: a callback per allocation takes the innermost user frames and the size
 # (cuMemGetAddressRange) and writes a line to this process's own alloc-PID.jsonl, unless the address already
-# has that size and site in the file. The lines are written as the job runs: the job dies of the fault (under
-# memcheck, in a destructor: std::terminate, no excepthook), the record is there. The file is bounded: at
-# GPU_SANITIZE_PROBE_MAX_ALLOCS lines it becomes alloc-PID.prev.jsonl and a new one starts with the sites
-# and the allocations still live, so a buffer allocated at the start (a static buffer) is never lost.
-# Shapes: the allocations not yet seen as a tensor wait (a few); at later callbacks (a free is the job's line
-# rebinding a local) the user frames' locals are looked at for a CUDA tensor holding one of them.
+# has that size and site in the file; a callback per free writes a `free` line with the line that freed it (issue
+# #48, 6: memcheck's "inside the nearest allocation" is a freed block, named as a use after free). The first line
+# says what the record holds (`alloc-record`: frees recorded, memcheck's --padding the driver counts in a size).
+# The lines are written as the job runs: the job dies of the fault (under memcheck, in a destructor:
+# std::terminate, no excepthook), the record is there. The file is bounded: at GPU_SANITIZE_PROBE_MAX_ALLOCS
+# lines it becomes alloc-PID.prev.jsonl and a new one starts with the sites, the allocations still live and the
+# blocks freed last, so a buffer allocated at the start (a static buffer) is never lost.
+#
+# Threads: a callback comes on whichever thread allocates or frees (a prefetch thread, autograd's engine, a
+# thread with no Python frame at all). One lock orders the record; a thread-local flag turns an event that comes
+# on the same thread while its callback runs (a tensor freed by the garbage collector inside it) into one queued
+# and recorded right after, never dropped; what still cannot be recorded is counted (`dropped`).
+# Shapes: only where a frame's locals are a proxy (Python 3.13+, PEP 667). On 3.12 and older, reading
+# f_locals stores a dict of strong references on the frame: the job's old tensors would stay alive past the line
+# that rebinds them, raising the run's peak and changing which addresses are reused (what --padding relies
+# on). There, size and line name the buffer. Locals are matched by exact type: isinstance on a job's object can
+# run the job's code.
 
 
 class _Allocs(object):
@@ -343,8 +364,10 @@ class _Allocs(object):
     fd = None
     fd_id = None
     path = None
+    header = None  # the alloc-record line every file starts with
     live = {}  # ptr -> (size, site id) of the allocations not freed
-    written = {}  # ptr -> (size, site id) as last written in the current file
+    freed = {}  # ptr -> (size, site id, free site id) of the blocks freed last and not allocated again (bounded)
+    written = {}  # ptr -> (size, site id) or (size, site id, free site id) as last written in the current file
     shapes = {}  # ptr -> the alloc-shape line of a live allocation
     pending = []  # pointers allocated recently whose tensor was not seen yet, oldest first
     pending_at = {}  # ptr -> the callback count when it was allocated
@@ -352,13 +375,13 @@ class _Allocs(object):
     site_lines = {}  # site id -> its alloc-site line
     lines = 0  # in the current file
     limit = 0  # the line count at which the current file rotates (set at the start)
-    rotating = False
     files = 1
     range_of = None  # ptr -> size, or None
     calls = 0
     frees = 0
+    dropped = 0  # events not recorded: the queue of one thread's nested events was full
     seconds = 0.0
-    busy = False
+    lock = threading.Lock()
 
 
 _A = _Allocs()
@@ -367,6 +390,23 @@ _MAX_PENDING = 16
 _PENDING_EVENTS = 64  # a tensor not seen within this many allocations and frees is given up (a parameter, an
 #                       activation kept for backward): the locals are looked at only while something is pending
 _MAX_SITES = 5000
+_MAX_FREED = 4096  # freed blocks kept across a rotation
+_MAX_NESTED = 1024
+_SHAPES = sys.version_info >= (3, 13)  # f_locals is a proxy: reading it keeps nothing alive
+
+
+def _alloc_after_fork():
+    """A forked child records into a file of its own, from nothing: the parent's allocations are the parent's."""
+    _A.lock = threading.Lock()
+    if _A.path is None:
+        return
+    _A.path = os.path.join(os.path.dirname(_A.path), "alloc-%d.jsonl" % os.getpid())
+    _A.fd = _A.fd_id = None
+    _A.live, _A.freed, _A.written, _A.shapes = {}, {}, {}, {}
+    _A.pending, _A.pending_at = [], {}
+    _A.sites, _A.site_lines = {}, {}
+    _A.lines, _A.files, _A.calls, _A.frees, _A.dropped, _A.seconds = 0, 1, 0, 0, 0, 0.0
+    _A.limit = _MAX_ALLOC_LINES
 
 
 def _alloc_address_range():
@@ -392,9 +432,7 @@ def _alloc_address_range():
 
 
 def _alloc_write(rec):
-    """One line into this process's allocation file, one os.write; the file rotates at the bound."""
-    if _A.lines >= _A.limit and not _A.rotating:
-        _alloc_rotate()
+    """One line into this process's allocation file, one os.write."""
     line = (json.dumps(rec, separators=(",", ":")) + "\n").encode("utf-8", "replace")
     fd = _A.fd
     if fd is not None:
@@ -408,13 +446,16 @@ def _alloc_write(rec):
         fd = os.open(_A.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
         st = os.fstat(fd)
         _A.fd, _A.fd_id = fd, (st.st_dev, st.st_ino)
+        if _A.lines == 0 and _A.header is not None and rec is not _A.header:
+            os.write(fd, (json.dumps(_A.header, separators=(",", ":")) + "\n").encode("utf-8"))
+            _A.lines += 1
     os.write(fd, line)
     _A.lines += 1
 
 
 def _alloc_rotate():
     """The full file becomes .prev (the one before is dropped); the new one starts with every site, the live
-    allocations and their shapes, so that the two files always hold every live allocation."""
+    allocations and their shapes, and the blocks freed last, so that the two files always hold them all."""
     if _A.fd is not None:
         try:
             os.close(_A.fd)
@@ -425,7 +466,6 @@ def _alloc_rotate():
     _A.files += 1
     _A.lines = 0
     _A.written = {}
-    _A.rotating = True
     try:
         for sid in sorted(_A.site_lines):
             _alloc_write(_A.site_lines[sid])
@@ -435,8 +475,11 @@ def _alloc_rotate():
             shape = _A.shapes.get(ptr)
             if shape is not None:
                 _alloc_write(shape)
+        for ptr, (size, sid, fsid) in list(_A.freed.items()):
+            _alloc_write({"type": "alloc", "ptr": "0x%x" % ptr, "size": size, "site": sid})
+            _alloc_write({"type": "free", "ptr": "0x%x" % ptr, "site": fsid})
+            _A.written[ptr] = (size, sid, fsid)
     finally:
-        _A.rotating = False
         _A.limit = _A.lines + _MAX_ALLOC_LINES  # the snapshot does not count against the new file's bound
 
 
@@ -459,13 +502,13 @@ def _alloc_site(frames):
 
 
 def _alloc_seen_tensors(frame):
-    """The pending allocations held by a CUDA tensor in the locals of the job's innermost two frames."""
+    """The pending allocations held by a CUDA tensor in the locals of the job's innermost two frames (3.13+ only:
+    there f_locals is a proxy that stores nothing on the frame)."""
     now = _A.calls + _A.frees
     while _A.pending and now - _A.pending_at.get(_A.pending[0], now) > _PENDING_EVENTS:
         _A.pending_at.pop(_A.pending.pop(0), None)
     if not _A.pending:
         return
-    torch = _S.torch
     looked = 0
     f = frame
     depth = 0
@@ -473,13 +516,13 @@ def _alloc_seen_tensors(frame):
         if _is_user(f.f_code.co_filename):
             looked += 1
             for v in list(f.f_locals.values()):
-                if type(v) is not torch.Tensor and not isinstance(v, torch.Tensor):
+                if not _torch_tensor_type(type(v)):
                     continue
                 try:
                     if not v.is_cuda or v.storage_offset() != 0:
                         continue
                     ptr = v.untyped_storage().data_ptr()
-                    if ptr not in _A.pending:
+                    if ptr not in _A.pending_at:
                         continue
                     _A.pending.remove(ptr)
                     _A.pending_at.pop(ptr, None)
@@ -495,57 +538,113 @@ def _alloc_seen_tensors(frame):
         depth += 1
 
 
-def _on_alloc(ptr):
-    """torch's GPU trace callback for each allocation: must be cheap and never raise."""
-    if not ptr or _A.busy:
-        return
-    _A.busy = True
+_TENSOR_TYPES = {}  # type -> whether it is torch's own tensor class (torch.Tensor, nn.Parameter, ...)
+
+
+def _torch_tensor_type(kind):
+    """Whether `kind` is a tensor class torch itself defines, read without running the job's code: no isinstance
+    (a job's __instancecheck__ or __class__ property), the module read past any metaclass."""
+    known = _TENSOR_TYPES.get(kind)
+    if known is None:
+        known = False
+        try:
+            tensor = _S.torch.Tensor
+            module = type.__getattribute__(kind, "__module__")
+            known = kind is tensor or (tensor in type.__getattribute__(kind, "__mro__") and isinstance(module, str)
+                                       and (module == "torch" or module.startswith("torch.")))
+        except Exception:
+            pass
+        if len(_TENSOR_TYPES) < 1000:
+            _TENSOR_TYPES[kind] = known
+    return known
+
+
+def _caller_frame():
+    """The frame that called the callback, or None on a thread with no Python frame (sys._getframe raises)."""
     try:
-        t0 = time.perf_counter()
+        return sys._getframe(2)
+    except ValueError:
+        return None
+
+
+def _alloc_event(kind, ptr, frame):
+    """Records one event, or queues it when this thread is already recording one (never a lock taken twice)."""
+    tls = _S.tls
+    nested = getattr(tls, "alloc_queue", None)
+    if nested is not None:
+        if len(nested) < _MAX_NESTED:
+            nested.append((kind, ptr, _user_frames(frame, 2) if frame is not None else []))
+        else:
+            _A.dropped += 1
+        return
+    queue = tls.alloc_queue = []
+    try:
+        with _A.lock:
+            t0 = time.perf_counter()
+            _alloc_record(kind, ptr, _user_frames(frame, 2) if frame is not None else [], frame)
+            while queue:
+                k, p, frames = queue.pop(0)
+                _alloc_record(k, p, frames, None)
+            _A.seconds += time.perf_counter() - t0
+    except Exception as e:
+        _error("alloc" if kind == "alloc" else "alloc-free", e)
+    finally:
+        tls.alloc_queue = None
+
+
+def _alloc_record(kind, ptr, frames, frame):
+    if _A.lines >= _A.limit:
+        _alloc_rotate()  # before the event changes anything: the new file starts from a consistent state
+    if kind == "alloc":
         _A.calls += 1
         size = _A.range_of(ptr) if _A.range_of is not None else None
-        frame = sys._getframe(1)
-        sid = _alloc_site(_user_frames(frame, 2))
+        sid = _alloc_site(frames)
         _A.live[ptr] = (size, sid)
+        _A.freed.pop(ptr, None)
         _A.shapes.pop(ptr, None)
         if _A.written.get(ptr) != (size, sid):
             _A.written[ptr] = (size, sid)
             _alloc_write({"type": "alloc", "ptr": "0x%x" % ptr, "size": size, "site": sid})
-        if _A.pending:
-            _alloc_seen_tensors(frame)
-        if sid is not None:
+        if _SHAPES and sid is not None:
+            if _A.pending and frame is not None:
+                _alloc_seen_tensors(frame)
             if len(_A.pending) >= _MAX_PENDING:
                 _A.pending_at.pop(_A.pending.pop(0), None)
             _A.pending.append(ptr)
             _A.pending_at[ptr] = _A.calls + _A.frees
-        _A.seconds += time.perf_counter() - t0
-    except Exception as e:
-        _error("alloc", e)
-    finally:
-        _A.busy = False
+        return
+    _A.frees += 1
+    held = _A.live.pop(ptr, None)
+    _A.shapes.pop(ptr, None)
+    if ptr in _A.pending_at:
+        _A.pending.remove(ptr)
+        del _A.pending_at[ptr]
+    if held is not None:
+        fsid = _alloc_site(frames)
+        if len(_A.freed) >= _MAX_FREED:
+            _A.freed.pop(next(iter(_A.freed)))
+        _A.freed[ptr] = (held[0], held[1], fsid)
+        written = _A.written.get(ptr)
+        if written != (held[0], held[1], fsid):
+            if written != held:  # the file holds this address otherwise (rotated since): the block first
+                _alloc_write({"type": "alloc", "ptr": "0x%x" % ptr, "size": held[0], "site": held[1]})
+            _A.written[ptr] = (held[0], held[1], fsid)
+            _alloc_write({"type": "free", "ptr": "0x%x" % ptr, "site": fsid})
+    if _SHAPES and _A.pending and frame is not None:
+        _alloc_seen_tensors(frame)
+
+
+def _on_alloc(ptr):
+    """torch's GPU trace callback for each allocation: must be cheap and never raise."""
+    if ptr:
+        _alloc_event("alloc", ptr, _caller_frame())
 
 
 def _on_free(ptr):
-    """Called before each cudaFree: the allocation is no longer live, and the job's line that freed it (a local
-    rebound) is where a pending tensor may now be seen."""
-    if _A.busy:
-        return
-    _A.busy = True
-    try:
-        t0 = time.perf_counter()
-        _A.frees += 1
-        _A.live.pop(ptr, None)
-        _A.shapes.pop(ptr, None)
-        if ptr in _A.pending_at:
-            _A.pending.remove(ptr)
-            del _A.pending_at[ptr]
-        if _A.pending:
-            _alloc_seen_tensors(sys._getframe(1))
-        _A.seconds += time.perf_counter() - t0
-    except Exception as e:
-        _error("alloc-free", e)
-    finally:
-        _A.busy = False
+    """Called before each cudaFree: the allocation is no longer live; the job's line that freed it (a local rebound,
+    a `del`) is recorded with it."""
+    if ptr:
+        _alloc_event("free", ptr, _caller_frame())
 
 
 def _install_alloc_record(torch):
@@ -572,8 +671,15 @@ def _start_alloc_record(torch):
     _A.path = os.path.join(os.path.dirname(os.path.abspath(_OUT)), "alloc-%d.jsonl" % os.getpid())
     _A.limit = _MAX_ALLOC_LINES
     _A.range_of = _alloc_address_range()
+    frees = hasattr(trace, "register_callback_for_memory_deallocation")
+    # what a reader needs to trust the record: whether a missing free means "still live", and the guard zone
+    # (memcheck's --padding, passed by the runner) the driver counts in each size
+    _A.header = {"type": "alloc-record", "frees": frees, "shapes": _SHAPES}
+    padding = os.environ.get("GPU_SANITIZE_PROBE_PADDING")
+    if padding is not None and padding.isdigit():
+        _A.header["padding"] = int(padding)
     trace.register_callback_for_memory_allocation(_on_alloc)
-    if hasattr(trace, "register_callback_for_memory_deallocation"):
+    if frees:
         trace.register_callback_for_memory_deallocation(_on_free)
     activate()
     _A.on = True
@@ -588,7 +694,7 @@ def _alloc_summary():
     if _A.path is not None and _A.path.endswith("-%d.jsonl" % os.getpid()):
         _emit({"type": "alloc-summary", "file": os.path.basename(_A.path), "calls": _A.calls, "frees": _A.frees,
                "files": _A.files, "lines": _A.lines, "live": len(_A.live), "sites": len(_A.sites),
-               "seconds": round(_A.seconds, 4)}, force=True)
+               "dropped": _A.dropped, "seconds": round(_A.seconds, 4)}, force=True)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1283,13 +1389,17 @@ def _install_regression(torch):
 #
 # What each run did on the GPU, so that a run that did nothing (it resumed from a checkpoint another run
 # wrote, fell back to the CPU when CUDA failed under the tool, or returned while its work went on) is never
-# read as a clean one. Cheap by construction: a counter bumped by torch's global optimizer-step hook, one
-# record when the process creates its CUDA context (torch.cuda._lazy_call), a progress record at most every
-# few seconds from the step hook itself (no thread), and one at exit with the allocator's counters.
+# read as a clean one. Cheap by construction: a counter bumped by torch's global optimizer-step hook, another
+# by each backward pass (torch.autograd.backward, which Tensor.backward calls, and torch.autograd.grad: a job
+# that updates its weights by hand, `p.data.add_(p.grad, alpha=-lr)`, or in a torch.func loop takes no optimizer
+# step, issue #47, 13), one record when the process creates its CUDA context (torch.cuda._lazy_call), a progress
+# record on the first step or backward pass and then at most every few seconds from those hooks themselves (no
+# thread), and one at exit with the allocator's counters.
 
 
 class _Work(object):
     steps = 0
+    backward = 0
     last_emit = 0.0
     cuda = False
 
@@ -1310,17 +1420,37 @@ def _work_cuda():
 def _work_step(optimizer, args, kwargs):
     """torch's global optimizer-step post hook: one counter, a progress record every few seconds."""
     _W.steps += 1
+    _work_progress(_W.steps == 1)
+
+
+def _work_progress(first):
     try:
         now = time.time()
-        if _W.steps == 1 or now - _W.last_emit >= _WORK_EVERY:
+        if first or now - _W.last_emit >= _WORK_EVERY:
             _W.last_emit = now
-            _emit({"type": "work", "event": "progress", "steps": _W.steps, "ts": round(now, 3)}, force=True)
+            _emit({"type": "work", "event": "progress", "steps": _W.steps, "backward": _W.backward,
+                   "ts": round(now, 3)}, force=True)
     except Exception:
         pass
 
 
+def _counting_backward(original):
+    """torch.autograd.backward or torch.autograd.grad, counted once per call (before it runs: a pass that raises
+    was still asked for); everything else is the original's."""
+    import functools
+
+    @functools.wraps(original)
+    def counted(*args, **kwargs):
+        _W.backward += 1
+        _work_progress(_W.backward == 1)
+        return original(*args, **kwargs)
+
+    counted._gpu_sanitize_probe = True
+    return counted
+
+
 def _work_counters(torch):
-    rec = {"steps": _W.steps}
+    rec = {"steps": _W.steps, "backward": _W.backward}
     try:
         rec["cuda"] = bool(torch.cuda.is_initialized())
         if rec["cuda"]:
@@ -1359,6 +1489,21 @@ def _install_work(torch):
         armed.append("steps")
     except Exception as e:
         _error("work-steps", e)
+    try:
+        autograd = torch.autograd  # Tensor.backward looks torch.autograd.backward up at each call
+        wrapped = 0
+        for name in ("backward", "grad"):
+            original = getattr(autograd, name, None)
+            if callable(original) and not getattr(original, "_gpu_sanitize_probe", False):
+                counted = _counting_backward(original)
+                setattr(autograd, name, counted)
+                # TorchScript maps torch.autograd.grad/backward to aten::grad/backward by identity
+                _register_jit_builtin(sys.modules.get("torch.jit._builtins"), counted, "aten::" + name)
+                wrapped += 1
+        if wrapped:
+            armed.append("backward")
+    except Exception as e:
+        _error("work-backward", e)
     return armed
 
 
@@ -1376,7 +1521,7 @@ def _at_exit():
                 _sample("exit")
             except Exception as e:
                 _error("exit-sample", e)
-        rec = {"type": "exit", "probeSeconds": round(_S.probe_seconds, 4)}
+        rec = {"type": "exit", "probeSeconds": round(_S.probe_seconds, 4), "dropped": _A.dropped}
         if _MODE == "blocking":
             rec["watchedCalls"] = _S.watched_calls
         elif _MODE == "regression":
@@ -1465,11 +1610,27 @@ class _TorchFinder(object):
         pass
 
 
+def _install_state():
+    """The audit hook that names files opened outside the run's copy (gpu_sanitize_state.py beside this file)."""
+    try:
+        import importlib.util
+
+        spec = importlib.util.spec_from_file_location("gpu_sanitize_state", os.path.join(_HERE, "gpu_sanitize_state.py"))
+        state = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(state)
+        if state.install(lambda rec: _emit(rec, force=True)):
+            _S.state = state
+    except Exception as e:
+        _error("state", e)
+
+
 def install():
     """Called by sitecustomize: arms the hook; costs one name comparison per module import until torch."""
     if _S.installed or not _OUT or _MODE not in ("blocking", "regression", "sanitizer"):
         return
     _S.installed = True
+    if os.environ.get("GPU_SANITIZE_PROBE_STATE", "1") != "0":
+        _install_state()
     if "torch" in sys.modules:
         _on_torch(sys.modules["torch"])
         return
