@@ -5,7 +5,6 @@ package hudson.model;
 // Only what the plugin uses, with the real modifiers, generics, checked exceptions and nullability;
 // bodies throw. Never packaged (see ../README.md).
 
-import edu.umd.cs.findbugs.annotations.NonNull;
 import hudson.security.AccessControlled;
 
 public abstract class AbstractItem extends Actionable implements Item, AccessControlled {

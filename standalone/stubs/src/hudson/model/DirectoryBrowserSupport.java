@@ -15,7 +15,8 @@ public final class DirectoryBrowserSupport implements HttpResponse {
 
     public final String title;
 
-    public DirectoryBrowserSupport(ModelObject owner, VirtualFile base, String title, String icon, boolean serveDirIndex) {
+    public DirectoryBrowserSupport(
+            ModelObject owner, VirtualFile base, String title, String icon, boolean serveDirIndex) {
         this.owner = owner;
         this.title = title;
     }

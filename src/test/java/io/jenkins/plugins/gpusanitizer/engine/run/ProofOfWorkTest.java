@@ -2,6 +2,7 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jenkins.plugins.gpusanitizer.engine.gate.ProofOfWork;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
 import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
@@ -14,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The proof-of-work rules on recorded run directories (the probe's work records as the probe writes them). */
-class WorkCheckTest {
+class ProofOfWorkTest {
     @TempDir
     Path dir;
 
@@ -57,7 +58,10 @@ class WorkCheckTest {
     }
 
     private List<Reason> reasons(RunRecord r) {
-        return WorkCheck.of(r, new RunDirectory(dir)).reasons();
+        return new ProofOfWork(RunWorkReader.read(r, new RunDirectory(dir), null).stream()
+                        .map(RunWorkReader.Read::work)
+                        .toList())
+                .reasons();
     }
 
     @Test
@@ -159,7 +163,8 @@ class WorkCheckTest {
                 phase("regression", PhaseResult.PASSED, List.of("python3", "train.py"), null));
 
         assertThat(reasons(r)).isEmpty();
-        assertThat(WorkCheck.of(r, new RunDirectory(dir)).json()).noneMatch(Report.WorkJson::counted);
+        assertThat(RunWorkReader.json(RunWorkReader.read(r, new RunDirectory(dir), null)))
+                .noneMatch(Report.WorkJson::counted);
     }
 
     /** The H200's examples/cudnn_bench.py: a 10 s budget, far fewer steps under the tool in as long a time. */
