@@ -59,6 +59,7 @@ public final class ProofOfWork {
         probeDropped(reasons);
         lessWork(reasons);
         shorterCommand(reasons);
+        noneWorked(reasons);
         return reasons;
     }
 
@@ -215,6 +216,32 @@ public final class ProofOfWork {
                                 + ": none of the job's training was checked under the tool" + cause(r)));
             }
         }
+    }
+
+    /**
+     * No run did any work, and the runs read state from outside their copies: the runs agree with each other, so only
+     * the reference build can show they did less than the job does ({@code ReferenceWork}); without it, said.
+     */
+    private void noneWorked(List<Reason> reasons) {
+        List<RunWork> judged = runs.stream()
+                .filter(r -> r.counted() && r.end() == RunWork.End.BY_ITSELF && !r.stoppedAtDefect())
+                .toList();
+        List<ProbeLog.StateAccess> read = judged.stream()
+                .flatMap(r -> r.stateRead().stream())
+                .collect(
+                        Collectors.toMap(ProbeLog.StateAccess::path, s -> s, (a, b) -> a, java.util.LinkedHashMap::new))
+                .values()
+                .stream()
+                .toList();
+        if (judged.isEmpty() || judged.stream().anyMatch(RunWork::worked) || read.isEmpty()) {
+            return;
+        }
+        reasons.add(Reason.warning(
+                "no-work-seen",
+                "no run did an optimizer step or a backward pass (" + names(judged) + "), and they read state from"
+                        + " outside their copies of the working directory: " + files(read)
+                        + ": if the job trains, it found its work done there; against a reference build whose runs"
+                        + " trained (--reference, or the Jenkins reference build) this is an error"));
     }
 
     /** What was seen of why a run did less: the files it read outside its copy, or the directory the runs shared. */
