@@ -102,7 +102,7 @@ public final class ProofOfWork {
         if (r.end() != RunWork.End.BY_ITSELF
                 || r.killedPids().isEmpty()
                 || r.gpu() == RunWork.Gpu.USED
-                || !(r.probe() == RunWork.Probe.SILENT || r.counted() && r.cudaProcesses() == 0 && !r.worked())) {
+                || r.probe() != RunWork.Probe.SILENT) {
             return;
         }
         reasons.add(Reason.error(
@@ -110,7 +110,7 @@ public final class ProofOfWork {
                 r.run() + ": nothing of the job ran: the command returned after "
                         + String.format(java.util.Locale.ROOT, "%.1f", r.wallSeconds())
                         + " s and the process(es) it left (" + pids(r.killedPids()) + ") were killed with the phase;"
-                        + " no process of it " + (r.probe() == RunWork.Probe.SILENT ? "imported torch" : "used CUDA")
+                        + " no process of it imported torch"
                         + (r.gpu() == RunWork.Gpu.NOT_SEEN
                                 ? " and nvidia-smi saw none of its processes on the GPU"
                                 : "")

@@ -68,7 +68,7 @@ final class RunWorkReader {
                             log == null ? List.of() : log.state(),
                             gpu(pids),
                             pids == null ? List.of() : List.copyOf(pids.ours()),
-                            killedPids(p.note()),
+                            killedPids(p),
                             stoppedAtDefect(p, sanitizer, analysis),
                             manifest != null,
                             throughput && Phase.REGRESSION.id().equals(p.name())),
@@ -121,16 +121,21 @@ final class RunWorkReader {
     }
 
     /**
-     * The processes the supervisor's sweep killed after the command returned, as its note lists them (the first five);
-     * none when the note says they outlived the main process: that is an error of its own ({@link PhaseReasons}).
+     * The processes the supervisor's sweep killed after the command returned (the phase's {@code killedPids}; in
+     * records written before those were kept, the first five its note lists); none when the note says they outlived
+     * the main process: that is an error of its own ({@link PhaseReasons}).
      */
-    static List<Long> killedPids(String note) {
-        List<Long> pids = new ArrayList<>();
-        if (note == null || note.contains(PhaseReasons.OUTLIVED)) {
-            return pids;
+    static List<Long> killedPids(Report.PhaseJson p) {
+        String note = p.note();
+        if (note != null && note.contains(PhaseReasons.OUTLIVED)) {
+            return List.of();
         }
-        Matcher m = KILLED.matcher(note);
-        if (m.find()) {
+        if (p.killedPids() != null) {
+            return p.killedPids();
+        }
+        List<Long> pids = new ArrayList<>();
+        Matcher m = note == null ? null : KILLED.matcher(note);
+        if (m != null && m.find()) {
             Matcher pid = PID.matcher(m.group(1));
             while (pid.find()) {
                 pids.add(Long.parseLong(pid.group(1)));

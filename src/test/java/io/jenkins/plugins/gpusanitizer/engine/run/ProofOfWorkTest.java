@@ -88,6 +88,43 @@ class ProofOfWorkTest {
                 });
     }
 
+    /** The supervisor's killed pids are a field of the phase's record: its note may name other processes, or none. */
+    @Test
+    void theKilledPidsAreReadFromThePhaseRecordNotFromItsNote() throws IOException {
+        probe(
+                "regression",
+                "{\"type\":\"probe\",\"pid\":100,\"t\":0.1}",
+                "{\"type\":\"probe\",\"pid\":201,\"t\":0.1}",
+                "{\"type\":\"work\",\"event\":\"cuda\",\"pid\":201,\"ts\":3}",
+                "{\"type\":\"work\",\"event\":\"progress\",\"steps\":0,\"backward\":9,\"pid\":201,\"ts\":40}");
+        Report.PhaseJson p = phase("regression", PhaseResult.PASSED, List.of("python3", "launch.py"), "a note");
+        Report.PhaseJson killed = new Report.PhaseJson(
+                p.name(),
+                p.tool(),
+                p.command(),
+                p.environment(),
+                p.gpu(),
+                p.status(),
+                p.exitCode(),
+                p.signal(),
+                p.wallSeconds(),
+                p.timeToFailureSeconds(),
+                p.timedOut(),
+                p.stoppedAtTarget(),
+                p.files(),
+                p.note(),
+                false,
+                List.of(201L));
+
+        assertThat(reasons(record(killed)))
+                .extracting(Reason::code, Reason::message)
+                .singleElement()
+                .satisfies(t -> {
+                    assertThat(t.toList().get(0)).isEqualTo("detached");
+                    assertThat((String) t.toList().get(1)).contains("process 201", "9 backward pass(es)");
+                });
+    }
+
     @Test
     void aKilledLeftoverThatNeverUsedTheGpuIsNoFinding() throws IOException {
         probe(
