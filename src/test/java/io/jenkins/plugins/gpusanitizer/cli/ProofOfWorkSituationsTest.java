@@ -187,6 +187,32 @@ class ProofOfWorkSituationsTest {
         assertThat(j.html()).contains(CHECKPOINT);
     }
 
+    /** The reference weighs only the same run of the same command: a run of another command there says nothing. */
+    @Test
+    void aReferenceRunOfAnotherCommandIsNotWeighed() throws IOException {
+        Path reference = firstBuild(run -> {
+            try {
+                phases(run, p -> {
+                    if (p.get("name").asText().equals("regression")) {
+                        withJobArgs(p, "--lr", "0.1");
+                    }
+                });
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        Path second = build("second");
+        for (String phase : RUNS) {
+            work(second, phase, 0, 0, stateRead(rank(second, phase), CHECKPOINT, "tmp"));
+        }
+
+        Judged j = analyze(second, reference);
+        assertThat(j.verdict()).isEqualTo("ERROR");
+        assertThat(j.messages("less-work"))
+                .hasSize(2)
+                .noneSatisfy(m -> assertThat(m).startsWith("regression "));
+    }
+
     /**
      * Situation 12: the README's shorter sanitizerCommand after an aborted build: the memcheck run found the checkpoint
      * past its max_steps and trained nothing, the blocking run was cut at the sanitizer run's clean end, the regression

@@ -125,6 +125,21 @@ class ProofOfWorkTest {
                 });
     }
 
+    /** A phase recorded without its command (a hand-edited or cut record) is judged, not a crash of the analysis. */
+    @Test
+    void aPhaseWithoutACommandIsNoCrash() throws IOException {
+        probe("blocking", work(2, 0));
+        probe("regression", work(3, 40));
+
+        List<Reason> reasons = reasons(record(
+                phase("blocking", PhaseResult.PASSED, null, null),
+                phase("regression", PhaseResult.PASSED, List.of("python3", "train.py"), null)));
+
+        assertThat(reasons)
+                .as("runs of unknown and known commands are not the same job")
+                .isEmpty();
+    }
+
     @Test
     void aKilledLeftoverThatNeverUsedTheGpuIsNoFinding() throws IOException {
         probe(
