@@ -113,10 +113,11 @@ final class AnalyzeCommand implements Callable<Integer> {
                 var dir = new RunDirectory(runDir);
                 var record = dir.readRecord();
                 // the runner's own analysis: the phases' recorded outcomes count as they did for 'run'
+                var judged = dir.judge(record, gatePolicy, List.of());
                 Report report = output.compare(new ReportMapper(gatePolicy.frameClassifier())
-                        .toReport(dir.analyze(record, gatePolicy, List.of()))
+                        .toReport(judged.analysis())
                         .withExecution(record.execution())
-                        .withWork(dir.work(record)));
+                        .withWork(judged.work()));
                 output.write(report, out);
                 return ReportOutput.exitCode(report);
             } catch (InputException e) {

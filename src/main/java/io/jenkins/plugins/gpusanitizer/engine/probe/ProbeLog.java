@@ -15,6 +15,8 @@ import java.util.Map;
  * @param badLines  lines that were not JSON objects (a stray write), not counting a last line cut short
  * @param cutLastLine the last line was cut short (a process killed while writing): tolerated
  * @param truncated the file was longer than the bound and its end was not read
+ * @param state     files the job's processes opened outside their run's copy of the working directory (the probe's
+ *                  {@code state} records), each path once per event, in the order first seen
  */
 public record ProbeLog(
         String phase,
@@ -31,24 +33,34 @@ public record ProbeLog(
         long records,
         long badLines,
         boolean cutLastLine,
-        boolean truncated) {
+        boolean truncated,
+        List<StateAccess> state) {
 
     /**
      * What one process did on the GPU (the probe's {@code work} records, issue #40).
      *
      * @param cuda        it created its CUDA context
      * @param steps       optimizer steps it took (torch's global step hook), the highest count recorded
+     * @param backward    backward passes it took (hand-written updates take these and no optimizer step), the highest
+     *                    count recorded; 0 from a probe that did not count them
      * @param allocations the caching allocator's allocations at its exit; null when not recorded (killed, or the
      *                    allocator off: the sanitizer run's uncached allocations are not counted by torch)
      * @param lastSeen    epoch seconds of its last work record; null when it wrote none with a time
      * @param exited      it wrote its exit record (ended through Python's exit, not killed)
      */
-    public record Work(long pid, boolean cuda, long steps, Long allocations, Double lastSeen, boolean exited) {
-        Work merge(boolean sawCuda, long sawSteps, Long sawAllocations, Double at, boolean exit) {
+    public record Work(
+            long pid, boolean cuda, long steps, long backward, Long allocations, Double lastSeen, boolean exited) {
+        /** Whether it did any of the job's work: an optimizer step or a backward pass. */
+        public boolean worked() {
+            return steps > 0 || backward > 0;
+        }
+
+        Work merge(boolean sawCuda, long sawSteps, long sawBackward, Long sawAllocations, Double at, boolean exit) {
             return new Work(
                     pid,
                     cuda || sawCuda,
                     Math.max(steps, sawSteps),
+                    Math.max(backward, sawBackward),
                     sawAllocations != null ? sawAllocations : allocations,
                     later(lastSeen, at),
                     exited || exit);
@@ -59,6 +71,21 @@ public record ProbeLog(
                 return b;
             }
             return b == null ? a : Double.valueOf(Math.max(a, b));
+        }
+    }
+
+    /**
+     * A file a process of the job opened outside its run's copy of the working directory (the probe's {@code state}
+     * record): what a run may have resumed from, or left for the next.
+     *
+     * @param event {@code read} or {@code write}
+     * @param path  the absolute path
+     * @param where {@code tmp}, {@code home}, {@code workspace} (the original working directory, not the copy) or
+     *              {@code other}
+     */
+    public record StateAccess(long pid, String event, String path, String where, Double ts) {
+        public boolean read() {
+            return "read".equals(event);
         }
     }
 

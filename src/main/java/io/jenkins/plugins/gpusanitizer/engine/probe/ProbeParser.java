@@ -37,6 +37,8 @@ public final class ProbeParser {
     static final int MAX_FRAMES = 8;
     static final int MAX_ARGS = 8;
     static final int MAX_SITES_PER_SAMPLE = 100;
+    /** Distinct files opened outside the copy kept: a job that reads a dataset of many files outside names enough. */
+    static final int MAX_STATE = 1_000;
 
     private static final ObjectMapper JSON = JsonMapper.builder()
             .enable(JsonReadFeature.ALLOW_NON_NUMERIC_NUMBERS)
@@ -59,7 +61,8 @@ public final class ProbeParser {
                 0,
                 0,
                 false,
-                false);
+                false,
+                List.of());
     }
 
     public ProbeLog parse(String phase, Path file) {
@@ -135,7 +138,8 @@ public final class ProbeParser {
                 s.records,
                 s.badLines,
                 s.cutLastLine,
-                s.truncated);
+                s.truncated,
+                List.copyOf(s.state.values()));
     }
 
     private static boolean endsWithNewline(Path file) throws IOException {
@@ -156,6 +160,7 @@ public final class ProbeParser {
         final List<ProbeLog.OomSnapshot> snapshots = new ArrayList<>();
         final List<ProbeLog.Exit> exits = new ArrayList<>();
         final Map<Long, ProbeLog.Work> work = new LinkedHashMap<>();
+        final Map<String, ProbeLog.StateAccess> state = new LinkedHashMap<>();
         final Map<Long, Map<Integer, ProbeLog.Site>> sites = new LinkedHashMap<>();
         final Map<Long, List<ProbeLog.Sample>> samples = new LinkedHashMap<>();
         final Map<Long, String> ranks = new LinkedHashMap<>();
@@ -238,6 +243,7 @@ public final class ProbeParser {
                             n.hasNonNull("watchedCalls") ? n.get("watchedCalls").asLong() : null,
                             n.hasNonNull("samples") ? n.get("samples").asLong() : null));
                 case "work" -> work(n, pid);
+                case "state" -> state(n, pid);
                 case "probe-error" ->
                     error(text(n, "where") + ": " + text(n, "error") + (rank == null ? "" : " (rank " + rank + ")"));
                 default -> {
@@ -249,15 +255,41 @@ public final class ProbeParser {
         /** A process's work record, merged into what it said before (the highest step count, the last time). */
         private void work(JsonNode n, long pid) {
             String event = n.path("event").asText("");
-            ProbeLog.Work was = work.getOrDefault(pid, new ProbeLog.Work(pid, false, 0, null, null, false));
+            ProbeLog.Work was = work.getOrDefault(pid, new ProbeLog.Work(pid, false, 0, 0, null, null, false));
             work.put(
                     pid,
                     was.merge(
                             "cuda".equals(event) || n.path("cuda").asBoolean(false),
                             Math.max(0, n.path("steps").asLong(0)),
+                            Math.max(0, n.path("backward").asLong(0)),
                             n.hasNonNull("allocations") ? n.get("allocations").asLong() : null,
                             n.path("ts").isNumber() ? n.get("ts").asDouble() : null,
                             "exit".equals(event)));
+        }
+
+        /**
+         * A file opened outside the run's copy: kept once per event and path (the first time), bounded; a record
+         * without an absolute path or a known event is a bad line.
+         */
+        private void state(JsonNode n, long pid) {
+            String event = n.path("event").asText("");
+            String path = text(n, "path");
+            if (!("read".equals(event) || "write".equals(event)) || path == null || !path.startsWith("/")) {
+                throw new IllegalArgumentException(
+                        "a state record needs an event (read or write) and an absolute path");
+            }
+            String key = event + "\u0000" + path;
+            if (state.size() < MAX_STATE && !state.containsKey(key)) {
+                String where = text(n, "where");
+                state.put(
+                        key,
+                        new ProbeLog.StateAccess(
+                                pid,
+                                event,
+                                path,
+                                where == null ? "other" : where,
+                                n.path("ts").isNumber() ? n.get("ts").asDouble() : null));
+            }
         }
 
         private static ProbeLog.OpFailure failure(JsonNode n, long pid, String rank, double t) {

@@ -116,6 +116,8 @@ public final class ReferenceComparison {
                 refs.stream().filter(r -> !matchedRefs.contains(r)).toList();
         List<Report.ReasonJson> reasons = outstandingDemoted(current.reasons(), status, newOnly);
         reasons.addAll(explained);
+        // the reference's runs say what this job's runs do: a run that did none of it now checked none of it
+        reasons.addAll(ReferenceWork.reasons(current, reference, referenceName));
         long newCount = defects.stream()
                 .filter(d -> !d.suppressed() && NEW.equals(d.status()))
                 .count();

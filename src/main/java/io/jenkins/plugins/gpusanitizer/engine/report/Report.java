@@ -599,6 +599,8 @@ public record Report(
      *
      * @param ranBeside another phase ran on the same card at the same time (false in records written before it
      *     was kept): the regression run's memory is then judged on its own processes' figures only
+     * @param killedPids the processes of the phase its supervisor killed after the main process ended (null in records
+     *     written before it was kept: the note then lists them)
      */
     public record PhaseJson(
             String name,
@@ -615,7 +617,43 @@ public record Report(
             boolean stoppedAtTarget,
             List<String> files,
             String note,
-            boolean ranBeside) {
+            boolean ranBeside,
+            List<Long> killedPids) {
+        public PhaseJson(
+                String name,
+                String tool,
+                List<String> command,
+                java.util.Map<String, String> environment,
+                String gpu,
+                String status,
+                Integer exitCode,
+                Integer signal,
+                double wallSeconds,
+                Double timeToFailureSeconds,
+                boolean timedOut,
+                boolean stoppedAtTarget,
+                List<String> files,
+                String note,
+                boolean ranBeside) {
+            this(
+                    name,
+                    tool,
+                    command,
+                    environment,
+                    gpu,
+                    status,
+                    exitCode,
+                    signal,
+                    wallSeconds,
+                    timeToFailureSeconds,
+                    timedOut,
+                    stoppedAtTarget,
+                    files,
+                    note,
+                    ranBeside,
+                    null);
+        }
+
         /** A phase that had its card to itself. */
         public PhaseJson(
                 String name,
@@ -656,10 +694,10 @@ public record Report(
             String regex, Double baseline, Double measured, Double ratio, int samples, Double tolerance) {}
 
     /**
-     * What one run of the job did (issue #40): the proof that it did the job's work, and the workspace it had.
+     * What one run of the job did (issues #40, #47): the proof that it did the job's work, and the workspace it had.
      *
-     * @param counted         the probe counted this run's work (false: no torch process, the probe off, an older
-     *                        record); the figures below are then null
+     * @param counted         the probe counted this run's work (false: no torch process, the probe off or dropped,
+     *                        an older record); the figures below are then null
      * @param processes       Python processes that imported torch
      * @param cudaProcesses   of those, the ones that created a CUDA context
      * @param optimizerSteps  optimizer steps all of them took
@@ -669,6 +707,16 @@ public record Report(
      * @param workspaceChanges paths it created, rewrote or removed there
      * @param bytesWritten    bytes of the files it created or rewrote
      * @param manifest        the list of those changes, relative to the run directory
+     * @param backwardPasses  backward passes all of them took (hand-written updates take these and no step); null when
+     *                        not counted
+     * @param probe           {@code off}, {@code silent} (on, wrote nothing), {@code uncounted} (an older probe) or
+     *                        {@code counted}; null in reports written before it was kept
+     * @param gpuSeen         nvidia-smi's per-process samples: {@code used}, {@code not-seen}, or null when unknown
+     * @param stateOutside    files its processes opened outside its copy of the working directory (the first
+     *                        {@value #MAX_STATE_SHOWN})
+     * @param end             {@code by-itself} (it ran the job to its end), {@code stopped} (by the gate, on purpose)
+     *                        or {@code other}; null in reports written before it was kept
+     * @param stoppedAtDefect it stopped at a defect the report names: how much work it did is not judged
      */
     public record WorkJson(
             String run,
@@ -680,5 +728,26 @@ public record Report(
             String workspace,
             Long workspaceChanges,
             Long bytesWritten,
-            String manifest) {}
+            String manifest,
+            Long backwardPasses,
+            String probe,
+            String gpuSeen,
+            List<StateJson> stateOutside,
+            String end,
+            boolean stoppedAtDefect) {
+        public static final int MAX_STATE_SHOWN = 20;
+
+        public WorkJson {
+            stateOutside = stateOutside == null ? List.of() : List.copyOf(stateOutside);
+        }
+
+        /** Whether it did some of the job's work: an optimizer step or a backward pass (false when not counted). */
+        public boolean worked() {
+            return counted
+                    && (optimizerSteps != null && optimizerSteps > 0 || backwardPasses != null && backwardPasses > 0);
+        }
+    }
+
+    /** A file a run's process opened outside its copy of the working directory ({@code read} or {@code write}). */
+    public record StateJson(String event, String path, String where) {}
 }

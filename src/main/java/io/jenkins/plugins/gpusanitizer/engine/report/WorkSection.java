@@ -16,8 +16,8 @@ final class WorkSection {
             return;
         }
         h.append("<section class=\"gs-work\"><h2>What each run did</h2><table><tr><th>run</th>"
-                + "<th>processes with a CUDA context</th><th>optimizer steps</th><th>allocations</th>"
-                + "<th>its workspace</th><th>changed there</th></tr>");
+                + "<th>processes with a CUDA context</th><th>optimizer steps</th><th>backward passes</th>"
+                + "<th>allocations</th><th>its workspace</th><th>changed there</th><th>opened outside it</th></tr>");
         for (Report.WorkJson w : work) {
             h.append("<tr><td>").append(Html.esc(w.run())).append("</td>");
             if (w.counted()) {
@@ -29,12 +29,17 @@ final class WorkSection {
                         .append(w.optimizerSteps())
                         .append("</td><td>")
                         .append(
+                                w.backwardPasses() == null
+                                        ? "not counted"
+                                        : w.backwardPasses().toString())
+                        .append("</td><td>")
+                        .append(
                                 w.allocations() == null
                                         ? "not counted"
                                         : w.allocations().toString())
                         .append("</td>");
             } else {
-                h.append("<td colspan=\"3\">not counted (no process imported torch, or the probe was off)</td>");
+                h.append("<td colspan=\"4\">").append(Html.esc(notCounted(w))).append("</td>");
             }
             h.append("<td><code>")
                     .append(Html.esc(w.workspace() == null ? "the working directory itself" : w.workspace()))
@@ -54,8 +59,48 @@ final class WorkSection {
                         .append(Html.esc(rawBase + HtmlReport.urlPath(w.manifest())))
                         .append("\">list</a>");
             }
+            h.append("</td><td>");
+            state(h, w.stateOutside());
             h.append("</td></tr>");
         }
         h.append("</table></section>\n");
+    }
+
+    /** Why a run's work was not counted, from what was seen: never a cause the run directory does not show. */
+    static String notCounted(Report.WorkJson w) {
+        if (w.probe() == null) {
+            return "not counted (no process imported torch, or the probe was off)";
+        }
+        return switch (w.probe()) {
+            case "off" -> "not counted: the probe was off";
+            case "uncounted" -> "not counted: a probe older than the count of work";
+            case "silent" ->
+                "used".equals(w.gpuSeen())
+                        ? "not counted: the probe wrote nothing though a process of the run used the GPU: the probe"
+                                + " was dropped (a reset PYTHONPATH?)"
+                        : "not-seen".equals(w.gpuSeen())
+                                ? "nothing counted: no process imported torch, and nvidia-smi saw none on the GPU"
+                                : "not counted: the probe wrote nothing (no process imported torch, or the probe was"
+                                        + " dropped)";
+            default -> "not counted";
+        };
+    }
+
+    /** The files the run opened outside its copy, the reads first. */
+    private static void state(StringBuilder h, List<Report.StateJson> state) {
+        if (state.isEmpty()) {
+            return;
+        }
+        h.append("<ul>");
+        state.stream()
+                .sorted(java.util.Comparator.comparing(s -> !"read".equals(s.event())))
+                .forEach(s -> h.append("<li>")
+                        .append(Html.esc(s.event()))
+                        .append(" <code>")
+                        .append(Html.esc(s.path()))
+                        .append("</code> (")
+                        .append(Html.esc(s.where()))
+                        .append(")</li>"));
+        h.append("</ul>");
     }
 }

@@ -161,7 +161,8 @@ final class PhaseLauncher {
                 dir.root().relativize(phaseDir).toString(),
                 files,
                 secrets.mask(note),
-                false);
+                false,
+                outcome.killedPids());
     }
 
     private String describeEnv(PhaseCommand command) {

@@ -21,6 +21,7 @@ import java.util.Map;
  * @param note            what the runner noticed (survivors killed, XML missing, ...), or null
  * @param ranBeside       whether another phase ran on the same card at the same time (its memory curve and speed
  *                        are not the job's alone); the scheduler sets it
+ * @param killedPids      the processes of the phase killed after its main process ended (the supervisor's sweep)
  */
 public record PhaseResult(
         String name,
@@ -36,7 +37,8 @@ public record PhaseResult(
         String directory,
         List<String> files,
         String note,
-        boolean ranBeside) {
+        boolean ranBeside,
+        List<Long> killedPids) {
 
     public static final String PASSED = "passed";
     public static final String FAILED = "failed";
@@ -77,7 +79,12 @@ public record PhaseResult(
                 directory,
                 files,
                 note,
-                false);
+                false,
+                List.of());
+    }
+
+    public PhaseResult {
+        killedPids = killedPids == null ? List.of() : List.copyOf(killedPids);
     }
 
     /** The same result, marked as run beside another phase on its card (or not). */
@@ -105,6 +112,7 @@ public record PhaseResult(
                 directory,
                 files,
                 newNote,
-                beside);
+                beside,
+                killedPids);
     }
 }

@@ -7,6 +7,7 @@ import io.jenkins.plugins.gpusanitizer.engine.analysis.ProcessMemoryInput;
 import io.jenkins.plugins.gpusanitizer.engine.analysis.SanitizerInput;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Gate;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
+import io.jenkins.plugins.gpusanitizer.engine.gate.ProofOfWork;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
 import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
@@ -94,23 +95,31 @@ public final class RunDirectory {
 
     /**
      * Analyses this directory as {@code gpu-sanitize run} did: its outputs, then the reasons the phases'
-     * recorded outcomes give ({@link PhaseReasons}), and {@code runReasons} (what only the runner saw),
-     * in one verdict. The runner's report and {@code analyze --run-dir} both come from here.
+     * recorded outcomes give ({@link PhaseReasons}), the proof of work ({@link ProofOfWork}) and {@code runReasons}
+     * (what only the runner saw), in one verdict.
      */
     public Analysis analyze(RunRecord record, GatePolicy policy, List<Reason> runReasons) {
+        return judge(record, policy, runReasons).analysis();
+    }
+
+    /** The analysis and what each run did ({@link RunWork}, read once), as the report shows them. */
+    public record Judged(Analysis analysis, List<Report.WorkJson> work) {}
+
+    /**
+     * The runner's report and {@code analyze --run-dir} both come from here: the analysis of {@link #analyze} and the
+     * report's "what each run did", from one reading of the runs' probe files.
+     */
+    public Judged judge(RunRecord record, GatePolicy policy, List<Reason> runReasons) {
         Analysis analysis = new Analyzer().analyze(analysisInput(record, policy, true));
+        List<RunWorkReader.Read> work = RunWorkReader.read(record, this, analysis);
         List<Reason> reasons = new ArrayList<>(runReasons);
         reasons.addAll(PhaseReasons.of(record, this, analysis));
-        reasons.addAll(WorkCheck.of(record, this).reasons());
+        reasons.addAll(
+                new ProofOfWork(work.stream().map(RunWorkReader.Read::work).toList()).reasons());
         reasons.addAll(SanitizerOnlyDeath.graded(
                 record, DeliberateStop.expected(record, analysis.gate().reasons())));
         Gate.Result gate = new Gate.Result(Gate.verdictOf(reasons), Gate.ordered(reasons));
-        return analysis.withGate(gate);
-    }
-
-    /** What each recorded run did on the GPU and in its workspace ({@link WorkCheck}), for the report. */
-    public List<Report.WorkJson> work(RunRecord record) {
-        return WorkCheck.of(record, this).json();
+        return new Judged(analysis.withGate(gate), RunWorkReader.json(work));
     }
 
     /** What the analyzer reads from this directory: only outputs that exist and are not empty. */
@@ -208,7 +217,7 @@ public final class RunDirectory {
     }
 
     /** The sticky GPU faults: a crash the job cannot cause by being stopped, nor by sharing the card. */
-    private static final Set<CudaErrorClass> CRASHES = EnumSet.of(
+    static final Set<CudaErrorClass> CRASHES = EnumSet.of(
             CudaErrorClass.ILLEGAL_ADDRESS,
             CudaErrorClass.DEVICE_ASSERT,
             CudaErrorClass.MISALIGNED_ADDRESS,

@@ -83,7 +83,8 @@ final class RunJournal {
                     PhaseResult.STOPPED_AT_TARGET.equals(result.status()),
                     result.files(),
                     result.note(),
-                    result.ranBeside()));
+                    result.ranBeside(),
+                    result.killedPids()));
         }
         Report.ExecutionJson execution = new Report.ExecutionJson(
                 environmentJson(),

@@ -1,6 +1,5 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
-import io.jenkins.plugins.gpusanitizer.engine.analysis.Analysis;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
 import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.report.HtmlReport;
@@ -30,11 +29,11 @@ final class RunReport {
     }
 
     Report write(RunRecord record, RunReasons reasons, GatePolicy policy) {
-        Analysis merged = dir.analyze(record, policy, reasons.list());
+        RunDirectory.Judged judged = dir.judge(record, policy, reasons.list());
         Report report = new ReportMapper(policy.frameClassifier())
-                .toReport(merged)
+                .toReport(judged.analysis())
                 .withExecution(record.execution())
-                .withWork(dir.work(record));
+                .withWork(judged.work());
         if (spec.compareWith() != null) {
             report = compared(report);
         }

@@ -36,7 +36,12 @@ class CompileModeTest {
 
     @Test
     void aCompiledJobRunsInTheDefaultModeUnderTheToolAndTheReportSaysWhatWasNotChecked() {
-        FakeGpu gpu = new FakeGpu(dir.resolve("gpu")).clean().put("memcheck-app.probe.jsonl", CHANGED);
+        // the plain runs import torch too: a run whose probe wrote nothing while another's did would be a dropped probe
+        FakeGpu gpu = new FakeGpu(dir.resolve("gpu"))
+                .clean()
+                .put("memcheck-app.probe.jsonl", CHANGED)
+                .put("blocking.probe.jsonl", "{\"type\":\"probe\",\"mode\":\"blocking\",\"pid\":8}\n")
+                .put("async.probe.jsonl", "{\"type\":\"probe\",\"mode\":\"regression\",\"pid\":9}\n");
         List<String> console = new ArrayList<>();
         Report r = new Runner(
                         new RunSpec()
@@ -49,7 +54,7 @@ class CompileModeTest {
                         console::add)
                 .run();
 
-        assertThat(r.verdict()).isEqualTo(Verdict.PASS);
+        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.PASS);
         assertThat(r.reasons()).anySatisfy(reason -> {
             assertThat(reason.code()).isEqualTo("compile-mode");
             assertThat(reason.message())
@@ -112,7 +117,12 @@ class CompileModeTest {
 
     @Test
     void withoutTheProbeNothingIsSaid() {
-        FakeGpu gpu = new FakeGpu(dir.resolve("gpu")).clean().put("memcheck-app.probe.jsonl", CHANGED);
+        // the plain runs import torch too: a run whose probe wrote nothing while another's did would be a dropped probe
+        FakeGpu gpu = new FakeGpu(dir.resolve("gpu"))
+                .clean()
+                .put("memcheck-app.probe.jsonl", CHANGED)
+                .put("blocking.probe.jsonl", "{\"type\":\"probe\",\"mode\":\"blocking\",\"pid\":8}\n")
+                .put("async.probe.jsonl", "{\"type\":\"probe\",\"mode\":\"regression\",\"pid\":9}\n");
         Report r = new Runner(
                         new RunSpec()
                                 .command(List.of("python3", "train.py"))

@@ -29,7 +29,21 @@ import java.util.function.Supplier;
  */
 public final class PhaseProcess {
     /** How the process ended, before the runner interprets it. */
-    public record Outcome(String status, Integer exitCode, double wallSeconds, String note) {}
+    /**
+     * How the phase ended, as the supervisor wrote it.
+     *
+     * @param killedPids the processes of the phase its sweep killed after the main process ended (exit.status's
+     *                   {@code killed=}); empty when none, or when the supervisor wrote no such line
+     */
+    public record Outcome(String status, Integer exitCode, double wallSeconds, String note, List<Long> killedPids) {
+        public Outcome {
+            killedPids = killedPids == null ? List.of() : List.copyOf(killedPids);
+        }
+
+        public Outcome(String status, Integer exitCode, double wallSeconds, String note) {
+            this(status, exitCode, wallSeconds, note, List.of());
+        }
+    }
 
     public static final String EXIT_STATUS = "exit.status";
     static final String STOP = "stop";
@@ -314,6 +328,19 @@ public final class PhaseProcess {
         }
     }
 
+    /** The pids of a {@code killed=} line, space-separated; what is not a pid is left out. */
+    static List<Long> pids(String line) {
+        List<Long> pids = new java.util.ArrayList<>();
+        if (line != null) {
+            for (String p : line.trim().split("\\s+")) {
+                if (p.matches("[1-9][0-9]{0,9}")) {
+                    pids.add(Long.parseLong(p));
+                }
+            }
+        }
+        return pids;
+    }
+
     /** The supervisor's result, once written (it is renamed into place whole). */
     Optional<Outcome> readOutcome() {
         Path file = phaseDir.resolve(EXIT_STATUS);
@@ -335,7 +362,8 @@ public final class PhaseProcess {
         Integer exitCode = parseInt(fields.get("exit"));
         double wall = parseDouble(fields.get("wall"));
         String note = fields.get("note");
-        return Optional.of(new Outcome(status, exitCode, wall, note == null || note.isEmpty() ? null : note));
+        return Optional.of(new Outcome(
+                status, exitCode, wall, note == null || note.isEmpty() ? null : note, pids(fields.get("killed"))));
     }
 
     private static Integer parseInt(String text) {

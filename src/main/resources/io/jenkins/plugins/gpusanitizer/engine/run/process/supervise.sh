@@ -415,6 +415,7 @@ await_gone() { # await_gone CENTISECONDS PID...: true when all are gone in time
 }
 
 NOTE=
+KILLED_PIDS= # the pids the sweep killed, for exit.status's killed= (the note names the first five, for a reader)
 add_note() {
   if [ -z "$NOTE" ]; then NOTE=$1; else NOTE="$NOTE; $1"; fi
 }
@@ -487,6 +488,7 @@ sweep() { # ends what is left of the phase: SIGTERM (docker run passes it on), t
       _stuck="${_stuck:+$_stuck, }${_entry#* }"
     else
       _count=$((_count + 1))
+      KILLED_PIDS="${KILLED_PIDS:+$KILLED_PIDS }${_entry%% *}"
       if [ "$_count" -le 5 ]; then _killed="${_killed:+$_killed, }${_entry#* }"; fi
     fi
   done
@@ -692,4 +694,5 @@ seconds "$wall"
   echo "exit=$code"
   echo "wall=$SECONDS_TEXT"
   echo "note=$NOTE"
+  echo "killed=$KILLED_PIDS"
 } > "$dir/exit.status.tmp" && mv "$dir/exit.status.tmp" "$dir/exit.status"

@@ -144,6 +144,14 @@ class SupervisorSweepTest {
         assertThat(stopped.status())
                 .contains("status=aborted")
                 .contains("leftover process(es) of the phase killed: " + stopped.pid() + " (sleep 300)");
+        // the same fact for the runner, as a pid rather than a sentence
+        assertThat(PhaseProcess.pids(stopped.status()
+                        .lines()
+                        .filter(l -> l.startsWith("killed="))
+                        .findFirst()
+                        .orElseThrow()
+                        .substring("killed=".length())))
+                .contains(stopped.pid());
         assertThat(Processes.awaitGone(stopped.pid(), Duration.ofSeconds(10)))
                 .as("the daemon " + stopped.pid())
                 .isTrue();

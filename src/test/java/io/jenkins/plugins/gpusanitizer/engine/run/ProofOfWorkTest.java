@@ -2,6 +2,7 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jenkins.plugins.gpusanitizer.engine.gate.ProofOfWork;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
 import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
@@ -14,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The proof-of-work rules on recorded run directories (the probe's work records as the probe writes them). */
-class WorkCheckTest {
+class ProofOfWorkTest {
     @TempDir
     Path dir;
 
@@ -57,7 +58,10 @@ class WorkCheckTest {
     }
 
     private List<Reason> reasons(RunRecord r) {
-        return WorkCheck.of(r, new RunDirectory(dir)).reasons();
+        return new ProofOfWork(RunWorkReader.read(r, new RunDirectory(dir), null).stream()
+                        .map(RunWorkReader.Read::work)
+                        .toList())
+                .reasons();
     }
 
     @Test
@@ -82,6 +86,58 @@ class WorkCheckTest {
                     assertThat(t.toList().get(0)).isEqualTo("detached");
                     assertThat((String) t.toList().get(1)).contains("process 201", "37 optimizer step(s)");
                 });
+    }
+
+    /** The supervisor's killed pids are a field of the phase's record: its note may name other processes, or none. */
+    @Test
+    void theKilledPidsAreReadFromThePhaseRecordNotFromItsNote() throws IOException {
+        probe(
+                "regression",
+                "{\"type\":\"probe\",\"pid\":100,\"t\":0.1}",
+                "{\"type\":\"probe\",\"pid\":201,\"t\":0.1}",
+                "{\"type\":\"work\",\"event\":\"cuda\",\"pid\":201,\"ts\":3}",
+                "{\"type\":\"work\",\"event\":\"progress\",\"steps\":0,\"backward\":9,\"pid\":201,\"ts\":40}");
+        Report.PhaseJson p = phase("regression", PhaseResult.PASSED, List.of("python3", "launch.py"), "a note");
+        Report.PhaseJson killed = new Report.PhaseJson(
+                p.name(),
+                p.tool(),
+                p.command(),
+                p.environment(),
+                p.gpu(),
+                p.status(),
+                p.exitCode(),
+                p.signal(),
+                p.wallSeconds(),
+                p.timeToFailureSeconds(),
+                p.timedOut(),
+                p.stoppedAtTarget(),
+                p.files(),
+                p.note(),
+                false,
+                List.of(201L));
+
+        assertThat(reasons(record(killed)))
+                .extracting(Reason::code, Reason::message)
+                .singleElement()
+                .satisfies(t -> {
+                    assertThat(t.toList().get(0)).isEqualTo("detached");
+                    assertThat((String) t.toList().get(1)).contains("process 201", "9 backward pass(es)");
+                });
+    }
+
+    /** A phase recorded without its command (a hand-edited or cut record) is judged, not a crash of the analysis. */
+    @Test
+    void aPhaseWithoutACommandIsNoCrash() throws IOException {
+        probe("blocking", work(2, 0));
+        probe("regression", work(3, 40));
+
+        List<Reason> reasons = reasons(record(
+                phase("blocking", PhaseResult.PASSED, null, null),
+                phase("regression", PhaseResult.PASSED, List.of("python3", "train.py"), null)));
+
+        assertThat(reasons)
+                .as("runs of unknown and known commands are not the same job")
+                .isEmpty();
     }
 
     @Test
@@ -159,7 +215,8 @@ class WorkCheckTest {
                 phase("regression", PhaseResult.PASSED, List.of("python3", "train.py"), null));
 
         assertThat(reasons(r)).isEmpty();
-        assertThat(WorkCheck.of(r, new RunDirectory(dir)).json()).noneMatch(Report.WorkJson::counted);
+        assertThat(RunWorkReader.json(RunWorkReader.read(r, new RunDirectory(dir), null)))
+                .noneMatch(Report.WorkJson::counted);
     }
 
     /** The H200's examples/cudnn_bench.py: a 10 s budget, far fewer steps under the tool in as long a time. */
