@@ -62,7 +62,9 @@ class FindingsInPyTorchTest {
 
         Analysis a = run.analyze(run.readRecord(), GatePolicy.defaults(), List.of());
 
-        assertThat(a.runs().get(0).unsuppressed()).as("all 200 records are PyTorch's").isEmpty();
+        assertThat(a.runs().get(0).unsuppressed())
+                .as("all 200 records are PyTorch's")
+                .isEmpty();
         assertThat(a.gate().verdict()).isEqualTo(Verdict.ERROR);
         assertThat(a.gate().reasons())
                 .anyMatch(r -> r.code().equals("stopped-unchecked")
@@ -135,7 +137,10 @@ class FindingsInPyTorchTest {
     @Test
     void aStopAtThePrintLimitWithoutSummaryIsGradedByItsRecordsNotAsACrash() throws Exception {
         String records = Corpus.textRun("ic-uninit").replaceAll("(?m)^========= ERROR SUMMARY.*\n", "");
-        FakeGpu gpu = new FakeGpu(dir.resolve("gpu")).clean().put("initcheck.log", records).hang("memcheck-app");
+        FakeGpu gpu = new FakeGpu(dir.resolve("gpu"))
+                .clean()
+                .put("initcheck.log", records)
+                .hang("memcheck-app");
 
         Report r = new Runner(initcheckSpec("stopped").printLimit(10), gpu.env(), line -> {}).run();
 

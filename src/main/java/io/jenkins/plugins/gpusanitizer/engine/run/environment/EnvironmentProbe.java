@@ -122,9 +122,15 @@ public final class EnvironmentProbe {
         Optional<Path> sanitizer = needSanitizer ? tools.find("compute-sanitizer", sanitizerGiven) : Optional.empty();
         List<CommandOutput> answers = commands.runAll(quickCommands(smi, sanitizer, nvcc), env, 60);
         CommandOutput header = answers.get(0);
+        String cardFault = CardFault.in(header.output());
         if (header.exitCode() != 0) {
             throw new RunException(
-                    "no GPU: " + smi + " failed (exit " + header.exitCode() + "): " + header.firstLine());
+                    cardFault != null
+                            ? CardFault.sentence(cardFault + " (" + smi + ", exit " + header.exitCode() + ")")
+                            : "no GPU: " + smi + " failed (exit " + header.exitCode() + "): " + header.firstLine());
+        }
+        if (cardFault != null) {
+            messages.add(CardFault.MARK + ": " + cardFault);
         }
         String driverCuda = group(CUDA_VERSION, header.output());
         String driver = group(DRIVER_VERSION, header.output());
@@ -283,7 +289,14 @@ public final class EnvironmentProbe {
         }
         if (Boolean.FALSE.equals(available)) {
             compat = "error";
-            messages.add("torch.cuda.is_available() is False for " + pythonOnGpu);
+            String cardFault = devices.messages().stream()
+                    .filter(m -> m.startsWith(CardFault.MARK))
+                    .findFirst()
+                    .orElse(null);
+            messages.add("torch.cuda.is_available() is False for " + pythonOnGpu
+                    + (cardFault == null
+                            ? ""
+                            : ": " + CardFault.sentence(cardFault.substring(CardFault.MARK.length() + 2))));
         }
         String nvccVersion = devices.nvccVersion();
         if (nvccVersion != null && torchCuda != null && major(nvccVersion) != major(torchCuda)) {
