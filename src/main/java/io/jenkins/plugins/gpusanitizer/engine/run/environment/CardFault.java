@@ -47,6 +47,6 @@ public final class CardFault {
     /** The sentence the report says: what the card shows, and what to do about the agent. */
     public static String sentence(String words) {
         return MARK + ": " + words + ". Take this agent out of service until the GPU is reset or the machine"
-                + " rebooted; the job is not at fault";
+                + " rebooted; nothing this job did on it can be judged";
     }
 }
