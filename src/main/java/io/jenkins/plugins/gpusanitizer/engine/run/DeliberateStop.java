@@ -1,5 +1,9 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
+import io.jenkins.plugins.gpusanitizer.engine.analysis.Analysis;
+import io.jenkins.plugins.gpusanitizer.engine.findings.SanitizerRun;
+import io.jenkins.plugins.gpusanitizer.engine.gate.GateAction;
+import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import java.util.ArrayList;
@@ -54,6 +58,42 @@ final class DeliberateStop {
             } else {
                 out.add(r);
             }
+        }
+        return out;
+    }
+
+    /**
+     * A sanitizer run the gate stopped early whose every printed record was suppressed noise (cuDNN's LSTM kernels
+     * under initcheck: 131,072 records on a clean job): the tool checked the job only until the stop, and nothing it
+     * found answers for that. Graded as RunCompleteness grades counted errors it could not judge (unprinted-unchecked):
+     * UNSTABLE for a tool whose defects fail the build, a warning for the others, and said either way.
+     */
+    static List<Reason> uncheckedPastTheStop(RunRecord record, Analysis analysis, GatePolicy policy) {
+        List<Reason> out = new ArrayList<>();
+        if (record == null || record.execution() == null || record.execution().phases() == null) {
+            return out;
+        }
+        for (Report.PhaseJson p : record.execution().phases()) {
+            if (p == null
+                    || !PhaseResult.STOPPED_EARLY.equals(p.status())
+                    || PhaseReasons.phaseOf(p) != Phase.SANITIZER
+                    || p.tool() == null) {
+                continue;
+            }
+            List<SanitizerRun> runs = analysis.runs().stream()
+                    .filter(r -> r.tool().id().equals(p.tool()))
+                    .toList();
+            if (runs.isEmpty() || runs.stream().anyMatch(r -> !r.unsuppressed().isEmpty())) {
+                continue;
+            }
+            String text = p.name() + " was stopped by the gate (" + p.note() + ") and every record it printed is"
+                    + " suppressed noise: " + p.tool() + " checked the job only until the stop, the rest of it"
+                    + " was not checked by " + p.tool() + " (raise --print-limit, or leave the noisy kernels out with"
+                    + " --kernel-name-exclude)";
+            out.add(
+                    policy.actionFor(runs.get(0).tool(), true) == GateAction.FAIL
+                            ? Reason.unstable("stopped-unchecked", text)
+                            : Reason.warning("stopped-unchecked", text));
         }
         return out;
     }

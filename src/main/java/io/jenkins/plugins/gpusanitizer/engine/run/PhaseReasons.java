@@ -144,7 +144,6 @@ public final class PhaseReasons {
         if (pytorch != null) {
             reasons.add(Reason.info(PyTorchKernels.CODE, pytorch));
         }
-        stoppedWithNothing(p, a, reasons);
         if (RunDirectory.isCachedRerun(name)) {
             reasons.add(Reason.warning(
                     "capture-conflict",
@@ -169,26 +168,6 @@ public final class PhaseReasons {
                             + (p.signal() == null ? "" : " (signal " + p.signal() + ")")
                             + " and compute-sanitizer reported no error: the job failed under the tool, "
                             + "so it was not fully checked; see " + name + "/stderr.log"));
-        }
-    }
-
-    /**
-     * A sanitizer run the gate stopped early whose every printed record was suppressed: the stop (or the print limit
-     * before it) left the rest of the job unchecked by that tool, and nothing it found answers for that. Never a pass.
-     */
-    private static void stoppedWithNothing(Report.PhaseJson p, Analysis a, List<Reason> reasons) {
-        if (!PhaseResult.STOPPED_EARLY.equals(p.status()) || p.tool() == null) {
-            return;
-        }
-        boolean found = a.runs().stream()
-                .anyMatch(
-                        r -> r.tool().id().equals(p.tool()) && !r.unsuppressed().isEmpty());
-        if (!found) {
-            reasons.add(Reason.error(
-                    "stopped-unchecked",
-                    p.name() + " was stopped by the gate (" + p.note() + ") and every record it printed is suppressed"
-                            + " noise: " + p.tool() + " did not check the job past the stop, so this is not a pass"
-                            + " (raise --print-limit, or leave the noisy kernels out with --kernel-name-exclude)"));
         }
     }
 

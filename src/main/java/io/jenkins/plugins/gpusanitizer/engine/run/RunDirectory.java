@@ -102,6 +102,7 @@ public final class RunDirectory {
         List<Reason> reasons = new ArrayList<>(runReasons);
         reasons.addAll(PhaseReasons.of(record, this, analysis));
         reasons.addAll(WorkCheck.of(record, this).reasons());
+        reasons.addAll(DeliberateStop.uncheckedPastTheStop(record, analysis, policy));
         reasons.addAll(SanitizerOnlyDeath.graded(
                 record, DeliberateStop.expected(record, analysis.gate().reasons())));
         Gate.Result gate = new Gate.Result(Gate.verdictOf(reasons), Gate.ordered(reasons));

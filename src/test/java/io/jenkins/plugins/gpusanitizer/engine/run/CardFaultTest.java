@@ -27,6 +27,10 @@ class CardFaultTest {
             "Unable to determine the device handle for GPU 0000:02:00.0: GPU is lost.  Reboot the system to recover"
                     + " this GPU\n";
 
+    /** What the job's Python answers on a card torch cannot use. */
+    static final String NO_CUDA = "{\"python\": \"3.12.3\", \"torch\": \"2.11.0+cu130\", \"cuda\": \"13.0\","
+            + " \"cuda_available\": false, \"dsa\": false}";
+
     @TempDir
     Path dir;
 
@@ -59,10 +63,7 @@ class CardFaultTest {
         FakeGpu gpu = new FakeGpu(dir.resolve("gpu"))
                 .clean()
                 .put("nvidia-smi.txt", errTable())
-                .put(
-                        "torch-probe.json",
-                        "{\"python\": \"3.12.3\", \"torch\": \"2.11.0+cu130\", \"cuda\": \"13.0\","
-                                + " \"cuda_available\": false, \"dsa\": false}");
+                .put("torch-probe.json", NO_CUDA);
 
         Report r = new Runner(FakeGpu.farOobSpec(dir.resolve("run")), gpu.env(), line -> {}).run();
 
@@ -73,6 +74,54 @@ class CardFaultTest {
                         && x.message().contains(CardFault.MARK)
                         && x.message().contains("nvidia-smi shows ERR! for GPU 0")
                         && x.message().contains("Take this agent out of service"));
+    }
+
+    /** The H200's own nvidia-smi -q with the row remapper's and the recovery action's fields of a card that needs service. */
+    static String queryNeedingService() throws Exception {
+        String q = Files.readString(Corpus.file("env/nvidia-smi-q.txt"), StandardCharsets.UTF_8);
+        String pending =
+                "        Pending                                        : No\n        Remapping Failure Occurred";
+        String action = "    GPU Recovery Action                                : None";
+        assertThat(q).contains(pending).contains(action);
+        return q.replace(pending, pending.replace(": No", ": Yes"))
+                .replace(action, action.replace(": None", ": Reset"));
+    }
+
+    @Test
+    void nvidiaSmiQueryFieldsOfACardThatNeedsServiceAreNamed() throws Exception {
+        assertThat(CardFault.inQuery(Files.readString(Corpus.file("env/nvidia-smi-q.txt"), StandardCharsets.UTF_8)))
+                .as("the H200's: recovery action None, nothing pending, no uncorrectable error")
+                .isNull();
+        assertThat(CardFault.inQuery(queryNeedingService()))
+                .isEqualTo("nvidia-smi -q shows GPU Recovery Action: Reset; Remapped Rows / Pending: Yes");
+    }
+
+    @Test
+    void aCardWhoseQuerySaysItNeedsServiceIsNamedWhenTorchFindsNoCuda() throws Exception {
+        FakeGpu gpu = new FakeGpu(dir.resolve("gpu"))
+                .clean()
+                .put("nvidia-smi-q.txt", queryNeedingService())
+                .put("torch-probe.json", NO_CUDA);
+
+        Report r = new Runner(FakeGpu.farOobSpec(dir.resolve("run")), gpu.env(), line -> {}).run();
+
+        assertThat(r.verdict()).isEqualTo(Verdict.ERROR);
+        assertThat(r.reasons())
+                .anyMatch(x -> x.level().equals("error")
+                        && x.message().startsWith("torch.cuda.is_available() is False")
+                        && x.message().contains(CardFault.MARK + ": nvidia-smi -q shows GPU Recovery Action: Reset"));
+    }
+
+    @Test
+    void aHealthyCardWhoseTorchFindsNoCudaIsNotSaidToBeBroken() throws Exception {
+        FakeGpu gpu = new FakeGpu(dir.resolve("gpu")).clean().put("torch-probe.json", NO_CUDA);
+
+        Report r = new Runner(FakeGpu.farOobSpec(dir.resolve("run")), gpu.env(), line -> {}).run();
+
+        assertThat(gpu.logged("calls.txt")).contains("nvidia-smi -q -i 0");
+        assertThat(r.reasons())
+                .anyMatch(x -> x.message().startsWith("torch.cuda.is_available() is False"))
+                .noneMatch(x -> x.message().contains(CardFault.MARK));
     }
 
     @Test

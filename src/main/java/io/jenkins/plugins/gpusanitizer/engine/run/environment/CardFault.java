@@ -1,5 +1,10 @@
 package io.jenkins.plugins.gpusanitizer.engine.run.environment;
 
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Deque;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -42,6 +47,66 @@ public final class CardFault {
             }
         }
         return null;
+    }
+
+    /**
+     * The fields of {@code nvidia-smi -q} that say the card needs service, in nvidia-smi's words ("GPU Recovery Action:
+     * Reset", "Remapped Rows / Pending: Yes", "ECC Errors / Volatile / DRAM Uncorrectable: 3"), or null when none does.
+     * On the H200 of corpus/h200/env/nvidia-smi-q.txt every one reads None, No, N/A or 0.
+     */
+    public static String inQuery(String query) {
+        if (query == null) {
+            return null;
+        }
+        List<String> found = new ArrayList<>();
+        Deque<String> sections = new ArrayDeque<>();
+        Deque<Integer> depths = new ArrayDeque<>();
+        for (String line : query.split("\n")) {
+            if (line.isBlank()) {
+                continue;
+            }
+            int depth = line.length() - line.stripLeading().length();
+            while (!depths.isEmpty() && depths.peek() >= depth) {
+                depths.pop();
+                sections.pop();
+            }
+            int colon = line.indexOf(" : ");
+            if (colon < 0) {
+                sections.push(line.strip());
+                depths.push(depth);
+                continue;
+            }
+            String field = line.substring(0, colon).strip();
+            String value = line.substring(colon + 3).strip();
+            String section = String.join(" / ", reversed(sections));
+            if (needsService(section, field, value)) {
+                found.add((section.isEmpty() ? "" : section + " / ") + field + ": " + value);
+            }
+        }
+        return found.isEmpty() ? null : "nvidia-smi -q shows " + String.join("; ", found);
+    }
+
+    private static boolean needsService(String section, String field, String value) {
+        boolean yes = value.equalsIgnoreCase("Yes");
+        return switch (field) {
+            case "GPU Recovery Action" -> !value.equalsIgnoreCase("None") && !value.equalsIgnoreCase("N/A");
+            case "Pending Page Blacklist",
+                    "Remapping Failure Occurred",
+                    "Channel Repair Pending",
+                    "TPC Repair Pending",
+                    "Unrepairable Memory" -> yes;
+            case "Pending" -> section.endsWith("Remapped Rows") && yes;
+            default ->
+                section.contains("ECC Errors / Volatile")
+                        && field.contains("Uncorrectable")
+                        && value.matches("[1-9]\\d*");
+        };
+    }
+
+    private static List<String> reversed(Deque<String> stack) {
+        List<String> out = new ArrayList<>(stack);
+        Collections.reverse(out);
+        return out.subList(Math.min(1, out.size()), out.size()); // without the "GPU 00000000:..." heading
     }
 
     /** The sentence the report says: what the card shows, and what to do about the agent. */
