@@ -167,6 +167,32 @@ class FindingsInPyTorchTest {
         assertThat(r.verdict()).isEqualTo(Verdict.UNSTABLE);
     }
 
+    /**
+     * cuDNN's LSTM kernels under initcheck (records/h200-2026-12-02, initcheck: 131,072 records on a clean job, all
+     * vendor noise), replayed: the gate stops the run at its print limit, the job's example keeps its PASS, and the
+     * report says initcheck checked the job only until the stop.
+     */
+    @Test
+    void aStopOnVendorNoiseAloneKeepsThePassAndSaysWhatWasNotChecked() throws Exception {
+        String log = Files.readString(
+                Records.unpacked("h200-2026-12-02/initcheck/sanitizer-initcheck/sanitizer.log"),
+                StandardCharsets.UTF_8);
+        FakeGpu gpu = new FakeGpu(dir.resolve("gpu"))
+                .clean()
+                .put("initcheck.log", log)
+                .hang("memcheck-app");
+
+        Report r = new Runner(initcheckSpec("cudnn").printLimit(100), gpu.env(), line -> {}).run();
+
+        assertThat(r.execution().phases().get(0).status()).isEqualTo("stopped-early");
+        assertThat(r.defects()).isNotEmpty().allMatch(d -> d.suppressed());
+        assertThat(r.reasons())
+                .anyMatch(x -> x.code().equals("stopped-unchecked")
+                        && x.level().equals("warning")
+                        && x.message().contains("initcheck checked the job only until the stop"));
+        assertThat(r.verdict()).isEqualTo(Verdict.PASS);
+    }
+
     private RunSpec initcheckSpec(String name) {
         return new RunSpec()
                 .command(List.of("python3", "oob.py", "uninit"))
