@@ -83,8 +83,9 @@ final class DeliberateStop {
             List<SanitizerRun> runs = analysis.runs().stream()
                     .filter(r -> r.tool().id().equals(p.tool()))
                     .toList();
-            if (runs.isEmpty() || runs.stream().anyMatch(r -> !r.unsuppressed().isEmpty())) {
-                continue;
+            if (runs.stream().mapToLong(SanitizerRun::recordsParsed).sum() == 0
+                    || runs.stream().anyMatch(r -> !r.unsuppressed().isEmpty())) {
+                continue; // no record at all is another stop's (an unusable environment's), said by its own reason
             }
             String text = p.name() + " was stopped by the gate (" + p.note() + ") and every record it printed is"
                     + " suppressed noise: " + p.tool() + " checked the job only until the stop, the rest of it"
