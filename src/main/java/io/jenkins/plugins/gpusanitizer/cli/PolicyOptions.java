@@ -27,6 +27,12 @@ final class PolicyOptions {
     boolean noDefaultSuppressions;
 
     @Option(
+            names = "--count-pytorch-kernels",
+            description = "initcheck checks PyTorch's own kernels (at::native) and their records count; by default they"
+                    + " are left out of initcheck's run and any left are suppressed (pytorch-kernel-initcheck).")
+    boolean countPyTorchKernels;
+
+    @Option(
             names = "--vendor-module",
             paramLabel = "REGEX",
             description =
@@ -75,7 +81,9 @@ final class PolicyOptions {
     Double memoryMinJudged;
 
     GatePolicy toPolicy(CommandLine cl) {
-        GatePolicy.Builder b = GatePolicy.builder().defaultSuppressions(!noDefaultSuppressions);
+        GatePolicy.Builder b = GatePolicy.builder()
+                .defaultSuppressions(!noDefaultSuppressions)
+                .countPyTorchKernels(countPyTorchKernels);
         try {
             for (String s : suppress) {
                 b.suppress(PatternSuppression.parse(s));

@@ -389,7 +389,9 @@ final class RunCommand implements Callable<Integer> {
                                 : Path.of("gpu-sanitize-run-"
                                         + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))))
                         .toString());
-        s.suppressions(policy.suppress).defaultSuppressions(!policy.noDefaultSuppressions);
+        s.suppressions(policy.suppress)
+                .defaultSuppressions(!policy.noDefaultSuppressions)
+                .countPyTorchKernels(policy.countPyTorchKernels);
         try {
             s.failOnNewOnly(output.newOnly());
         } catch (IllegalArgumentException e) {

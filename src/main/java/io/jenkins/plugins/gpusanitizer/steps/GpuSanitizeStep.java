@@ -88,6 +88,7 @@ public class GpuSanitizeStep extends Step implements Serializable {
     private List<Suppression> suppressionRules;
     private int keepRawLogs;
     private boolean defaultSuppressions = true;
+    private boolean countPyTorchKernels;
     private String computeSanitizer;
     private String python;
     private String maskValues;
@@ -439,6 +440,15 @@ public class GpuSanitizeStep extends Step implements Serializable {
     @DataBoundSetter
     public void setKeepRawLogs(int keepRawLogs) {
         this.keepRawLogs = Math.max(0, keepRawLogs);
+    }
+
+    public boolean isCountPyTorchKernels() {
+        return countPyTorchKernels;
+    }
+
+    @DataBoundSetter
+    public void setCountPyTorchKernels(boolean countPyTorchKernels) {
+        this.countPyTorchKernels = countPyTorchKernels;
     }
 
     public boolean isDefaultSuppressions() {

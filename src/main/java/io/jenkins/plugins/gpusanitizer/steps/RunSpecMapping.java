@@ -52,6 +52,7 @@ final class RunSpecMapping {
                 .python(step.getPython())
                 .outDir(outDir)
                 .defaultSuppressions(step.isDefaultSuppressions())
+                .countPyTorchKernels(step.isCountPyTorchKernels())
                 .timeoutSeconds(Phase.SANITIZER, step.getSanitizerTimeout())
                 .timeoutSeconds(Phase.BLOCKING, step.getBlockingTimeout())
                 .timeoutSeconds(Phase.REGRESSION, step.getRegressionTimeout());

@@ -46,7 +46,12 @@ class GpuSanitizeStepTest {
         assertThat(s.maskEnv()).isEmpty();
         assertThat(s.policy().suppressions())
                 .extracting(r -> r.id())
-                .containsExactly("vendor-library-noise", "vendor-handled-api-error", "follow-on-api-error");
+                .containsExactly(
+                        "vendor-library-noise",
+                        "vendor-handled-api-error",
+                        "follow-on-api-error",
+                        "pytorch-kernel-initcheck");
+        assertThat(s.countPyTorchKernels()).isFalse();
     }
 
     @Test
@@ -68,6 +73,7 @@ class GpuSanitizeStepTest {
         step.setProbe(false);
         step.setRegressionAfter(true);
         step.setExcludeVendorKernels(true);
+        step.setCountPyTorchKernels(true);
         step.setThroughputRegex("it/s ([0-9.]+)");
         step.setThroughputBaseline(230.0);
         step.setToolActions("initcheck=fail");
@@ -97,6 +103,7 @@ class GpuSanitizeStepTest {
         assertThat(s.probe()).isFalse();
         assertThat(s.regressionBeside()).isFalse();
         assertThat(s.excludeVendorKernels()).isTrue();
+        assertThat(s.countPyTorchKernels()).isTrue();
         assertThat(s.throughputRegex()).isEqualTo("it/s ([0-9.]+)");
         assertThat(s.throughputBaseline()).isEqualTo(230.0);
         assertThat(s.computeSanitizer()).isEqualTo("/opt/cuda/bin/compute-sanitizer");

@@ -341,14 +341,24 @@ public final class Gate {
         if (assertRuntime && assertion != null) {
             sb.append(": ").append(assertionText(assertion));
         }
+        // initcheck, racecheck, synccheck inside PyTorch's own kernel: the library's finding for the job's call, not a
+        // fault at the job's line (issue #48, 2); an access error there stays the job's (a bad argument)
+        String torchModule = d.kind().isAccessError() || d.kind() == Kind.DEVICE_ASSERT
+                ? null
+                : policy.frameClassifier().launchingTorchModule(d.hostStack());
         if (d.kernel() != null && !assertRuntime) {
-            sb.append(" in kernel ").append(d.kernel());
+            sb.append(
+                    torchModule == null
+                            ? " in kernel " + d.kernel()
+                            : " inside PyTorch's own kernel " + KernelNames.bare(d.kernel()) + " (" + torchModule
+                                    + ")");
         }
         if (d.deviceLocation() != null) {
             sb.append(' ').append(RuntimeKernels.at(d.deviceLocation(), paths));
         }
         if (d.hostLocation() != null) {
-            sb.append(", launched from ").append(paths.at(d.hostLocation()));
+            sb.append(torchModule == null ? ", launched from " : ", for the call at ")
+                    .append(paths.at(d.hostLocation()));
         }
         if (d.inVendorLibrary()) {
             sb.append(" [in vendor library ").append(d.vendorModule()).append(']');

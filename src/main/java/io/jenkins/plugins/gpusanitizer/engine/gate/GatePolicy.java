@@ -3,6 +3,7 @@ package io.jenkins.plugins.gpusanitizer.engine.gate;
 import io.jenkins.plugins.gpusanitizer.engine.diagnosis.MemoryCurve;
 import io.jenkins.plugins.gpusanitizer.engine.findings.FollowOnApiErrorRule;
 import io.jenkins.plugins.gpusanitizer.engine.findings.FrameClassifier;
+import io.jenkins.plugins.gpusanitizer.engine.findings.PyTorchKernelRule;
 import io.jenkins.plugins.gpusanitizer.engine.findings.SuppressionRule;
 import io.jenkins.plugins.gpusanitizer.engine.findings.VendorHandledApiErrorRule;
 import io.jenkins.plugins.gpusanitizer.engine.findings.VendorNoiseRule;
@@ -113,6 +114,7 @@ public record GatePolicy(
         private double memoryMinJudgedSeconds = MemoryCurve.Policy.DEFAULT.minJudgedSeconds();
         private double memoryFillHorizonHours = MemoryCurve.Policy.DEFAULT.fillHorizonHours();
         private boolean defaultSuppressions = true;
+        private boolean countPyTorchKernels;
         private final List<SuppressionRule> userSuppressions = new ArrayList<>();
         private List<String> vendorModules = FrameClassifier.DEFAULT_VENDOR_MODULES;
 
@@ -168,6 +170,12 @@ public record GatePolicy(
             return this;
         }
 
+        /** Whether initcheck's records inside PyTorch's own kernels count ({@link PyTorchKernelRule}). */
+        public Builder countPyTorchKernels(boolean count) {
+            countPyTorchKernels = count;
+            return this;
+        }
+
         public Builder suppress(SuppressionRule rule) {
             userSuppressions.add(rule);
             return this;
@@ -182,6 +190,9 @@ public record GatePolicy(
             List<SuppressionRule> rules = new ArrayList<>(userSuppressions);
             if (defaultSuppressions) {
                 rules.addAll(GatePolicy.defaultSuppressions());
+                if (!countPyTorchKernels) {
+                    rules.add(new PyTorchKernelRule());
+                }
             }
             return new GatePolicy(
                     toolActions,

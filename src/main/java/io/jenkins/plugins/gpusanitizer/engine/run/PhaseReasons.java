@@ -140,6 +140,10 @@ public final class PhaseReasons {
         if (unchecked != null) {
             reasons.add(Reason.info("kernel-filter", unchecked));
         }
+        String pytorch = PyTorchKernels.unchecked(name, p.command());
+        if (pytorch != null) {
+            reasons.add(Reason.info(PyTorchKernels.CODE, pytorch));
+        }
         if (RunDirectory.isCachedRerun(name)) {
             reasons.add(Reason.warning(
                     "capture-conflict",

@@ -7,7 +7,8 @@ import java.util.concurrent.Callable;
 
 /**
  * On one GPU, the regression run beside the sanitizer run: watches the blocking run beside the sanitizer run until it
- * shows what the job needs (its first {@link RunSpec#roomCheckSeconds()} with memory in use, or its end; sooner
+ * shows what the job needs (its first {@link RunSpec#roomCheckSeconds()} once the card holds at least a CUDA context
+ * more, never the seconds of a job still importing its libraries; or its end, when the figures cover all of it; sooner
  * when the card has room for the job several times over, {@link RegressionPlan#early}), decides ({@link
  * RegressionPlan}) and, when the card has room and the sanitizer run is still going, starts the regression
  * run. Runs on a thread of its own; its result is null when the regression run goes after the sanitizer run.
@@ -96,10 +97,9 @@ final class RegressionBeside implements Callable<PhaseResult> {
                 PhaseResult result = blocking.ended();
                 decided = result != null && context.dir().ranOutOfMemory(result)
                         ? RegressionPlan.after("the blocking run ran out of GPU memory beside the sanitizer run")
-                        : RegressionPlan.fromCard(CardMemory.read(csv), watched);
+                        : RegressionPlan.fromCard(CardMemory.read(csv), watched, true);
             } else if (watched >= watch) {
-                CardMemory card = CardMemory.read(csv);
-                decided = card != null && card.rose() ? RegressionPlan.fromCard(card, watched) : null;
+                decided = RegressionPlan.afterWatch(CardMemory.read(csv), watched);
             } else if (watched >= EARLY_SECONDS) {
                 decided = RegressionPlan.early(CardMemory.read(csv), watched);
             }

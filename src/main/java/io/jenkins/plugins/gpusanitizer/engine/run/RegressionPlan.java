@@ -62,33 +62,56 @@ record RegressionPlan(boolean beside, String why) {
      * peak so far {@link #EARLY_ROOM_FACTOR} times over and the reserve; null (watch on) otherwise.
      */
     static RegressionPlan early(CardMemory card, double watched) {
-        if (card == null
-                || card.peakUsedMiB() - card.firstUsedMiB() < EARLY_MIN_MIB
+        if (!showsContext(card)
                 || card.freeAtPeakMiB() < EARLY_ROOM_FACTOR * card.peakUsedMiB() + RESERVE * card.totalMiB()) {
             return null;
         }
         return new RegressionPlan(
                 true,
-                "regression beside the sanitizer run: " + figures(card, watched)
+                "regression beside the sanitizer run: " + figures(card, watched, false)
                         + String.format(
                                 Locale.ROOT,
                                 ", room for it %.0f times over and a tenth of the card",
                                 EARLY_ROOM_FACTOR));
     }
 
-    private static String figures(CardMemory card, double watched) {
+    /** Whether the card gained at least a CUDA context since the first sample: the job's need begins to show. */
+    static boolean showsContext(CardMemory card) {
+        return card != null && card.peakUsedMiB() - card.firstUsedMiB() >= EARLY_MIN_MIB;
+    }
+
+    /**
+     * The figures and what they cover (issue #48, 5: "the job peaked at 4 MiB" was the first 10 s of a job, its
+     * imports): the whole blocking run, or only the first seconds of the two runs, which is not the job's peak.
+     */
+    private static String figures(CardMemory card, double watched, boolean wholeBlockingRun) {
         return String.format(
                 Locale.ROOT,
-                "card has %,.0f MiB free, the job peaked at %,.0f MiB (the sanitizer and blocking runs together, in"
-                        + " %.0f s; %,.0f MiB total)",
+                "card has %,.0f MiB free; the sanitizer and blocking runs together held at most %,.0f MiB %s"
+                        + " (%,.0f MiB total)",
                 card.freeAtPeakMiB(),
                 card.peakUsedMiB(),
-                watched,
+                wholeBlockingRun
+                        ? String.format(Locale.ROOT, "over the whole blocking run (%.0f s)", watched)
+                        : String.format(
+                                Locale.ROOT, "in their first %.0f s on the card, not the job's whole run", watched),
                 card.totalMiB());
     }
 
-    /** The plan from the card's memory while the sanitizer and blocking runs shared it for {@code watched} seconds. */
-    static RegressionPlan fromCard(CardMemory card, double watched) {
+    /**
+     * The plan after the whole watch while the blocking run goes on, or null to watch on: a card that gained less
+     * than a CUDA context shows a job still importing its libraries, whose need is not known at all.
+     */
+    static RegressionPlan afterWatch(CardMemory card, double watched) {
+        return showsContext(card) ? fromCard(card, watched, false) : null;
+    }
+
+    /**
+     * The plan from the card's memory while the sanitizer and blocking runs shared it for {@code watched} seconds.
+     *
+     * @param wholeBlockingRun whether the blocking run ended in that time, so that its figures cover all of it
+     */
+    static RegressionPlan fromCard(CardMemory card, double watched, boolean wholeBlockingRun) {
         if (card == null) {
             return after("the card's memory could not be read beside the blocking run (nvidia-smi gave no figures),"
                     + " so its room is unknown");
@@ -101,7 +124,7 @@ record RegressionPlan(boolean beside, String why) {
                     watched));
         }
         double reserve = RESERVE * card.totalMiB();
-        String figures = figures(card, watched);
+        String figures = figures(card, watched, wholeBlockingRun);
         if (card.freeAtPeakMiB() >= card.peakUsedMiB() + reserve) {
             return new RegressionPlan(true, "regression beside the sanitizer run: " + figures);
         }

@@ -116,6 +116,7 @@ public final class RunDirectory {
         reasons.addAll(PhaseReasons.of(record, this, analysis));
         reasons.addAll(
                 new ProofOfWork(work.stream().map(RunWorkReader.Read::work).toList()).reasons());
+        reasons.addAll(DeliberateStop.uncheckedPastTheStop(record, analysis, policy));
         reasons.addAll(SanitizerOnlyDeath.graded(
                 record, DeliberateStop.expected(record, analysis.gate().reasons())));
         Gate.Result gate = new Gate.Result(Gate.verdictOf(reasons), Gate.ordered(reasons));

@@ -96,6 +96,7 @@ public final class RunSpec implements Serializable {
 
     private List<String> suppressions = new ArrayList<>();
     private boolean defaultSuppressions = true;
+    private boolean countPyTorchKernels;
     private Map<Tool, GateAction> toolActions = new EnumMap<>(Tool.class);
     private GateAction oomAction;
     private GateAction memoryGrowthAction;
@@ -528,6 +529,16 @@ public final class RunSpec implements Serializable {
         return this;
     }
 
+    /** Whether initcheck checks PyTorch's own kernels and their records count (issue #48, 2): off by default. */
+    public boolean countPyTorchKernels() {
+        return countPyTorchKernels;
+    }
+
+    public RunSpec countPyTorchKernels(boolean b) {
+        countPyTorchKernels = b;
+        return this;
+    }
+
     public RunSpec toolAction(Tool t, GateAction a) {
         toolActions.put(t, a);
         return this;
@@ -658,7 +669,8 @@ public final class RunSpec implements Serializable {
 
     /** @throws IllegalArgumentException (one line) for a malformed suppression */
     public GatePolicy policy() {
-        GatePolicy.Builder b = GatePolicy.builder().defaultSuppressions(defaultSuppressions);
+        GatePolicy.Builder b =
+                GatePolicy.builder().defaultSuppressions(defaultSuppressions).countPyTorchKernels(countPyTorchKernels);
         suppressions.forEach(s -> b.suppress(PatternSuppression.parse(s)));
         toolActions.forEach(b::toolAction);
         if (oomAction != null) {

@@ -6,6 +6,7 @@ import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
+import io.jenkins.plugins.gpusanitizer.engine.run.environment.CardFault;
 import io.jenkins.plugins.gpusanitizer.engine.run.environment.Environment;
 import io.jenkins.plugins.gpusanitizer.engine.run.environment.EnvironmentCheck;
 import io.jenkins.plugins.gpusanitizer.engine.run.environment.EnvironmentProbe;
@@ -516,7 +517,9 @@ public final class Runner {
             if ("error".equals(environment.compatibility())
                     && (message.contains("supports up to") || message.contains("is_available() is False"))) {
                 reasons.add(Reason.error("environment", message));
-            } else if (message.contains("differ in major") || message.contains("minor-version")) {
+            } else if (message.contains("differ in major")
+                    || message.contains("minor-version")
+                    || message.startsWith(CardFault.MARK)) {
                 reasons.add(Reason.warning("environment", message));
             } else {
                 reasons.add(Reason.info("environment", message));

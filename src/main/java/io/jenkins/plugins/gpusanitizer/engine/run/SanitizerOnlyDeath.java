@@ -30,9 +30,10 @@ final class SanitizerOnlyDeath {
                 out.add(Reason.unstable(
                         "sanitizer-only-death",
                         r.message() + "; but the job died only under compute-sanitizer: " + passedWithout
-                                + ", so this is the job and the tool not running together (CUDA graph trees, a custom"
-                                + " allocator, the tool's own crash), not a bug found; the tool checked the job only"
-                                + " until it died"));
+                                + " and the tool recorded no error, so it is not a bug found. What made it die under"
+                                + " the tool is not known to the gate (seen before: torch.compile's CUDA graph trees,"
+                                + " a custom allocator, the tool's own crash; see the sanitizer run's stderr.log); the"
+                                + " tool checked the job only until it died"));
             } else {
                 out.add(r);
             }

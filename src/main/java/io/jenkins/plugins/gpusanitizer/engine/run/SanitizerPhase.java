@@ -194,6 +194,9 @@ final class SanitizerPhase {
         if (tool == Tool.MEMCHECK && spec.padding() > 0) {
             argv.addAll(List.of("--padding", Integer.toString(spec.padding())));
         }
+        if (tool == Tool.INITCHECK && !spec.countPyTorchKernels()) {
+            argv.add(PyTorchKernels.argument());
+        }
         if (spec.excludeVendorKernels()) {
             argv.add(VendorKernels.argument());
         }

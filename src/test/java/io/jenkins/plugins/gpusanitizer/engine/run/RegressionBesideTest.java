@@ -6,6 +6,7 @@ import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.testing.FileWait;
+import io.jenkins.plugins.gpusanitizer.testing.Records;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -90,8 +91,8 @@ class RegressionBesideTest {
 
     /** The seconds the plan's line says the card was watched (they depend on the machine's load). */
     private static String watched(String line) {
-        int in = line.indexOf("together, in ");
-        return in < 0 ? "?" : line.substring(in + "together, in ".length(), line.indexOf(" s;", in));
+        int in = line.indexOf("in their first ");
+        return in < 0 ? "?" : line.substring(in + "in their first ".length(), line.indexOf(" s on the card", in));
     }
 
     private static Report.PhaseJson phase(Report r, String name) {
@@ -112,9 +113,9 @@ class RegressionBesideTest {
                 .as("the regression run's job started while the sanitizer's job waited")
                 .isTrue();
         assertThat(console)
-                .anyMatch(l -> l.endsWith("] regression beside the sanitizer run: card has 139,771 MiB free, the"
-                        + " job peaked at 4,000 MiB (the sanitizer and blocking runs together, in " + watched(l)
-                        + " s; 143,771 MiB total)"));
+                .anyMatch(l -> l.contains("] regression beside the sanitizer run: card has 139,771 MiB free; the"
+                        + " sanitizer and blocking runs together held at most 4,000 MiB in their first " + watched(l)
+                        + " s on the card, not the job's whole run (143,771 MiB total)"));
         Report.PhaseJson regression = phase(r, "regression");
         assertThat(regression.ranBeside()).isTrue();
         assertThat(regression.note()).contains("regression beside the sanitizer run: card has 139,771 MiB free");
@@ -160,9 +161,10 @@ class RegressionBesideTest {
         assertThat(startedBeforeTheSanitizerEnded).isFalse();
         assertThat(console)
                 .anyMatch(l -> l.endsWith("] regression after the sanitizer run, one after the other: card has"
-                        + " 43,771 MiB free, the job peaked at 100,000 MiB (the sanitizer and blocking runs together, in "
-                        + watched(l) + " s; 143,771 MiB total): no room for the job once more and a reserve of 14,377"
-                        + " MiB (a tenth of the card)"));
+                        + " 43,771 MiB free; the sanitizer and blocking runs together held at most 100,000 MiB in their"
+                        + " first " + watched(l)
+                        + " s on the card, not the job's whole run (143,771 MiB total): no room"
+                        + " for the job once more and a reserve of 14,377 MiB (a tenth of the card)"));
         Report.PhaseJson regression = phase(r, "regression");
         assertThat(regression.ranBeside()).isFalse();
         assertThat(regression.note()).contains("one after the other: card has 43,771 MiB free");
@@ -365,7 +367,7 @@ class RegressionBesideTest {
         assertThat(CardMemory.read(csv).rose())
                 .as("nothing allocated since the first sample")
                 .isFalse();
-        assertThat(RegressionPlan.fromCard(CardMemory.read(csv), 10).why())
+        assertThat(RegressionPlan.fromCard(CardMemory.read(csv), 10, true).why())
                 .isEqualTo("regression after the sanitizer run, one after the other: the sanitizer and blocking runs"
                         + " showed no GPU memory in use in 10 s, so the job's need is unknown");
     }
@@ -378,9 +380,9 @@ class RegressionBesideTest {
         RegressionPlan early = RegressionPlan.early(CardMemory.read(csv), 3);
         assertThat(early.beside()).isTrue();
         assertThat(early.why())
-                .isEqualTo("regression beside the sanitizer run: card has 139,771 MiB free, the job peaked at 4,000 MiB"
-                        + " (the sanitizer and blocking runs together, in 3 s; 143,771 MiB total), room for it 3 times"
-                        + " over and a tenth of the card");
+                .isEqualTo("regression beside the sanitizer run: card has 139,771 MiB free; the sanitizer and blocking"
+                        + " runs together held at most 4,000 MiB in their first 3 s on the card, not the job's whole run"
+                        + " (143,771 MiB total), room for it 3 times over and a tenth of the card");
         // 32,000 in use: 111,771 free >= 3 x 32,000 + 14,377 = 110,377; 33,000 in use does not fit
         Files.writeString(csv, card("0", "32000"));
         assertThat(RegressionPlan.early(CardMemory.read(csv), 3)).isNotNull();
@@ -388,7 +390,7 @@ class RegressionBesideTest {
         assertThat(RegressionPlan.early(CardMemory.read(csv), 3))
                 .as("110,771 free < 3 x 33,000 + 14,377: the watch goes on")
                 .isNull();
-        assertThat(RegressionPlan.fromCard(CardMemory.read(csv), 10).beside())
+        assertThat(RegressionPlan.afterWatch(CardMemory.read(csv), 10).beside())
                 .as("after the whole watch, room for it once more is enough")
                 .isTrue();
         Files.writeString(csv, card("631", "631"));
@@ -404,6 +406,37 @@ class RegressionBesideTest {
         Files.writeString(csv, card("0", "529"));
         assertThat(RegressionPlan.early(CardMemory.read(csv), 5)).isNotNull();
         assertThat(RegressionPlan.early(null, 3)).isNull();
+    }
+
+    /**
+     * Issue #48, 5, on the H200 record h200-2026-12-04-gpu-minutes-after-b (prefetch, the jar of 4a4190c): the card
+     * beside its blocking run showed 0 MiB for 4 s and 1 MiB at the import of torch, then 761 MiB and later 8,982 MiB.
+     * A decision after the whole watch on the first figures (a job still importing) is no decision: the watch goes on;
+     * once the blocking run ended the figures are its whole run's and say so.
+     */
+    @Test
+    void aCardStillAtTheJobsImportsDecidesNothingAndTheWholeRunsPeakIsSaidAsSuch() throws IOException {
+        Path recorded =
+                Records.unpacked("h200-2026-12-04-gpu-minutes-after-b/prefetch-4a4190c/blocking/nvidia-smi.csv");
+        List<String> lines = Files.readAllLines(recorded);
+        int imports = 1;
+        while (!lines.get(imports).endsWith(", 1, 143771")) {
+            imports++;
+        }
+        Path first = dir.resolve("first.csv");
+        Files.writeString(first, String.join("\n", lines.subList(0, imports + 1)) + "\n");
+        assertThat(CardMemory.read(first).peakUsedMiB()).isEqualTo(1);
+        assertThat(CardMemory.read(first).rose()).isTrue();
+
+        assertThat(RegressionPlan.afterWatch(CardMemory.read(first), 10))
+                .as("1 MiB: the job's imports, no CUDA context: the watch goes on")
+                .isNull();
+
+        RegressionPlan whole = RegressionPlan.fromCard(CardMemory.read(recorded), 20, true);
+        assertThat(whole.why())
+                .contains("held at most 8,982 MiB over the whole blocking run (20 s)")
+                .doesNotContain("peaked at")
+                .doesNotContain("first");
     }
 
     @Test

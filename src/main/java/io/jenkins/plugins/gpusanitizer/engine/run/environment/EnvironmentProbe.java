@@ -122,9 +122,15 @@ public final class EnvironmentProbe {
         Optional<Path> sanitizer = needSanitizer ? tools.find("compute-sanitizer", sanitizerGiven) : Optional.empty();
         List<CommandOutput> answers = commands.runAll(quickCommands(smi, sanitizer, nvcc), env, 60);
         CommandOutput header = answers.get(0);
+        String cardFault = CardFault.in(header.output());
         if (header.exitCode() != 0) {
             throw new RunException(
-                    "no GPU: " + smi + " failed (exit " + header.exitCode() + "): " + header.firstLine());
+                    cardFault != null
+                            ? CardFault.sentence(cardFault + " (" + smi + ", exit " + header.exitCode() + ")")
+                            : "no GPU: " + smi + " failed (exit " + header.exitCode() + "): " + header.firstLine());
+        }
+        if (cardFault != null) {
+            messages.add(CardFault.MARK + ": " + cardFault);
         }
         String driverCuda = group(CUDA_VERSION, header.output());
         String driver = group(DRIVER_VERSION, header.output());
@@ -212,8 +218,12 @@ public final class EnvironmentProbe {
             messages.add("torch could not be imported by " + python + ": "
                     + torch.get("error").asText());
         }
+        // a card torch cannot use: what nvidia-smi -q says of its state (only then: a full query takes a second)
+        String queryFault = Boolean.FALSE.equals(available)
+                ? queryFault(devices, spec.gpus().get(0))
+                : null;
         String compat = compatibility(
-                devices, torch, available, python + " on GPU " + spec.gpus().get(0), messages);
+                devices, torch, available, python + " on GPU " + spec.gpus().get(0), queryFault, messages);
         messages.add(
                 Boolean.TRUE.equals(dsa)
                         ? "torch is built with device-side assertions: PYTORCH_USE_CUDA_DSA=1 is set for the blocking run"
@@ -234,6 +244,16 @@ public final class EnvironmentProbe {
                 devices.sanitizerVersion(),
                 compat,
                 messages);
+    }
+
+    /** What {@code nvidia-smi -q} says of the job's GPU's state when it needs service ({@link CardFault#inQuery}), or null. */
+    private String queryFault(Devices devices, String gpu) {
+        if (devices.nvidiaSmi() == null) {
+            return null;
+        }
+        CommandOutput q = commands.run(
+                List.of(devices.nvidiaSmi(), "-q", "-i", gpu), env, envDir.resolve("nvidia-smi-q.txt"), 60);
+        return q.exitCode() == 0 ? CardFault.inQuery(q.output()) : null;
     }
 
     /** What the job's Python says of torch and CUDA on the job's GPU; null when it could not say. */
@@ -261,7 +281,12 @@ public final class EnvironmentProbe {
      * @param pythonOnGpu the job's Python and its GPU, as the messages name them
      */
     private static String compatibility(
-            Devices devices, JsonNode torch, Boolean available, String pythonOnGpu, List<String> messages) {
+            Devices devices,
+            JsonNode torch,
+            Boolean available,
+            String pythonOnGpu,
+            String queryFault,
+            List<String> messages) {
         String compat = "ok";
         String driverCuda = devices.driverCuda();
         String torchVersion = text(torch, "torch");
@@ -283,7 +308,15 @@ public final class EnvironmentProbe {
         }
         if (Boolean.FALSE.equals(available)) {
             compat = "error";
-            messages.add("torch.cuda.is_available() is False for " + pythonOnGpu);
+            List<String> faults = new ArrayList<>();
+            devices.messages().stream()
+                    .filter(m -> m.startsWith(CardFault.MARK))
+                    .forEach(m -> faults.add(m.substring(CardFault.MARK.length() + 2)));
+            if (queryFault != null) {
+                faults.add(queryFault);
+            }
+            messages.add("torch.cuda.is_available() is False for " + pythonOnGpu
+                    + (faults.isEmpty() ? "" : ": " + CardFault.sentence(String.join("; ", faults))));
         }
         String nvccVersion = devices.nvccVersion();
         if (nvccVersion != null && torchCuda != null && major(nvccVersion) != major(torchCuda)) {
