@@ -1,6 +1,7 @@
 package io.jenkins.plugins.gpusanitizer.engine.gate;
 
 import io.jenkins.plugins.gpusanitizer.engine.diagnosis.MemoryCurve;
+import io.jenkins.plugins.gpusanitizer.engine.findings.AllocationRefusedRule;
 import io.jenkins.plugins.gpusanitizer.engine.findings.FollowOnApiErrorRule;
 import io.jenkins.plugins.gpusanitizer.engine.findings.FrameClassifier;
 import io.jenkins.plugins.gpusanitizer.engine.findings.PyTorchKernelRule;
@@ -50,7 +51,11 @@ public record GatePolicy(
     }
 
     public static List<SuppressionRule> defaultSuppressions() {
-        return List.of(new VendorNoiseRule(), new VendorHandledApiErrorRule(), new FollowOnApiErrorRule());
+        return List.of(
+                new VendorNoiseRule(),
+                new VendorHandledApiErrorRule(),
+                new FollowOnApiErrorRule(),
+                new AllocationRefusedRule());
     }
 
     public static GatePolicy defaults() {
