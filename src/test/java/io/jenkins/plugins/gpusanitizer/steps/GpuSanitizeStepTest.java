@@ -50,6 +50,7 @@ class GpuSanitizeStepTest {
                         "vendor-library-noise",
                         "vendor-handled-api-error",
                         "follow-on-api-error",
+                        "allocation-refused",
                         "pytorch-kernel-initcheck");
         assertThat(s.countPyTorchKernels()).isFalse();
     }

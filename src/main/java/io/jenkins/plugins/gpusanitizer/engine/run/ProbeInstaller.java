@@ -36,7 +36,7 @@ final class ProbeInstaller {
     }
 
     private synchronized Path shims(Path dir, String path) throws IOException {
-        return InterpreterShims.install(dir, path);
+        return InterpreterShims.install(dir);
     }
 
     /**
@@ -46,7 +46,7 @@ final class ProbeInstaller {
      */
     static Map<String, String> relocated(Map<String, String> set, Map<String, String> env, Map<String, String> jobEnv) {
         Map<String, String> out = new LinkedHashMap<>(set);
-        for (String name : List.of("PYTHONPATH", "PATH")) {
+        for (String name : List.of("PYTHONPATH")) {
             String value = set.get(name);
             String inherited = env.get(name);
             String moved = jobEnv.get(name);
@@ -98,7 +98,8 @@ final class ProbeInstaller {
                         : dir + java.io.File.pathSeparator + inheritedPythonPath);
         Path shims = inheritedPath == null ? null : shims(dir, inheritedPath);
         if (shims != null) {
-            env.put("PATH", shims + java.io.File.pathSeparator + inheritedPath);
+            // put in front of PATH by the phase's own shell: behind a launcher the process's PATH is not this one
+            env.put(io.jenkins.plugins.gpusanitizer.engine.run.process.PhaseScript.PATH_PREFIX, shims.toString());
         }
         env.put(OUT, phaseDir.resolve(RunLayout.PROBE_JSONL).toString());
         env.put(MODE, phase.id());

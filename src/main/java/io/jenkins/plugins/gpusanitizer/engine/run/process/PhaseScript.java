@@ -38,6 +38,13 @@ public final class PhaseScript {
         return target;
     }
 
+    /**
+     * A folder put in front of the phase's PATH as the phase's shell finds it, not as the runner sees it: behind a
+     * launcher (a Kubernetes container step, docker exec) the process's PATH is the image's (the probe's
+     * interpreter shims, issue #47).
+     */
+    public static final String PATH_PREFIX = "GPU_SANITIZE_PATH_PREFIX";
+
     static void writePhase(
             Path phaseDir, String workDir, Map<String, String> set, List<String> removed, List<String> argv)
             throws IOException {
@@ -70,6 +77,12 @@ public final class PhaseScript {
                 .append(" > ")
                 .append(startError)
                 .append("; exit 127; fi\n");
+        String prefix = set.get(PATH_PREFIX);
+        if (prefix != null) {
+            // in front of the PATH the process really has (a container's, behind a launcher), after the check that
+            // the program exists there
+            script.append("PATH=").append(quote(prefix)).append("\"${PATH:+:$PATH}\"; export PATH\n");
+        }
         script.append("exec");
         argv.forEach(arg -> script.append(' ').append(quote(arg)));
         script.append('\n');
