@@ -286,67 +286,70 @@ public final class AllocationLog {
                 if (r == null) {
                     continue;
                 }
-                switch (r.path("type").asText()) {
-                    case "alloc-record" -> {
-                        header.frees |= r.path("frees").asBoolean(false);
-                        if (r.path("padding").canConvertToLong()) {
-                            long p = r.path("padding").asLong();
-                            header.paddingDisagrees |= header.padding != null && header.padding != p;
-                            header.padding = p;
-                        }
-                    }
-                    case "alloc-site" ->
-                        sites.put(
-                                r.path("id").asInt(),
-                                new SourceLocation[] {location(r.get("site")), location(r.get("caller"))});
-                    case "alloc" -> {
-                        long base = address(r.path("ptr").asText());
-                        if (base != 0) {
-                            present = true;
-                            SourceLocation[] s = r.path("site").isInt()
-                                    ? sites.get(r.path("site").asInt())
-                                    : null;
-                            m.put(
-                                    base,
-                                    new Allocation(
-                                                    pid,
-                                                    base,
-                                                    r.path("size").canConvertToLong()
-                                                            ? r.path("size").asLong()
-                                                            : -1,
-                                                    s == null ? null : s[0],
-                                                    s == null ? null : s[1])
-                                            .again(m.get(base)));
-                        }
-                    }
-                    case "free" -> {
-                        long base = address(r.path("ptr").asText());
-                        Allocation a = m.get(base);
-                        if (a != null && !a.freed()) {
-                            SourceLocation[] s = r.path("site").isInt()
-                                    ? sites.get(r.path("site").asInt())
-                                    : null;
-                            m.put(base, a.freedAt(s == null ? null : s[0], s == null ? null : s[1]));
-                        }
-                    }
-                    case "alloc-shape" -> {
-                        long base = address(r.path("ptr").asText());
-                        Allocation a = m.get(base);
-                        if (a != null) {
-                            long bytes = shapeBytes(r);
-                            m.put(base, a.withShape(shape(r), bytes));
-                            if (bytes >= 0 && a.size() > 0) {
-                                header.shapeDifferences.add(a.size() - bytes);
-                            }
-                        }
-                    }
-                    default -> {}
-                }
+                present |= record(r, pid, m, sites, header);
             }
         } catch (IOException | RuntimeException e) {
             // what was read stands: the record is evidence, its absence is said by the caller
         }
         return present;
+    }
+
+    /** One line of a process's file into its map; true when it is an allocation. */
+    private static boolean record(
+            JsonNode r, int pid, TreeMap<Long, Allocation> m, Map<Integer, SourceLocation[]> sites, Header header) {
+        switch (r.path("type").asText()) {
+            case "alloc-record" -> {
+                header.frees |= r.path("frees").asBoolean(false);
+                if (r.path("padding").canConvertToLong()) {
+                    long p = r.path("padding").asLong();
+                    header.paddingDisagrees |= header.padding != null && header.padding != p;
+                    header.padding = p;
+                }
+            }
+            case "alloc-site" ->
+                sites.put(r.path("id").asInt(), new SourceLocation[] {location(r.get("site")), location(r.get("caller"))
+                });
+            case "alloc" -> {
+                long base = address(r.path("ptr").asText());
+                if (base != 0) {
+                    SourceLocation[] s =
+                            r.path("site").isInt() ? sites.get(r.path("site").asInt()) : null;
+                    m.put(
+                            base,
+                            new Allocation(
+                                            pid,
+                                            base,
+                                            r.path("size").canConvertToLong()
+                                                    ? r.path("size").asLong()
+                                                    : -1,
+                                            s == null ? null : s[0],
+                                            s == null ? null : s[1])
+                                    .again(m.get(base)));
+                }
+            }
+            case "free" -> {
+                long base = address(r.path("ptr").asText());
+                Allocation a = m.get(base);
+                if (a != null && !a.freed()) {
+                    SourceLocation[] s =
+                            r.path("site").isInt() ? sites.get(r.path("site").asInt()) : null;
+                    m.put(base, a.freedAt(s == null ? null : s[0], s == null ? null : s[1]));
+                }
+            }
+            case "alloc-shape" -> {
+                long base = address(r.path("ptr").asText());
+                Allocation a = m.get(base);
+                if (a != null) {
+                    long bytes = shapeBytes(r);
+                    m.put(base, a.withShape(shape(r), bytes));
+                    if (bytes >= 0 && a.size() > 0) {
+                        header.shapeDifferences.add(a.size() - bytes);
+                    }
+                }
+            }
+            default -> {}
+        }
+        return "alloc".equals(r.path("type").asText()) && address(r.path("ptr").asText()) != 0;
     }
 
     /** {@code float32 [1600]}; a CuPy array's {@code CuPy float32 [64, 128]}. */

@@ -1,13 +1,16 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import io.jenkins.plugins.gpusanitizer.engine.run.process.PhaseScript;
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Carries the probe with the interpreter, not only the environment (issue #47, 14): a run script that does
@@ -20,9 +23,8 @@ import java.util.List;
  *
  * <p>Not carried: an interpreter started by its absolute path (a venv's {@code bin/python}, a console script's
  * shebang such as torchrun's) after PYTHONPATH was reset, or with {@code -E}/{@code -I}. Nothing is written into
- * the job's Python installation. A shim is written for every interpreter name, since behind a launcher (a container)
- * the process's PATH is not the runner's; the phase script puts the shims on PATH only after it checked that the
- * program is there, so a missing interpreter is still "not found" at the start of the phase.
+ * the job's Python installation. A shim is written only for a name the phase's PATH has, so a missing interpreter
+ * is still "not found" at the start of the phase.
  */
 final class InterpreterShims {
     static final String DIR = "bin";
@@ -39,11 +41,30 @@ final class InterpreterShims {
         return names;
     }
 
-    /** Writes a shim for every interpreter name into {@code probeDir/bin} (once: a name already there is kept). */
-    static Path install(Path probeDir) throws IOException {
+    /**
+     * Writes the shims for the interpreters {@code path} has into {@code probeDir/bin} (once: a name already there is
+     * kept); returns the folder, or null when the path has none of them.
+     */
+    static Path install(Path probeDir, String path) throws IOException {
         Path bin = probeDir.resolve(DIR);
+        Set<String> found = new LinkedHashSet<>();
+        for (String folder : path == null ? new String[0] : path.split(File.pathSeparator, -1)) {
+            Path d = Path.of(folder.isEmpty() ? "." : folder).toAbsolutePath();
+            if (d.equals(bin.toAbsolutePath())) {
+                continue;
+            }
+            for (String name : NAMES) {
+                Path p = d.resolve(name);
+                if (Files.isRegularFile(p) && Files.isExecutable(p)) {
+                    found.add(name);
+                }
+            }
+        }
+        if (found.isEmpty()) {
+            return null;
+        }
         Files.createDirectories(bin);
-        for (String name : NAMES) {
+        for (String name : found) {
             Path shim = bin.resolve(name);
             if (!Files.exists(shim)) {
                 Files.writeString(shim, script(probeDir, bin), StandardCharsets.UTF_8);

@@ -1,6 +1,7 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
+import io.jenkins.plugins.gpusanitizer.engine.run.process.PhaseScript;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -12,8 +13,8 @@ import java.util.Map;
 /**
  * Puts the in-process probe into the run directory ({@code probe/sitecustomize.py} and
  * {@code probe/gpu_sanitize_probe.py}, shipped as resources) and gives a phase the variables that
- * turn it on: {@code PYTHONPATH} with the probe folder first, {@code PATH} with its interpreter shims first
- * ({@link InterpreterShims}: a job that resets PYTHONPATH keeps the probe), {@code GPU_SANITIZE_PROBE_OUT} (the
+ * turn it on: {@code PYTHONPATH} with the probe folder first, {@code PATH} with its interpreter shims put in front of
+ * the phase shell's own ({@link InterpreterShims}: a job that resets PYTHONPATH keeps the probe), {@code GPU_SANITIZE_PROBE_OUT} (the
  * phase's {@code probe.jsonl}) and {@code GPU_SANITIZE_PROBE_MODE}. The sanitizer phase gets only its
  * torch.compile part ({@link CompileModeNote}).
  */
@@ -36,13 +37,13 @@ final class ProbeInstaller {
     }
 
     private synchronized Path shims(Path dir, String path) throws IOException {
-        return InterpreterShims.install(dir);
+        return InterpreterShims.install(dir, path);
     }
 
     /**
-     * The probe's variables of {@code set} as a run in a copy of the working directory sees them: PYTHONPATH and PATH
-     * are the probe's folder in front of the job's value, and the job's value is the one {@code jobEnv} (the
-     * relocated one) has.
+     * The probe's variables of {@code set} as a run in a copy of the working directory sees them: PYTHONPATH is the
+     * probe's folder in front of the job's value, and the job's value is the one {@code jobEnv} (the relocated one)
+     * has.
      */
     static Map<String, String> relocated(Map<String, String> set, Map<String, String> env, Map<String, String> jobEnv) {
         Map<String, String> out = new LinkedHashMap<>(set);
@@ -85,7 +86,8 @@ final class ProbeInstaller {
 
     /**
      * @param inheritedPythonPath the job's PYTHONPATH (inherited or given with --env), kept after the probe
-     * @param inheritedPath       the job's PATH: the interpreter shims go in front of it; null: no shims
+     * @param inheritedPath       the job's PATH, where the interpreters the shims stand for are looked up (the shims
+     *                            go in front of the phase's own PATH when it starts); null: no shims
      */
     Map<String, String> env(Phase phase, Path phaseDir, String inheritedPythonPath, String inheritedPath)
             throws IOException {
@@ -98,8 +100,7 @@ final class ProbeInstaller {
                         : dir + java.io.File.pathSeparator + inheritedPythonPath);
         Path shims = inheritedPath == null ? null : shims(dir, inheritedPath);
         if (shims != null) {
-            // put in front of PATH by the phase's own shell: behind a launcher the process's PATH is not this one
-            env.put(io.jenkins.plugins.gpusanitizer.engine.run.process.PhaseScript.PATH_PREFIX, shims.toString());
+            env.put(PhaseScript.PREPEND + "PATH", shims.toString());
         }
         env.put(OUT, phaseDir.resolve(RunLayout.PROBE_JSONL).toString());
         env.put(MODE, phase.id());

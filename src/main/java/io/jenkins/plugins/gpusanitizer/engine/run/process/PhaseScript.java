@@ -18,6 +18,13 @@ public final class PhaseScript {
     public static final String SUPERVISOR = "supervise.sh";
     public static final String PHASE_SCRIPT = "phase.sh";
     public static final String CONF = "supervisor.conf";
+    /**
+     * A name in the phase's variables that starts with this is put in front of the variable's value as the phase's
+     * shell has it ({@code +PATH=/run/probe/bin}: {@code export PATH='/run/probe/bin'"${PATH:+:$PATH}"}), so that a
+     * launcher's own PATH (a container's) is kept behind it.
+     */
+    public static final String PREPEND = "+";
+
     static final String SIDECAR = "sidecar.sh";
 
     private PhaseScript() {}
@@ -38,13 +45,6 @@ public final class PhaseScript {
         return target;
     }
 
-    /**
-     * A folder put in front of the phase's PATH as the phase's shell finds it, not as the runner sees it: behind a
-     * launcher (a Kubernetes container step, docker exec) the process's PATH is the image's (the probe's
-     * interpreter shims, issue #47).
-     */
-    public static final String PATH_PREFIX = "GPU_SANITIZE_PATH_PREFIX";
-
     static void writePhase(
             Path phaseDir, String workDir, Map<String, String> set, List<String> removed, List<String> argv)
             throws IOException {
@@ -61,11 +61,26 @@ public final class PhaseScript {
                     .append("; exit 126; }\n");
         }
         removed.forEach(name -> script.append("unset ").append(name).append('\n'));
-        set.forEach((name, value) -> script.append("export ")
-                .append(name)
-                .append('=')
-                .append(quote(value))
-                .append('\n'));
+        set.forEach((name, value) -> {
+            if (name.startsWith(PREPEND)) {
+                String variable = name.substring(PREPEND.length());
+                script.append("export ")
+                        .append(variable)
+                        .append('=')
+                        .append(quote(value))
+                        .append("\"${")
+                        .append(variable)
+                        .append(":+:$")
+                        .append(variable)
+                        .append("}\"\n");
+            } else {
+                script.append("export ")
+                        .append(name)
+                        .append('=')
+                        .append(quote(value))
+                        .append('\n');
+            }
+        });
         String program = argv.get(0);
         String missing = "cannot start " + program + ": not found or not executable";
         script.append(
@@ -77,12 +92,6 @@ public final class PhaseScript {
                 .append(" > ")
                 .append(startError)
                 .append("; exit 127; fi\n");
-        String prefix = set.get(PATH_PREFIX);
-        if (prefix != null) {
-            // in front of the PATH the process really has (a container's, behind a launcher), after the check that
-            // the program exists there
-            script.append("PATH=").append(quote(prefix)).append("\"${PATH:+:$PATH}\"; export PATH\n");
-        }
         script.append("exec");
         argv.forEach(arg -> script.append(' ').append(quote(arg)));
         script.append('\n');
