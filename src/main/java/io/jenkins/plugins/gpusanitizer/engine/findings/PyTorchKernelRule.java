@@ -29,9 +29,9 @@ public final class PyTorchKernelRule implements SuppressionRule {
     public String reason() {
         return "initcheck record inside PyTorch's own kernel (launched from its library libtorch_cuda.so): an"
                 + " operator reading memory it was handed, which a correct job produces by the thousand (a clean bf16"
-                + " transformer: hundreds of thousands in the bias add's elementwise_kernel); not counted, since it"
-                + " names no fault of the job's. An uninitialized tensor the job itself passes to an operator reads"
-                + " the same way: to count these records, " + SETTING;
+                + " transformer: hundreds of thousands in the bias add's elementwise_kernel); not counted, since such a"
+                + " record does not tell the job's fault from the library's. An uninitialized tensor the job itself"
+                + " passes to an operator reads the same way: to count these records, " + SETTING;
     }
 
     @Override
