@@ -321,6 +321,13 @@ public final class RunDirectory {
                                 && BlockingPhase.wasCut(p.status(), p.note()));
     }
 
+    /** What a failed phase could not take beside another run (a port in use), or null: {@link HostContention}. */
+    String contended(PhaseResult result) {
+        return PhaseResult.FAILED.equals(result.status())
+                ? HostContention.why(dir(result.directory()).resolve(RunLayout.STDERR))
+                : null;
+    }
+
     /** Whether a phase failed of an out of memory (on a shared card: the sharing, not the job). */
     boolean ranOutOfMemory(PhaseResult result) {
         return PhaseResult.FAILED.equals(result.status())
