@@ -87,4 +87,28 @@ class PhaseOverlapTest {
                 .isEqualTo(32);
         assertThat(report.reasons()).noneMatch(reason -> reason.message().contains("out of memory"));
     }
+
+    @Test
+    void aBlockingRunThatCouldNotTakeItsPortBesideTheSanitizerRunsAgainAlone() {
+        FakeGpu gpu = new FakeGpu(dir)
+                .farOob()
+                .put(
+                        "blocking.first-stderr",
+                        "[W socket.cpp:464] [c10d] The server socket has failed to bind to [::]:12355 (errno: 98 -"
+                                + " Address already in use).\n");
+        Report report = new Runner(spec(dir.resolve("run")), gpu.env(), console::add).run();
+
+        assertThat(console)
+                .anyMatch(line -> line.contains("the blocking run ran again after the sanitizer run: beside it, it"
+                        + " could not take port 12355 (Address already in use)"));
+        assertThat(dir.resolve("run/blocking-beside-sanitizer/stderr.log"))
+                .content()
+                .contains("Address already in use");
+        assertThat(report.execution().phases())
+                .extracting(Report.PhaseJson::name)
+                .containsExactly("sanitizer-memcheck", "blocking", "regression");
+        assertThat(report.diagnosis().faultAt().line())
+                .as("the blocking run alone names the real line")
+                .isEqualTo(32);
+    }
 }
