@@ -15,7 +15,7 @@ import java.util.regex.Pattern;
  */
 final class HostContention {
     private static final Pattern IN_USE = Pattern.compile("(?i)address already in use|EADDRINUSE|errno 98");
-    /** "port 12355", or ":12355" after an address ("[::]:12355", "127.0.0.1:12355"), never a source line ("socket.cpp:464"). */
+    /** "port 12355", or ":12355" after an address ("[::]:12355", "1.2.3.4:12355"), never a line ("socket.cpp:464"). */
     private static final Pattern PORT =
             Pattern.compile("(?i)\\bport[ =:]*(\\d{2,5})|(?:\\]|\\d|localhost):(\\d{2,5})\\b");
 
