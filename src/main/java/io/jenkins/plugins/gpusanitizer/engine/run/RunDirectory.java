@@ -323,9 +323,15 @@ public final class RunDirectory {
 
     /** What a failed phase could not take beside another run (a port in use), or null: {@link HostContention}. */
     String contended(PhaseResult result) {
-        return PhaseResult.FAILED.equals(result.status())
-                ? HostContention.why(dir(result.directory()).resolve(RunLayout.STDERR))
-                : null;
+        if (!PhaseResult.FAILED.equals(result.status())) {
+            return null;
+        }
+        Path phase = dir(result.directory());
+        String why = HostContention.why(phase.resolve(RunLayout.STDERR));
+        return why != null
+                ? why
+                : HostContention.silentBeforeTheJob(
+                        phase.resolve(RunLayout.STDERR), phase.resolve(RunLayout.PROBE_JSONL), result.exitCode());
     }
 
     /** Whether a phase failed of an out of memory (on a shared card: the sharing, not the job). */
