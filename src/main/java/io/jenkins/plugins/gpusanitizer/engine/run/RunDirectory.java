@@ -118,7 +118,7 @@ public final class RunDirectory {
                 new ProofOfWork(work.stream().map(RunWorkReader.Read::work).toList()).reasons());
         reasons.addAll(DeliberateStop.uncheckedPastTheStop(record, analysis, policy));
         reasons.addAll(SanitizerOnlyDeath.graded(
-                record, DeliberateStop.expected(record, analysis.gate().reasons())));
+                record, DeliberateStop.expected(record, analysis.gate().reasons()), sanitizerOutOfMemory(record)));
         Gate.Result gate = new Gate.Result(Gate.verdictOf(reasons), Gate.ordered(reasons));
         return new Judged(analysis.withGate(gate), RunWorkReader.json(work));
     }
@@ -332,6 +332,32 @@ public final class RunDirectory {
                 ? why
                 : HostContention.silentBeforeTheJob(
                         phase.resolve(RunLayout.STDERR), phase.resolve(RunLayout.PROBE_JSONL), result.exitCode());
+    }
+
+    /** The sanitizer run's own out-of-memory line from its stderr (the job's words), or null when it had none. */
+    String sanitizerOutOfMemory(RunRecord record) {
+        if (record == null || record.execution() == null || record.execution().phases() == null) {
+            return null;
+        }
+        for (Report.PhaseJson p : record.execution().phases()) {
+            if (p != null
+                    && p.name() != null
+                    && p.name().startsWith("sanitizer-")
+                    && !p.name().endsWith("-shared-card")) {
+                Path stderr = dir(p.name()).resolve(RunLayout.STDERR);
+                if (outOfMemory(stderr)) {
+                    try (var lines = Files.lines(stderr, java.nio.charset.StandardCharsets.ISO_8859_1)) {
+                        return lines.filter(l -> l.contains("OutOfMemoryError") || l.contains("CUDA out of memory"))
+                                .findFirst()
+                                .map(l -> l.length() > 240 ? l.substring(0, 240) + "..." : l)
+                                .orElse(null);
+                    } catch (IOException | java.io.UncheckedIOException e) {
+                        return null;
+                    }
+                }
+            }
+        }
+        return null;
     }
 
     /** Whether a phase failed of an out of memory (on a shared card: the sharing, not the job). */

@@ -25,21 +25,26 @@ final class SanitizerOnlyDeath {
     private SanitizerOnlyDeath() {}
 
     static List<Reason> graded(RunRecord record, List<Reason> gateReasons) {
+        return graded(record, gateReasons, null);
+    }
+
+    /** @param outOfMemory the sanitizer run's out-of-memory line from its stderr, or null when it had none */
+    static List<Reason> graded(RunRecord record, List<Reason> gateReasons, String outOfMemory) {
         String passedWithout = passedWithoutTheTool(record);
         if (passedWithout == null) {
             return gateReasons;
         }
-        Reason oom = gateReasons.stream()
-                .filter(r -> "oom".equals(r.code()) && r.message().startsWith("sanitizer-"))
-                .findFirst()
-                .orElse(null);
+        boolean said = false;
         List<Reason> out = new ArrayList<>(gateReasons.size());
         for (Reason r : gateReasons) {
-            if (r == oom) {
-                out.add(onlyUnderTheTool(r, passedWithout));
-            } else if (oom != null && r.level() == Reason.Level.ERROR && DEATHS.contains(r.code())) {
-                continue; // the job died of that out-of-memory: said once, above
-            } else if (r.level() == Reason.Level.ERROR && DEATHS.contains(r.code())) {
+            boolean death = r.level() == Reason.Level.ERROR && DEATHS.contains(r.code());
+            boolean oomReason = "oom".equals(r.code()) && r.message().startsWith("sanitizer-");
+            if (outOfMemory != null && (death || oomReason)) {
+                if (!said) { // the job died of that out-of-memory: said once
+                    out.add(onlyUnderTheTool(outOfMemory, passedWithout));
+                    said = true;
+                }
+            } else if (death) {
                 out.add(Reason.unstable(
                         "sanitizer-only-death",
                         r.message() + "; but the job died only under compute-sanitizer: " + passedWithout
@@ -54,10 +59,11 @@ final class SanitizerOnlyDeath {
         return out;
     }
 
-    private static Reason onlyUnderTheTool(Reason oom, String passedWithout) {
+    private static Reason onlyUnderTheTool(String oomLine, String passedWithout) {
         return Reason.unstable(
                 "sanitizer-only-oom",
-                oom.message() + "; but only under compute-sanitizer: " + passedWithout + " without running out. The"
+                "the sanitizer run ran out of GPU memory (its stderr: " + oomLine.strip() + "), only under"
+                        + " compute-sanitizer: " + passedWithout + " without running out. The"
                         + " tool recorded no memory-access error until then and did not check the job past it. Under"
                         + " the tool PyTorch can keep memory alive that it frees on its own (on nanoGPT, every step's"
                         + " activations: docs/how-it-works.md, 'Out of memory under the tool'): give the tool a"
