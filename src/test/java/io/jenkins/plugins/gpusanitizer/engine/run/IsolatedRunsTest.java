@@ -5,11 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.run.workspace.Isolation;
+import io.jenkins.plugins.gpusanitizer.testing.RealPython;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -71,22 +70,7 @@ class IsolatedRunsTest {
     }
 
     /** This machine's own Python (not the stand-in on the job's PATH): the jobs are real programs. */
-    private static final String PYTHON = realPython();
-
-    private static String realPython() {
-        try {
-            Process p = new ProcessBuilder("python3", "-c", "import os, sys; print(os.path.realpath(sys.executable))")
-                    .start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-            p.waitFor();
-            return out;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
+    private static final String PYTHON = RealPython.path();
 
     private Report run(String job, boolean beside, UnaryOperator<RunSpec> tweak, Map<String, String> env)
             throws IOException {

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.jenkins.plugins.gpusanitizer.engine.run.workspace.Isolation;
+import io.jenkins.plugins.gpusanitizer.testing.RealPython;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -65,7 +65,7 @@ class ProbeCarriedTest {
         FakeGpu gpu = new FakeGpu(dir.resolve("gpu")).clean();
         // the agent's python3 first on the job's PATH, then the stand-in GPU tools (their python3 is the stand-in's)
         Path bin = Files.createDirectories(dir.resolve("agent-bin"));
-        Files.createSymbolicLink(bin.resolve("python3"), Path.of(realPython()));
+        Files.createSymbolicLink(bin.resolve("python3"), Path.of(RealPython.path()));
         Map<String, String> env = new java.util.LinkedHashMap<>(gpu.env());
         env.put("PATH", bin + java.io.File.pathSeparator + env.getOrDefault("PATH", "/usr/bin:/bin"));
         RunSpec spec = new RunSpec()
@@ -74,7 +74,7 @@ class ProbeCarriedTest {
                 .workDir(ws.toString())
                 .isolation(Isolation.DEFAULT)
                 .outDir(dir.resolve("run").toString())
-                .extraEnv(Map.of("JOB_STATE", state.toString(), "JOB_PYTHON", realPython()))
+                .extraEnv(Map.of("JOB_STATE", state.toString(), "JOB_PYTHON", RealPython.path()))
                 .killGraceSeconds(1)
                 .toolWriteGraceSeconds(5)
                 .samplerIntervalMs(100);
@@ -140,21 +140,6 @@ class ProbeCarriedTest {
             assertThat(records(run.resolve(name).resolve("probe.jsonl")))
                     .as(name + ": nothing loaded the probe, nothing counted: the run's proof of work is absent")
                     .isEmpty();
-        }
-    }
-
-    private static String realPython() {
-        try {
-            Process p = new ProcessBuilder("python3", "-c", "import os, sys; print(os.path.realpath(sys.executable))")
-                    .start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-            p.waitFor();
-            return out;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
         }
     }
 }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.run.workspace.Isolation;
+import io.jenkins.plugins.gpusanitizer.testing.RealPython;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -37,7 +38,7 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
  */
 @Execution(ExecutionMode.CONCURRENT) // real processes that mostly wait: the tests overlap
 class WorkspaceSituationsTest {
-    private static final String PYTHON = realPython();
+    private static final String PYTHON = RealPython.path();
     private static final String GATE_DIR = "gpu-sanitize-run";
 
     @TempDir
@@ -402,21 +403,6 @@ class WorkspaceSituationsTest {
                             .toURI())
                     .toString();
         } catch (URISyntaxException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static String realPython() {
-        try {
-            Process p = new ProcessBuilder("python3", "-c", "import os, sys; print(os.path.realpath(sys.executable))")
-                    .start();
-            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
-            p.waitFor();
-            return out;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
     }
