@@ -35,7 +35,7 @@ class AgentStopGrandchildTest {
 
     @AfterEach
     void agentForgets() {
-        AgentRun.forgetAllForTests();
+        AgentRun.forgetForTests(dir);
     }
 
     @Test
@@ -67,11 +67,18 @@ class AgentStopGrandchildTest {
         }
 
         assertThat(ended).as("the follower saw the end; log:\n" + log).isNotNull();
-        assertThat(ended.summary().aborted()).isTrue();
+        assertThat(ended.summary().aborted())
+                .as("the summary says aborted: " + ended.summary() + "; log:\n" + log + "\nreport.json:\n"
+                        + readIfAny(Path.of(runDirectory, "report.json")))
+                .isTrue();
         assertThat(Processes.awaitGone(grandchild, Duration.ofSeconds(10)))
                 .as("the grandchild " + grandchild + " outlived the aborted step")
                 .isTrue();
         assertThat(Files.readString(Path.of(runDirectory, "blocking", "exit.status")))
                 .contains("leftover process(es) of the phase killed: " + grandchild + " (sleep 300)");
+    }
+
+    private static String readIfAny(Path file) throws java.io.IOException {
+        return Files.isRegularFile(file) ? Files.readString(file) : "(none)";
     }
 }

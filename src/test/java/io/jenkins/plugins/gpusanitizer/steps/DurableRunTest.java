@@ -43,7 +43,7 @@ class DurableRunTest {
 
     @AfterEach
     void agentForgets() {
-        AgentRun.forgetAllForTests();
+        AgentRun.forgetForTests(dir);
     }
 
     /** The job's mode for each phase (see fake-tools/README.md). */
@@ -206,7 +206,7 @@ class DurableRunTest {
         long pid = run.waitAtGate(follower, before);
 
         before.cut();
-        AgentRun.forgetAllForTests(); // the agent's JVM went away; its detached phases did not
+        AgentRun.forgetForTests(dir); // the agent's JVM went away; its detached phases did not
         assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive)).contains(true);
 
         AgentSide.Link after = run.link(new AgentSide.Controller());

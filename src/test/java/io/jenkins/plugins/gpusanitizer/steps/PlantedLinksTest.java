@@ -57,7 +57,7 @@ class PlantedLinksTest {
 
     @AfterEach
     void agentForgets() {
-        AgentRun.forgetAllForTests();
+        AgentRun.forgetForTests(dir);
     }
 
     @Test
