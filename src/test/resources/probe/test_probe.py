@@ -274,6 +274,18 @@ class ProbeTest(unittest.TestCase):
         [end] = [r for r in work if r["event"] == "exit"]
         self.assertEqual((0, 6), (end["steps"], end["backward"]))
 
+    def test_optimizers_built_and_their_states_loaded_are_counted_where_no_step_was_taken(self):
+        rc, out, err, records = self.same_with_and_without("resumed.py", "regression")
+        self.assertEqual(0, rc, err)
+        self.assertIn("resumed: {0: {'momentum_buffer': 1}} steps left: 0", out, "the optimizer's own behaviour kept")
+        self.assertIn("optimizers", self.of(records, "probe")[0]["work"])
+        work = self.of(records, "work")
+        self.assertEqual([("optimizers", 1, 0), ("loads", 1, 1)],
+                         [(r["event"], r["optimizers"], r["loads"]) for r in work if r["event"] != "exit"],
+                         "the first of each said at once")
+        [end] = [r for r in work if r["event"] == "exit"]
+        self.assertEqual((0, 0, 2, 2), (end["steps"], end["backward"], end["optimizers"], end["loads"]))
+
     def test_files_opened_outside_the_runs_copy_are_named_once_each_with_where_they_are(self):
         copy = os.path.join(self.tmp, "o", "copy")
         phase = os.path.join(self.tmp, "phase")  # the probe's own folder: left out

@@ -19,7 +19,7 @@ def main():
         tmp = torch.cuda.memory.alloc(1 * MiB)
         torch.cuda.memory.free(tmp)
         time.sleep(0.05)
-    print("trained", len(opt.params))
+    print("trained", len(opt.param_groups[0]["params"]))
 
 
 main()

@@ -1,15 +1,10 @@
-"""torch.optim, faked: building an optimizer imports torch._dynamo, as torch/_compile.py does in torch 2.x; a step
-calls the global step hooks, as torch.optim.Optimizer's profile_hook_step wrapper does."""
+"""torch.optim, faked: an optimizer is built through Optimizer.__init__, and a step calls the global step hooks, as
+torch.optim.Optimizer's profile_hook_step wrapper does."""
 from . import optimizer  # noqa: F401
+from .optimizer import Optimizer  # noqa: F401
 
 
-class SGD(object):
+class SGD(Optimizer):
     def __init__(self, params, lr=0.01):
-        import torch._dynamo  # noqa: F401
-
-        self.params = list(params)
+        super().__init__(params, {"lr": lr})
         self.lr = lr
-
-    def step(self):
-        for hook in list(optimizer._global_step_post_hooks):
-            hook(self, (), {})

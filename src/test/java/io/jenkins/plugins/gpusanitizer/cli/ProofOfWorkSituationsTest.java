@@ -114,6 +114,12 @@ class ProofOfWorkSituationsTest {
                 + "\",\"ts\":1796533600.5,\"t\":3.1,\"pid\":" + pid + "}";
     }
 
+    /** The probe's record of a process that built its optimizer and loaded the optimizer's state. */
+    private static String optimizerLoaded(long pid) {
+        return "{\"type\":\"work\",\"event\":\"loads\",\"optimizers\":1,\"loads\":1,\"ts\":1796533600.6,\"t\":3.2,"
+                + "\"pid\":" + pid + "}";
+    }
+
     /** The pid of the process that created the CUDA context in a run (the torchrun rank). */
     private static long rank(Path run, String phase) throws IOException {
         for (String line : Files.readAllLines(run.resolve(phase).resolve("probe.jsonl"), StandardCharsets.UTF_8)) {
@@ -170,6 +176,20 @@ class ProofOfWorkSituationsTest {
                 .singleElement()
                 .satisfies(m -> assertThat(m).contains(CHECKPOINT, "reference"));
 
+        // a probe that counts optimizers (the recorded one did not) sees each run build its optimizer and load its
+        // state: alone, too, the build is no PASS
+        Path counted = build("second-counted");
+        for (String phase : RUNS) {
+            long rank = rank(counted, phase);
+            work(counted, phase, 0, 0, stateRead(rank, CHECKPOINT, "tmp"), optimizerLoaded(rank));
+        }
+        Judged seen = analyze(counted, null);
+        assertThat(seen.verdict()).isEqualTo("UNSTABLE");
+        assertThat(seen.messages("no-work"))
+                .singleElement()
+                .satisfies(m -> assertThat(m).contains("loaded its saved state", CHECKPOINT + " (tmp)"));
+        assertThat(seen.html()).contains("1 optimizer(s) built, 1 state(s) loaded");
+
         Judged j = analyze(second, reference);
         assertThat(j.verdict()).isEqualTo("ERROR");
         List<String> lessWork = j.messages("less-work");
@@ -205,6 +225,20 @@ class ProofOfWorkSituationsTest {
         for (String phase : RUNS) {
             work(second, phase, 0, 0, stateRead(rank(second, phase), CHECKPOINT, "tmp"));
         }
+
+        // a probe that counts optimizers (the recorded one did not) sees each run build its optimizer and load its
+        // state: alone, too, the build is no PASS
+        Path counted = build("second-counted");
+        for (String phase : RUNS) {
+            long rank = rank(counted, phase);
+            work(counted, phase, 0, 0, stateRead(rank, CHECKPOINT, "tmp"), optimizerLoaded(rank));
+        }
+        Judged seen = analyze(counted, null);
+        assertThat(seen.verdict()).isEqualTo("UNSTABLE");
+        assertThat(seen.messages("no-work"))
+                .singleElement()
+                .satisfies(m -> assertThat(m).contains("loaded its saved state", CHECKPOINT + " (tmp)"));
+        assertThat(seen.html()).contains("1 optimizer(s) built, 1 state(s) loaded");
 
         Judged j = analyze(second, reference);
         assertThat(j.verdict()).isEqualTo("ERROR");
@@ -251,6 +285,20 @@ class ProofOfWorkSituationsTest {
                 .satisfies(m -> assertThat(m)
                         .startsWith("sanitizer-memcheck ran a command of its own (sanitizerCommand)")
                         .contains("0 optimizer step(s) and 0 backward pass(es)", CHECKPOINT));
+
+        // a probe that counts optimizers (the recorded one did not) sees each run build its optimizer and load its
+        // state: alone, too, the build is no PASS
+        Path counted = build("second-counted");
+        for (String phase : RUNS) {
+            long rank = rank(counted, phase);
+            work(counted, phase, 0, 0, stateRead(rank, CHECKPOINT, "tmp"), optimizerLoaded(rank));
+        }
+        Judged seen = analyze(counted, null);
+        assertThat(seen.verdict()).isEqualTo("UNSTABLE");
+        assertThat(seen.messages("no-work"))
+                .singleElement()
+                .satisfies(m -> assertThat(m).contains("loaded its saved state", CHECKPOINT + " (tmp)"));
+        assertThat(seen.html()).contains("1 optimizer(s) built, 1 state(s) loaded");
 
         Judged j = analyze(second, reference);
         assertThat(j.verdict()).isEqualTo("ERROR");

@@ -20,6 +20,8 @@ import java.util.stream.Collectors;
  *       runs did some. A run that stopped at the defect the report names is not judged: it stopped there;
  *   <li>{@code probe-dropped}: the probe was on and wrote nothing in a run, though the job used the GPU there or
  *       imported torch in another run: that run's work is unknown;
+ *   <li>{@code no-work}: no run did any work, though the job built its optimizer in them (UNSTABLE): it resumed or
+ *       skipped its training;
  *   <li>{@code nothing-ran}: a command that returned while the processes it left were killed with the phase, none of
  *       which imported torch or was seen on the GPU;
  *   <li>{@code detached}: a process that used the GPU was still going when the command returned, and was killed.
@@ -219,13 +221,19 @@ public final class ProofOfWork {
     }
 
     /**
-     * No run did any work, and the runs read state from outside their copies: the runs agree with each other, so only
-     * the reference build can show they did less than the job does ({@code ReferenceWork}); without it, said.
+     * No run did any work. Where the job built its optimizer (it trains by its own code) the runs resumed or skipped
+     * their training, and a clean verdict would say nothing of it: {@code no-work}, UNSTABLE, with what they read from
+     * outside their copies. Otherwise (a job that only evaluates builds none) the runs agree with each other, and only
+     * the reference build can show they did less than the job does ({@code ReferenceWork}); state read from outside
+     * is still said ({@code no-work-seen}).
      */
     private void noneWorked(List<Reason> reasons) {
         List<RunWork> judged = runs.stream()
                 .filter(r -> r.counted() && r.end() == RunWork.End.BY_ITSELF && !r.stoppedAtDefect())
                 .toList();
+        if (judged.isEmpty() || judged.stream().anyMatch(RunWork::worked)) {
+            return;
+        }
         List<ProbeLog.StateAccess> read = judged.stream()
                 .flatMap(r -> r.stateRead().stream())
                 .collect(
@@ -233,7 +241,23 @@ public final class ProofOfWork {
                 .values()
                 .stream()
                 .toList();
-        if (judged.isEmpty() || judged.stream().anyMatch(RunWork::worked) || read.isEmpty()) {
+        List<RunWork> built = judged.stream().filter(r -> r.optimizers() > 0).toList();
+        if (!built.isEmpty()) {
+            boolean loaded = built.stream().anyMatch(r -> r.optimizerLoads() > 0);
+            reasons.add(Reason.unstable(
+                    "no-work",
+                    "no run did an optimizer step or a backward pass (" + names(judged) + "), though "
+                            + (built.size() == judged.size() ? "each" : names(built)) + " built the job's optimizer"
+                            + (loaded ? " and loaded its saved state: the job resumed with nothing left to train" : "")
+                            + ", so none of its training was checked; "
+                            + (read.isEmpty()
+                                    ? noneReadOutside(judged)
+                                    : "state read from outside the copies of the working directory: " + files(read))
+                            + ". A build checks training only where the job trains: give it a fresh output folder, or"
+                            + " remove what an earlier build left there"));
+            return;
+        }
+        if (read.isEmpty()) {
             return;
         }
         reasons.add(Reason.warning(
@@ -242,6 +266,16 @@ public final class ProofOfWork {
                         + " outside their copies of the working directory: " + files(read)
                         + ": if the job trains, it found its work done there; against a reference build whose runs"
                         + " trained (--reference, or the Jenkins reference build) this is an error"));
+    }
+
+    /** Where the state of runs that read nothing outside their copies was: in the working directory they started with. */
+    private static String noneReadOutside(List<RunWork> judged) {
+        if (judged.stream().allMatch(RunWork::isolated)) {
+            return "their probes recorded no file read from outside their copies: what they resumed from was in the"
+                    + " working directory itself (a checkpoint an earlier build or stage left there?)";
+        }
+        return "the runs shared one working directory (isolation is off): a run finds there what the runs before it"
+                + " left";
     }
 
     /** What was seen of why a run did less: the files it read outside its copy, or the directory the runs shared. */

@@ -93,6 +93,16 @@ public record RunWork(
         return work.stream().mapToLong(ProbeLog.Work::backward).sum();
     }
 
+    /** Optimizers its processes built: the job trains by its own code. */
+    public long optimizers() {
+        return work.stream().mapToLong(ProbeLog.Work::optimizers).sum();
+    }
+
+    /** Optimizer states its processes loaded: it resumed. */
+    public long optimizerLoads() {
+        return work.stream().mapToLong(ProbeLog.Work::loads).sum();
+    }
+
     /** Whether it did any of the job's work: an optimizer step or a backward pass in any of its processes. */
     public boolean worked() {
         return work.stream().anyMatch(ProbeLog.Work::worked);

@@ -47,23 +47,42 @@ public record ProbeLog(
      *                    allocator off: the sanitizer run's uncached allocations are not counted by torch)
      * @param lastSeen    epoch seconds of its last work record; null when it wrote none with a time
      * @param exited      it wrote its exit record (ended through Python's exit, not killed)
+     * @param optimizers  optimizers it built (torch.optim.Optimizer.__init__): it trains by its own code; 0 from a
+     *                    probe that did not count them
+     * @param loads       optimizer states it loaded (Optimizer.load_state_dict): it resumed
      */
     public record Work(
-            long pid, boolean cuda, long steps, long backward, Long allocations, Double lastSeen, boolean exited) {
+            long pid,
+            boolean cuda,
+            long steps,
+            long backward,
+            Long allocations,
+            Double lastSeen,
+            boolean exited,
+            long optimizers,
+            long loads) {
         /** Whether it did any of the job's work: an optimizer step or a backward pass. */
         public boolean worked() {
             return steps > 0 || backward > 0;
         }
 
-        Work merge(boolean sawCuda, long sawSteps, long sawBackward, Long sawAllocations, Double at, boolean exit) {
+        /** No record yet. */
+        static Work none(long pid) {
+            return new Work(pid, false, 0, 0, null, null, false, 0, 0);
+        }
+
+        /** What a later record adds: counts only grow, the allocations are the last recorded. */
+        Work merge(Work seen) {
             return new Work(
                     pid,
-                    cuda || sawCuda,
-                    Math.max(steps, sawSteps),
-                    Math.max(backward, sawBackward),
-                    sawAllocations != null ? sawAllocations : allocations,
-                    later(lastSeen, at),
-                    exited || exit);
+                    cuda || seen.cuda,
+                    Math.max(steps, seen.steps),
+                    Math.max(backward, seen.backward),
+                    seen.allocations != null ? seen.allocations : allocations,
+                    later(lastSeen, seen.lastSeen),
+                    exited || seen.exited,
+                    Math.max(optimizers, seen.optimizers),
+                    Math.max(loads, seen.loads));
         }
 
         private static Double later(Double a, Double b) {

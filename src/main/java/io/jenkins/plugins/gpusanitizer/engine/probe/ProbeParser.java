@@ -255,16 +255,21 @@ public final class ProbeParser {
         /** A process's work record, merged into what it said before (the highest step count, the last time). */
         private void work(JsonNode n, long pid) {
             String event = n.path("event").asText("");
-            ProbeLog.Work was = work.getOrDefault(pid, new ProbeLog.Work(pid, false, 0, 0, null, null, false));
-            work.put(
+            ProbeLog.Work seen = new ProbeLog.Work(
                     pid,
-                    was.merge(
-                            "cuda".equals(event) || n.path("cuda").asBoolean(false),
-                            Math.max(0, n.path("steps").asLong(0)),
-                            Math.max(0, n.path("backward").asLong(0)),
-                            n.hasNonNull("allocations") ? n.get("allocations").asLong() : null,
-                            n.path("ts").isNumber() ? n.get("ts").asDouble() : null,
-                            "exit".equals(event)));
+                    "cuda".equals(event) || n.path("cuda").asBoolean(false),
+                    count(n, "steps"),
+                    count(n, "backward"),
+                    n.hasNonNull("allocations") ? n.get("allocations").asLong() : null,
+                    n.path("ts").isNumber() ? n.get("ts").asDouble() : null,
+                    "exit".equals(event),
+                    count(n, "optimizers"),
+                    count(n, "loads"));
+            work.put(pid, work.getOrDefault(pid, ProbeLog.Work.none(pid)).merge(seen));
+        }
+
+        private static long count(JsonNode n, String field) {
+            return Math.max(0, n.path(field).asLong(0));
         }
 
         /**

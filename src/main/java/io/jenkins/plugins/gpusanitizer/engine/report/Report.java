@@ -734,7 +734,9 @@ public record Report(
             String gpuSeen,
             List<StateJson> stateOutside,
             String end,
-            boolean stoppedAtDefect) {
+            boolean stoppedAtDefect,
+            Long optimizersBuilt,
+            Long optimizerStatesLoaded) {
         public static final int MAX_STATE_SHOWN = 20;
 
         public WorkJson {

@@ -27,6 +27,7 @@ final class WorkSection {
                         .append(w.processes())
                         .append("</td><td>")
                         .append(w.optimizerSteps())
+                        .append(Html.esc(optimizers(w)))
                         .append("</td><td>")
                         .append(
                                 w.backwardPasses() == null
@@ -64,6 +65,16 @@ final class WorkSection {
             h.append("</td></tr>");
         }
         h.append("</table></section>\n");
+    }
+
+    /** " (2 optimizers built, 2 states loaded)": a run that built its optimizer and took no step resumed. */
+    static String optimizers(Report.WorkJson w) {
+        if (w.optimizersBuilt() == null || w.optimizersBuilt() == 0) {
+            return "";
+        }
+        long loaded = w.optimizerStatesLoaded() == null ? 0 : w.optimizerStatesLoaded();
+        return " (" + w.optimizersBuilt() + " optimizer(s) built"
+                + (loaded > 0 ? ", " + loaded + " state(s) loaded" : "") + ")";
     }
 
     /** Why a run's work was not counted, from what was seen: never a cause the run directory does not show. */

@@ -193,7 +193,9 @@ final class RunWorkReader {
                             .map(s -> new Report.StateJson(s.event(), s.path(), s.where()))
                             .toList(),
                     r.end().name().toLowerCase(Locale.ROOT).replace('_', '-'),
-                    r.stoppedAtDefect()));
+                    r.stoppedAtDefect(),
+                    r.counted() ? r.optimizers() : null,
+                    r.counted() ? r.optimizerLoads() : null));
         }
         return out;
     }

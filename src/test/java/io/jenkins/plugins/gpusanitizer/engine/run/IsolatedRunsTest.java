@@ -139,6 +139,42 @@ class IsolatedRunsTest {
                 .anyMatch(m -> m.startsWith("regression did 0 optimizer step(s)"));
     }
 
+    /**
+     * Issue #47, 11: the second build of a job whose first left its last checkpoint where the job looks (the
+     * workspace, written back by the first build, or a folder outside it such as /tmp): every run builds its
+     * optimizer, loads its state and trains nothing. The runs agree with each other; the optimizer they built says
+     * the job trains, so the build is no PASS, and says where the state was.
+     */
+    @ParameterizedTest(name = "checkpoint outside the workspace: {0}")
+    @ValueSource(booleans = {false, true})
+    void aSecondBuildWhoseRunsAllResumedAtTheEndIsNoPass(boolean outside) throws IOException {
+        Path checkpoint = outside ? dir.resolve("tmp-clm/ckpt.json") : dir.resolve("ws/ckpt.json");
+        Files.createDirectories(checkpoint.getParent());
+        Files.writeString(checkpoint, "{\"epoch\": 4, \"optimizer\": {\"state\": {\"0\": 1}}}");
+        Report r = run(
+                "resume_job.py", true, s -> s, outside ? Map.of("JOB_CHECKPOINT", checkpoint.toString()) : Map.of());
+
+        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.UNSTABLE);
+        for (String run : List.of("sanitizer-memcheck", "regression")) {
+            Report.WorkJson w = work(r, run);
+            assertThat(List.of(w.optimizerSteps(), w.optimizersBuilt(), w.optimizerStatesLoaded()))
+                    .as(run)
+                    .containsExactly(0L, 1L, 1L);
+        }
+        assertThat(r.reasons())
+                .filteredOn(x -> x.code().equals("no-work"))
+                .singleElement()
+                .extracting(Report.ReasonJson::message)
+                .satisfies(m -> assertThat(m)
+                        .startsWith("no run did an optimizer step or a backward pass (sanitizer-memcheck,")
+                        .contains("built the job's optimizer and loaded its saved state")
+                        .contains(
+                                outside
+                                        ? checkpoint.toString()
+                                        : "what they resumed from was in the working directory itself"));
+        assertThat(codes(r)).doesNotContain("less-work");
+    }
+
     @ParameterizedTest(name = "beside: {0}")
     @ValueSource(booleans = {true, false})
     void aJobThatSavesAndLoadsItsModelEvaluatesItsOwn(boolean beside) throws IOException {

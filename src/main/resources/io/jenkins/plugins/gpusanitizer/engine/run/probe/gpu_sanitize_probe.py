@@ -126,6 +126,8 @@ def _after_fork():
     _S.reduce_lock = threading.Lock()
     _W.steps = 0  # a forked child's work is its own: the parent's count stays the parent's
     _W.backward = 0
+    _W.optimizers = 0
+    _W.loads = 0
     _W.last_emit = 0.0
     _W.cuda = False
     _alloc_after_fork()
@@ -1400,6 +1402,8 @@ def _install_regression(torch):
 class _Work(object):
     steps = 0
     backward = 0
+    optimizers = 0  # optimizers built: the job trains by its own code (issue #47, 11: a resume that took no step)
+    loads = 0  # optimizer states loaded: it resumed
     last_emit = 0.0
     cuda = False
 
@@ -1434,6 +1438,27 @@ def _work_progress(first):
         pass
 
 
+def _counting_optimizer(original, counter):
+    """Optimizer.__init__ or Optimizer.load_state_dict (every torch optimizer's, through super()), counted; the first
+    of each said at once: a run that builds its optimizer, loads its state and takes no step writes no progress."""
+    import functools
+
+    @functools.wraps(original)
+    def counted(*args, **kwargs):
+        try:
+            n = getattr(_W, counter) + 1
+            setattr(_W, counter, n)
+            if n == 1:
+                _emit({"type": "work", "event": counter, "optimizers": _W.optimizers, "loads": _W.loads,
+                       "ts": round(time.time(), 3)}, force=True)
+        except Exception:
+            pass
+        return original(*args, **kwargs)
+
+    counted._gpu_sanitize_probe = True
+    return counted
+
+
 def _counting_backward(original):
     """torch.autograd.backward or torch.autograd.grad, counted once per call (before it runs: a pass that raises
     was still asked for); everything else is the original's."""
@@ -1450,7 +1475,7 @@ def _counting_backward(original):
 
 
 def _work_counters(torch):
-    rec = {"steps": _W.steps, "backward": _W.backward}
+    rec = {"steps": _W.steps, "backward": _W.backward, "optimizers": _W.optimizers, "loads": _W.loads}
     try:
         rec["cuda"] = bool(torch.cuda.is_initialized())
         if rec["cuda"]:
@@ -1489,6 +1514,15 @@ def _install_work(torch):
         armed.append("steps")
     except Exception as e:
         _error("work-steps", e)
+    try:
+        base = torch.optim.optimizer.Optimizer
+        for name, counter in (("__init__", "optimizers"), ("load_state_dict", "loads")):
+            original = base.__dict__.get(name)
+            if callable(original) and not getattr(original, "_gpu_sanitize_probe", False):
+                setattr(base, name, _counting_optimizer(original, counter))
+        armed.append("optimizers")
+    except Exception as e:
+        _error("work-optimizers", e)
     try:
         autograd = torch.autograd  # Tensor.backward looks torch.autograd.backward up at each call
         wrapped = 0
