@@ -1,12 +1,15 @@
 """Trains JOB_EPOCHS epochs, saving its checkpoint (the epoch and the optimizer's state) after each; a start finding the
-checkpoint loads it and resumes after it. JOB_CHECKPOINT puts it elsewhere (HF run_clm.py's --output_dir /tmp/...)."""
+checkpoint loads it and resumes after it (none left to train when it is at or past the last epoch). JOB_CHECKPOINT puts
+it elsewhere (HF run_clm.py's --output_dir /tmp/...)."""
 import json
 import os
+import sys
 import time
 
 import torch
 
-EPOCHS = int(os.environ.get("JOB_EPOCHS", "5"))
+# --epochs N: a shorter command of the same job (the README's sanitizerCommand), as HF's --max_steps
+EPOCHS = int(sys.argv[sys.argv.index("--epochs") + 1]) if "--epochs" in sys.argv else int(os.environ.get("JOB_EPOCHS", "5"))
 STEPS = int(os.environ.get("JOB_STEPS", "4"))
 STEP_SECONDS = float(os.environ.get("JOB_STEP_SECONDS", "0"))  # what a step costs, as a real one does
 CHECKPOINT = os.environ.get("JOB_CHECKPOINT", "ckpt.json")

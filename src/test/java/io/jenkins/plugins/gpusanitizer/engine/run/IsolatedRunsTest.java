@@ -175,6 +175,81 @@ class IsolatedRunsTest {
         assertThat(codes(r)).doesNotContain("less-work");
     }
 
+    /**
+     * Issue #47, 12: the README's shorter sanitizerCommand (2 epochs) after an aborted build left the checkpoint of
+     * epoch 3 in the workspace: the sanitizer run finds nothing left to train and ends clean at once, the job's own
+     * runs train the last epoch. None of the job's training was checked under the tool: no PASS, naming the run.
+     */
+    @Test
+    void aShorterSanitizerCommandThatFoundItsWorkDoneIsNoPass() throws IOException {
+        Path checkpoint = dir.resolve("ws/ckpt.json");
+        Files.createDirectories(checkpoint.getParent());
+        Files.writeString(checkpoint, "{\"epoch\": 3, \"optimizer\": {}}");
+        Report r = run(
+                "resume_job.py",
+                true,
+                s -> s.sanitizerCommand(List.of(PYTHON + " resume_job.py --epochs 2")),
+                Map.of());
+
+        assertThat(r.verdict()).as(r.reasons().toString()).isNotEqualTo(Verdict.PASS);
+        assertThat(work(r, "sanitizer-memcheck").optimizerSteps()).isZero();
+        assertThat(work(r, "regression").optimizerSteps()).as("the last epoch").isEqualTo(4);
+        assertThat(r.reasons())
+                .filteredOn(x -> x.code().equals("less-work"))
+                .extracting(Report.ReasonJson::message)
+                .singleElement()
+                .satisfies(m -> assertThat(m)
+                        .startsWith("sanitizer-memcheck ran a command of its own (sanitizerCommand), not the job's, and"
+                                + " did 0 optimizer step(s)")
+                        .contains("none of the job's training was checked under the tool"));
+    }
+
+    /**
+     * Issue #47, 15: a launcher that returns at once, {@code nohup sh -c 'sleep 8; python3 job.py' &}: the phase's
+     * leftovers get a while to end on their own (10 s by default, 3 s here); its child is killed before it starts the
+     * job, so nothing of the job ran in any run: no PASS, each run named with what was killed unchecked.
+     */
+    @Test
+    void aLauncherThatReturnedLongBeforeTheJobStartedIsNoPass() throws IOException {
+        Report r =
+                run("resume_job.py", true, s -> s.command(List.of(launcher(8))).leftoverGraceSeconds(3), Map.of());
+
+        assertThat(r.verdict()).as(r.reasons() + "\n" + r.work()).isEqualTo(Verdict.ERROR);
+        List<String> outlived = r.reasons().stream()
+                .filter(x -> x.code().equals("outlived-main"))
+                .map(Report.ReasonJson::message)
+                .toList();
+        for (String run : List.of("sanitizer-memcheck", "blocking", "regression")) {
+            assertThat(outlived)
+                    .as(run)
+                    .anySatisfy(m -> assertThat(m)
+                            .startsWith(run + ": the job's processes outlived its main process and were killed"
+                                    + " unchecked")
+                            .contains("(sh -c sleep 8; " + PYTHON + " resume_job.py)")
+                            .contains("run the job in the foreground"));
+            assertThat(work(r, run).processes())
+                    .as(run + ": no process of it imported torch")
+                    .isZero();
+        }
+        assertThat(dir.resolve("ws/ckpt.json")).as("the job never trained").doesNotExist();
+    }
+
+    /** The same launcher whose job starts and ends within those 3 s: each run did the job's work, which was checked. */
+    @Test
+    void aLauncherWhoseJobEndedWithinTheLeftoversWaitIsCheckedInFull() throws IOException {
+        Report r =
+                run("resume_job.py", true, s -> s.command(List.of(launcher(1))).leftoverGraceSeconds(3), Map.of());
+
+        assertThat(r.verdict()).as(r.reasons() + "\n" + r.work()).isEqualTo(Verdict.PASS);
+        for (String run : List.of("sanitizer-memcheck", "blocking", "regression")) {
+            assertThat(work(r, run).optimizerSteps()).as(run).isEqualTo(20);
+        }
+    }
+
+    private static String launcher(int seconds) {
+        return "nohup sh -c 'sleep " + seconds + "; " + PYTHON + " resume_job.py' > /dev/null 2>&1 &";
+    }
+
     @ParameterizedTest(name = "beside: {0}")
     @ValueSource(booleans = {true, false})
     void aJobThatSavesAndLoadsItsModelEvaluatesItsOwn(boolean beside) throws IOException {
