@@ -242,14 +242,10 @@ final class PhaseScheduler {
             recordAll(besideResult);
             return true;
         }
-        String contended = aborted ? null : context.dir().contended(result);
-        if (!aborted && (context.dir().ranOutOfMemory(result) || contended != null)) {
+        String again = aborted ? null : RunPlan.againAlone(context.dir(), result, "the blocking run");
+        if (again != null) {
             Path kept = RunDirectory.setAside(context.dir().dir(Phase.BLOCKING.id()), "beside-sanitizer");
-            context.progress()
-                    .say((contended == null
-                                    ? "the blocking run ran out of GPU memory beside the sanitizer: run again alone"
-                                    : "the blocking run ran again after the sanitizer run: beside it, " + contended)
-                            + " (the first is kept in " + kept.getFileName() + ")");
+            context.progress().say(again + " (the first is kept in " + kept.getFileName() + ")");
             context.reference().forget(ReferenceTime.BLOCKING);
             result = new BlockingPhase(context).run(gpu);
         }
@@ -272,17 +268,14 @@ final class PhaseScheduler {
             throws IOException {
         RegressionPlan next = plan;
         if (beside != null) {
-            String contended = context.dir().contended(beside);
-            if (!context.dir().ranOutOfMemory(beside) && contended == null) {
+            String again = RunPlan.againAlone(context.dir(), beside, "the regression run");
+            if (again == null) {
                 context.reasons().add(Reason.info("regression-plan", plan.why()));
                 return recordRegression(gpu, blocking, beside);
             }
             Path kept = RunDirectory.setAside(context.dir().dir(Phase.REGRESSION.id()), "beside-sanitizer");
             context.reference().forget(ReferenceTime.REGRESSION);
-            next = RegressionPlan.after((contended == null
-                            ? "it ran out of GPU memory beside the sanitizer run: run again alone"
-                            : "the regression run ran again after the sanitizer run: beside it, " + contended)
-                    + " (the first is kept in " + kept.getFileName() + ")");
+            next = RegressionPlan.after(again + " (the first is kept in " + kept.getFileName() + ")");
             context.progress().say(next.why());
         }
         if (next != null) {

@@ -9,8 +9,9 @@ import java.util.List;
  * The runner's plan, in one place (issue #40): which runs there are, on which GPU, beside what, and in which
  * workspace. Decided from the spec before anything runs and said once on the console; {@link PhaseScheduler} carries
  * it out. What the plan cannot know in advance — whether the regression run fits beside the sanitizer run (the card's
- * free memory, {@link RegressionBeside}), a run that must go again (out of memory beside another, a cut blocking run
- * whose regression run failed) — is decided while it runs and said then.
+ * free memory, {@link RegressionBeside}), a run that must go again (out of memory or a host resource held beside
+ * another: {@link #againAlone}; a cut blocking run whose regression run failed) — is decided while it runs and said
+ * then.
  *
  * @param layout      how the runs share the GPUs
  * @param besideCheck whether the first runs start beside the environment check (before its answer)
@@ -66,6 +67,25 @@ record RunPlan(Layout layout, boolean besideCheck, List<Planned> runs, boolean i
         }
         return new RunPlan(
                 layout, spec.overlapBlocking(), runs, spec.isolation().isolate());
+    }
+
+    /**
+     * The one rule for a run that went beside the sanitizer run: when it failed for the sharing (it ran out of GPU
+     * memory on the shared card, or a host resource the other runs held: a port, a lock file, {@link HostContention}),
+     * the failure is not the job's, and the run goes again alone after the sanitizer run. Returns why, in the words
+     * the console and the report give, or null when its result stands.
+     *
+     * @param run "the blocking run" or "the regression run", as the sentence names it
+     */
+    static String againAlone(RunDirectory dir, PhaseResult beside, String run) {
+        String contended = dir.contended(beside);
+        if (contended != null) {
+            return run + " ran again after the sanitizer run: beside it, " + contended;
+        }
+        if (dir.ranOutOfMemory(beside)) {
+            return run + " ran out of GPU memory beside the sanitizer run: run again alone";
+        }
+        return null;
     }
 
     /** The GPU the plan gives the run of that name. */

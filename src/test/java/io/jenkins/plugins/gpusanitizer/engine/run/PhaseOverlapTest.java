@@ -75,7 +75,8 @@ class PhaseOverlapTest {
         Report report = new Runner(spec(dir.resolve("run")), gpu.env(), console::add).run();
 
         assertThat(console)
-                .anyMatch(line -> line.contains("ran out of GPU memory beside the sanitizer: run again alone"));
+                .anyMatch(line -> line.contains(
+                        "the blocking run ran out of GPU memory beside the sanitizer run: run again alone"));
         assertThat(dir.resolve("run/blocking-beside-sanitizer/stderr.log"))
                 .content()
                 .contains("CUDA out of memory");

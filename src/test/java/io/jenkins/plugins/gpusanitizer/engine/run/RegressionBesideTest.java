@@ -248,7 +248,8 @@ class RegressionBesideTest {
         Report.PhaseJson regression = phase(r, "regression");
         assertThat(regression.ranBeside()).isFalse();
         assertThat(regression.status()).isEqualTo("passed");
-        assertThat(regression.note()).contains("it ran out of GPU memory beside the sanitizer run: run again alone");
+        assertThat(regression.note())
+                .contains("the regression run ran out of GPU memory beside the sanitizer run: run again alone");
         assertThat(r.reasons())
                 .noneMatch(
                         x -> x.message().contains("out of memory") && !x.level().equals("info"));
