@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# Issue #49, the measurement before the choice: what memcheck costs against the job's own plain run, and what each way
+# of checking fewer launches costs and covers, on public training programs of other projects. On the GPU machine,
+# from the repository root, with .ext/ carried (fetched for reading, never committed: .ext/wlm from pytorch/examples
+# word_language_model, .ext/nanogpt from karpathy/nanoGPT, .ext/ddp from pytorch/examples
+# distributed/ddp-tutorial-series, .ext/timm from huggingface/pytorch-image-models: benchmark.py and its timm package):
+#   PROGRAMS="wlm-lstm wlm-transformer nanogpt nanogpt-compile ddp timm-vit" bash bench/coverage/measure.sh OUTDIR
+# For each program, one after the other on the one card, each in a fresh copy of the program's folder:
+#   plain        the command as it is
+#   census       the same with bench/coverage/launch_census.so injected (CUDA_INJECTION64_PATH): the distinct kernels,
+#                their launches and the index of each one's first launch (census-PID.jsonl)
+#   full         compute-sanitizer --tool memcheck, every launch (PYTORCH_NO_CUDA_MEMORY_CACHING=1, as the gate runs it)
+#   count-N      the same with --launch-count N (the first N launches checked, the rest run unchecked)
+#   cold         the same with --kernel-name-exclude for the kernels the census saw at least HOT times (their first
+#                launches are what count-N checks): every other kernel checked in all its launches
+# Writes OUTDIR/results.tsv (program, variant, seconds, exit code, and for the census the distinct kernels, launches,
+# hot kernels, kernels first launched after each N) and each run's log; with $OUT set, a tar.xz of it under $OUT.
+set -u
+out=${1:?usage: measure.sh OUTDIR}
+case "$out" in /*) ;; *) out="$PWD/$out" ;; esac
+mkdir -p "$out"
+repo=$PWD
+COUNTS=${COUNTS:-"300 3000"}
+HOT=${HOT:-50}
+LIMIT=${LIMIT:-300}
+DEADLINE=${DEADLINE:-560}
+T0=$(date +%s)
+export PYTHONUNBUFFERED=1 OMP_NUM_THREADS=2
+export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+tsv=$out/results.tsv
+printf 'program\tvariant\tseconds\texit\tnote\n' > "$tsv"
+{ date -u; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader; compute-sanitizer --version | tail -1
+  python3 -c 'import torch, sys; print(sys.version.split()[0], torch.__version__, torch.version.cuda)'
+  git -C "$repo" rev-parse --short HEAD 2>/dev/null; } > "$out/machine.txt" 2>&1
+
+# The census library, built against the CUPTI that PyTorch's wheel brings (one libcupti in the process: the driver
+# loads the injection after torch has loaded its own), else the toolkit's.
+build_census() {
+  local inc lib cuda_inc
+  lib=$(python3 -c 'import nvidia.cuda_cupti as m, os; print(os.path.join(list(m.__path__)[0], "lib"))' 2>/dev/null)
+  inc=$(python3 -c 'import nvidia.cuda_cupti as m, os; print(os.path.join(list(m.__path__)[0], "include"))' 2>/dev/null)
+  [ -f "$inc/cupti.h" ] || inc=$(dirname "$(find / -name cupti.h -path '*include*' 2>/dev/null | head -1)")
+  [ -n "$lib" ] && ls "$lib"/libcupti.so* > /dev/null 2>&1 || lib=$(dirname "$(find / -name 'libcupti.so*' 2>/dev/null | head -1)")
+  cuda_inc=$(dirname "$(find / -name cuda.h -path '*include*' 2>/dev/null | head -1)")
+  local so; so=$(ls "$lib"/libcupti.so* | head -1)
+  echo "census: cupti.h in $inc, $so, cuda.h in $cuda_inc" >> "$out/machine.txt"
+  gcc -shared -fPIC -O2 -I"$cuda_inc" -I"$inc" "$repo/bench/coverage/launch_census.c" -o "$out/launch_census.so" \
+      "$so" -Wl,-rpath,"$lib" -lpthread 2>> "$out/machine.txt"
+}
+build_census
+CENSUS_SO=$out/launch_census.so
+
+now() { echo $(( $(date +%s) - T0 )); }
+# workspace NAME: a fresh copy of the program's folder
+workspace() {
+  local ws=/tmp/cov-ws
+  rm -rf "$ws"; mkdir -p "$ws"
+  case $1 in
+    wlm*) cp -r "$repo/.ext/wlm/." "$ws/" ;;
+    nanogpt*) cp -r "$repo/.ext/nanogpt/." "$ws/" && python3 "$repo/examples/public/nanogpt-data.py" "$ws" > /dev/null ;;
+    ddp) cp -r "$repo/.ext/ddp/." "$ws/" ;;
+    timm*) cp -r "$repo/.ext/timm/." "$ws/" ;;
+  esac
+  echo "$ws"
+}
+# measure PROGRAM VARIANT -- command: one timed run in a fresh copy, its output in OUTDIR/PROGRAM/VARIANT.log
+measure() {
+  local p=$1 v=$2; shift 3
+  if [ $(( $(now) + LIMIT )) -ge "$DEADLINE" ]; then printf '%s\t%s\t\t\tskipped: deadline\n' "$p" "$v" >> "$tsv"; return 1; fi
+  local ws; ws=$(workspace "$p")
+  mkdir -p "$out/$p"
+  local a b rc; a=$(date +%s.%N)
+  (cd "$ws" && timeout -k 10 "$LIMIT" "$@" > "$out/$p/$v.log" 2>&1); rc=$?
+  b=$(date +%s.%N)
+  printf '%s\t%s\t%s\t%s\t%s\n' "$p" "$v" "$(awk -v a="$a" -v b="$b" 'BEGIN{printf "%.1f", b-a}')" "$rc" "${NOTE:-}" >> "$tsv"
+  return 0
+}
+SAN="compute-sanitizer --tool memcheck --print-limit 1000 --target-processes all"
+# census_summary PROGRAM: distinct kernels, launches, hot kernels, kernels first launched at or after each N; writes
+# OUTDIR/PROGRAM/hot.txt (the hot kernels' names, for --kernel-name-exclude)
+census_summary() {
+  python3 - "$out/$1" "$HOT" $COUNTS <<'PY'
+import glob, json, os, sys
+d, hot, counts = sys.argv[1], int(sys.argv[2]), [int(c) for c in sys.argv[3:]]
+kernels = {}
+for f in glob.glob(os.path.join(d, "census", "census-*.jsonl")):
+    per = {}
+    for line in open(f):
+        r = json.loads(line)
+        if r["type"] == "kernel":
+            per.setdefault(r["domain"], []).append(r)
+    if not per:
+        continue
+    dom = max(per, key=lambda k: sum(r["launches"] for r in per[k]))  # the domain that saw the launches
+    for r in per[dom]:
+        k = kernels.setdefault(r["name"], {"launches": 0, "first": r["first"]})
+        k["launches"] += r["launches"]
+        k["first"] = min(k["first"], r["first"])
+hot_names = sorted(n for n, k in kernels.items() if k["launches"] >= hot and n not in ("(graph)", "(unnamed)"))
+open(os.path.join(d, "hot.txt"), "w").write("".join(n + "\n" for n in hot_names))
+late = ", ".join("after %d: %d" % (c, sum(1 for k in kernels.values() if k["first"] >= c)) for c in counts)
+print("distinct %d, launches %d, hot (>= %d) %d; first launched %s" % (
+    len(kernels), sum(k["launches"] for k in kernels.values()), hot, len(hot_names), late))
+PY
+}
+run_program() {
+  local p=$1; shift
+  measure "$p" plain -- "$@" || return
+  mkdir -p "$out/$p/census"
+  GPU_SANITIZE_CENSUS_DIR=$out/$p/census CUDA_INJECTION64_PATH=$CENSUS_SO measure "$p" census -- "$@" || return
+  local summary; summary=$(census_summary "$p" 2>&1)
+  printf '%s\tcensus-summary\t\t\t%s\n' "$p" "$summary" >> "$tsv"
+  PYTORCH_NO_CUDA_MEMORY_CACHING=1 measure "$p" full -- $SAN --log-file "$out/$p/full.sanitizer.log" "$@" || return
+  for n in $COUNTS; do
+    PYTORCH_NO_CUDA_MEMORY_CACHING=1 measure "$p" "count-$n" -- $SAN --launch-count "$n" \
+        --log-file "$out/$p/count-$n.sanitizer.log" "$@" || return
+  done
+  local excl=()
+  while IFS= read -r k; do [ -n "$k" ] && excl+=(--kernel-name-exclude "kns=$k"); done < "$out/$p/hot.txt"
+  PYTORCH_NO_CUDA_MEMORY_CACHING=1 NOTE="${#excl[@]} exclusion arguments" measure "$p" cold -- $SAN "${excl[@]}" \
+      --log-file "$out/$p/cold.sanitizer.log" "$@"
+}
+if command -v torchrun > /dev/null 2>&1; then TR="torchrun"; else TR="python3 -m torch.distributed.run"; fi
+NG="python3 train.py config/train_shakespeare_char.py --max_iters=40 --eval_interval=20 --eval_iters=5"
+for p in ${PROGRAMS:-wlm-lstm wlm-transformer nanogpt nanogpt-compile ddp timm-vit}; do
+  case $p in
+    wlm-lstm) run_program "$p" python3 main.py --accel --epochs 1 --model LSTM ;;
+    wlm-transformer) run_program "$p" python3 main.py --accel --epochs 1 --model Transformer --lr 5 ;;
+    nanogpt) run_program "$p" $NG --compile=False ;;
+    nanogpt-compile) run_program "$p" $NG --compile=True ;;
+    ddp) run_program "$p" $TR --standalone --nproc_per_node=1 multigpu_torchrun.py 4 2 --batch_size 32 ;;
+    timm-vit) run_program "$p" python3 benchmark.py --bench train --model vit_small_patch16_224 \
+        --num-warm-iter 5 --num-bench-iter 40 -b 64 ;;
+    selftest) run_program "$p" python3 -c "print('no GPU: the script itself')" ;;  # the script on any machine
+    *) printf '%s\t\t\t\tunknown program\n' "$p" >> "$tsv" ;;
+  esac
+done
+column -t -s "$(printf '\t')" "$tsv" 2>/dev/null || cat "$tsv"
+if [ -n "${OUT:-}" ] && [ -d "${OUT:-}" ]; then
+  tar -C "$(dirname "$out")" -cJf "$OUT/$(basename "$out").tar.xz" "$(basename "$out")"
+fi
