@@ -9,7 +9,6 @@ import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
-import io.jenkins.plugins.gpusanitizer.engine.parse.text.SanitizerTextParser;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,11 +43,7 @@ class AllocationRefusedRuleTest {
     }
 
     private List<Defect> judged(String log) throws IOException {
-        Path f = tmp.resolve("memcheck.log");
-        Files.writeString(f, "========= COMPUTE-SANITIZER\n" + log + "========= ERROR SUMMARY: 2 errors\n");
-        DefectGrouper g = new DefectGrouper(FrameClassifier.defaults());
-        new SanitizerTextParser().parse(f, null, g);
-        return Analyzer.suppress(g.defects(), GatePolicy.defaultSuppressions());
+        return JudgedLog.defects(tmp, log);
     }
 
     @Test

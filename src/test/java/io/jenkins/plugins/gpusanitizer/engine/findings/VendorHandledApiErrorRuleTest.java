@@ -2,11 +2,7 @@ package io.jenkins.plugins.gpusanitizer.engine.findings;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jenkins.plugins.gpusanitizer.engine.analysis.Analyzer;
-import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
-import io.jenkins.plugins.gpusanitizer.engine.parse.text.SanitizerTextParser;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -32,11 +28,7 @@ class VendorHandledApiErrorRuleTest {
     }
 
     private List<Defect> judged(String log) throws IOException {
-        Path f = tmp.resolve("memcheck.log");
-        Files.writeString(f, "========= COMPUTE-SANITIZER\n" + log + "========= ERROR SUMMARY: 2 errors\n");
-        DefectGrouper g = new DefectGrouper(FrameClassifier.defaults());
-        new SanitizerTextParser().parse(f, null, g);
-        return Analyzer.suppress(g.defects(), GatePolicy.defaultSuppressions());
+        return JudgedLog.defects(tmp, log);
     }
 
     @Test
