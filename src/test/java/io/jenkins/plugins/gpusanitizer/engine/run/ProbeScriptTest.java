@@ -82,19 +82,25 @@ class ProbeScriptTest {
         Assumptions.assumeTrue(hasPython(), "no python3 >= 3.8 on this machine");
         Path probe = new ProbeInstaller(dir.resolve("run")).install();
         assertThat(probe).isEqualTo(dir.resolve("run/probe"));
-        assertThat(probe.resolve("sitecustomize.py")).isRegularFile();
-        assertThat(probe.resolve("gpu_sanitize_probe.py")).isRegularFile();
-        assertThat(probe.resolve("gpu_sanitize_state.py")).isRegularFile();
-        run(
-                dir,
-                java.util.Map.of(),
-                List.of(
-                        python(),
-                        "-c",
-                        "import ast, sys; [ast.parse(open(f).read(), f) for f in sys.argv[1:]]",
-                        probe.resolve("sitecustomize.py").toString(),
-                        probe.resolve("gpu_sanitize_probe.py").toString(),
-                        probe.resolve("gpu_sanitize_state.py").toString()));
+        List<String> argv = new java.util.ArrayList<>(
+                List.of(python(), "-c", "import ast, sys; [ast.parse(open(f).read(), f) for f in sys.argv[1:]]"));
+        for (String f : ProbeInstaller.FILES) {
+            assertThat(probe.resolve(f)).isRegularFile();
+            argv.add(probe.resolve(f).toString());
+        }
+        run(dir, java.util.Map.of(), argv);
+    }
+
+    /** Every module of the probe's resources is installed: a part left out would turn the whole probe off. */
+    @Test
+    void everyModuleOfTheProbeIsInstalled() throws IOException {
+        Path resources = Path.of(
+                System.getProperty("gs.projectRoot", "."),
+                "src/main/resources/io/jenkins/plugins/gpusanitizer/engine/run/probe");
+        try (var files = java.nio.file.Files.list(resources)) {
+            assertThat(files.map(f -> f.getFileName().toString()).filter(f -> f.endsWith(".py")))
+                    .containsExactlyInAnyOrderElementsOf(ProbeInstaller.FILES);
+        }
     }
 
     /** The Python tests of test_probe.py as {@code Class.test_name}: each runs on its own, beside the others. */
