@@ -1,6 +1,6 @@
 """Tests of the probe (sitecustomize.py, gpu_sanitize_probe.py and its parts) through real Python processes, with
-the stand-in torch in fake-torch/. Run by ProbeScriptTest: PROBE_DIR is the folder the runner would write (probe/ in
-a run directory), this file's folder holds fake-torch/ and jobs/.
+the stand-in torch in fake-torch/ (each part alone: test_probe_parts.py). Run by ProbeScriptTest: PROBE_DIR is the
+folder the runner would write (probe/ in a run directory), this file's folder holds fake-torch/ and jobs/.
 
 Every job is run twice, without and with the probe: its exit code, stdout and stderr must be the same.
 """
