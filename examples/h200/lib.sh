@@ -16,7 +16,7 @@
 # (the same files are in the jar). report.html and report.css are report.json drawn for a browser:
 # `gpu-sanitize analyze --run-dir DIR --html FILE` draws them again.
 BOOKKEEPING_FILES=(heartbeat started target.pid supervisor.pid phase.sh sidecar.sh runner.lease
-  supervise.sh sitecustomize.py gpu_sanitize_probe.py report.html report.css)
+  supervise.sh sitecustomize.py 'gpu_sanitize_*.py' report.html report.css)
 
 prune_record() {
   local dir=${1:?usage: prune_record DIR}

@@ -1,5 +1,7 @@
 package io.jenkins.plugins.gpusanitizer.engine.model;
 
+import java.util.List;
+
 /**
  * The run directory's file names (documented in docs/cli.md), shared by the runner that writes them and
  * everything that reads a run back (the analyzer, {@code analyze --run-dir}, the build folder). Here, below
@@ -20,7 +22,8 @@ package io.jenkins.plugins.gpusanitizer.engine.model;
  *                           nvidia-smi-apps.csv, nvidia-smi-apps.err (each process's memory), gpu-pids.txt (which
  *                           of those processes were the phase's), probe.jsonl,
  *                           probe-oom-snapshot-PID.pickle (the allocator snapshot of a process that died of an OOM)
- * probe/                    sitecustomize.py, gpu_sanitize_probe.py (the in-process probe, docs/probe.md)
+ * probe/                    sitecustomize.py and the {@link #PROBE_MODULES} (the in-process probe, docs/probe.md),
+ *                           bin/ (its interpreter shims)
  * </pre>
  */
 public final class RunLayout {
@@ -40,6 +43,23 @@ public final class RunLayout {
     public static final String GPU_PIDS = "gpu-pids.txt";
 
     public static final String PROBE_JSONL = "probe.jsonl";
+
+    /**
+     * The in-process probe's modules in {@code probe/} (resources of engine/run/probe, docs/probe.md): the entry
+     * point sitecustomize.py loads, then its parts, one concept each. A frame in one of them is the probe's, never
+     * the job's.
+     */
+    public static final List<String> PROBE_MODULES = List.of(
+            "gpu_sanitize_probe.py",
+            "gpu_sanitize_core.py",
+            "gpu_sanitize_frames.py",
+            "gpu_sanitize_compile.py",
+            "gpu_sanitize_alloc.py",
+            "gpu_sanitize_blocking.py",
+            "gpu_sanitize_no_import.py",
+            "gpu_sanitize_sites.py",
+            "gpu_sanitize_work.py",
+            "gpu_sanitize_state.py");
 
     private RunLayout() {}
 }

@@ -1,5 +1,6 @@
 package io.jenkins.plugins.gpusanitizer.engine.parse;
 
+import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.model.SourceLocation;
 import java.util.List;
 import java.util.regex.Pattern;
@@ -25,11 +26,17 @@ public final class FrameOrigin {
         if (f.contains("/site-packages/") || f.contains("/dist-packages/") || isGeneratedFile(f)) {
             return false;
         }
-        if (f.endsWith("/gpu_sanitize_probe.py")) {
+        if (isProbeFile(f)) {
             return false; // gpu-sanitize's own probe (engine/run/probe): a wrapper frame, never the user's line
         }
         int lib = f.indexOf("/lib/python");
         return lib < 0 || !(lib + 11 < f.length() && Character.isDigit(f.charAt(lib + 11)));
+    }
+
+    /** A module of gpu-sanitize's in-process probe ({@link RunLayout#PROBE_MODULES}), by its path. */
+    static boolean isProbeFile(String file) {
+        int slash = file.lastIndexOf('/');
+        return slash >= 0 && RunLayout.PROBE_MODULES.contains(file.substring(slash + 1));
     }
 
     /**

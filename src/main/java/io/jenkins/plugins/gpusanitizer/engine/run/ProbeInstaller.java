@@ -9,10 +9,11 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
- * Puts the in-process probe into the run directory ({@code probe/sitecustomize.py} and
- * {@code probe/gpu_sanitize_probe.py}, shipped as resources) and gives a phase the variables that
+ * Puts the in-process probe into the run directory ({@code probe/sitecustomize.py} and the probe's modules,
+ * {@link RunLayout#PROBE_MODULES}, shipped as resources) and gives a phase the variables that
  * turn it on: {@code PYTHONPATH} with the probe folder first, {@code PATH} with its interpreter shims put in front of
  * the phase shell's own ({@link InterpreterShims}: a job that resets PYTHONPATH keeps the probe), {@code GPU_SANITIZE_PROBE_OUT} (the
  * phase's {@code probe.jsonl}) and {@code GPU_SANITIZE_PROBE_MODE}. The sanitizer phase gets only its
@@ -21,7 +22,10 @@ import java.util.Map;
 final class ProbeInstaller {
     static final String DIR = "probe";
     static final String RESOURCES = "probe/";
-    static final List<String> FILES = List.of("sitecustomize.py", "gpu_sanitize_probe.py", "gpu_sanitize_state.py");
+    /** What is copied into {@code probe/}: the loader Python's site module imports, then the probe's modules. */
+    static final List<String> FILES = Stream.concat(Stream.of("sitecustomize.py"), RunLayout.PROBE_MODULES.stream())
+            .toList();
+
     static final String OUT = "GPU_SANITIZE_PROBE_OUT";
     static final String MODE = "GPU_SANITIZE_PROBE_MODE";
     /** The root of the run's copy of the working directory: files opened outside it are named (state records). */

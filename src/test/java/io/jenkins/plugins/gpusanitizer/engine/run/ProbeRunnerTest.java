@@ -91,8 +91,9 @@ class ProbeRunnerTest {
         Report r = new Runner(spec("run").regressionSeconds(600.0), env, console::add).run();
         Path run = dir.resolve("run");
 
-        assertThat(run.resolve("probe/sitecustomize.py")).isRegularFile();
-        assertThat(run.resolve("probe/gpu_sanitize_probe.py")).isRegularFile();
+        for (String f : ProbeInstaller.FILES) {
+            assertThat(run.resolve("probe").resolve(f)).isRegularFile();
+        }
         assertThat(gpu.logged("env-blocking.txt"))
                 .contains("PYTHONPATH=" + run.resolve("probe") + ":/job/lib\n")
                 .contains("GPU_SANITIZE_PROBE_MODE=blocking\n")

@@ -18,13 +18,15 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Execution;
 import org.junit.jupiter.api.parallel.ExecutionMode;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The probe's Python, as the runner installs it, run by real Python processes: the unit tests of
- * test resources probe/test_probe.py with a stand-in torch (no torch and no GPU here). Skipped only
- * where there is no python3. Each Python test runs in a process of its own, beside the others: they wait on
- * their jobs' interpreters far more than they compute.
+ * test resources probe/test_probe.py (jobs with the whole probe and a stand-in torch: no torch and no GPU here) and
+ * probe/test_probe_parts.py (each of the probe's modules alone). Skipped only where there is no python3. Each Python
+ * test runs in a process of its own, beside the others: they wait on their jobs' interpreters far more than they
+ * compute.
  */
 @Execution(ExecutionMode.CONCURRENT)
 class ProbeScriptTest {
@@ -82,47 +84,66 @@ class ProbeScriptTest {
         Assumptions.assumeTrue(hasPython(), "no python3 >= 3.8 on this machine");
         Path probe = new ProbeInstaller(dir.resolve("run")).install();
         assertThat(probe).isEqualTo(dir.resolve("run/probe"));
-        assertThat(probe.resolve("sitecustomize.py")).isRegularFile();
-        assertThat(probe.resolve("gpu_sanitize_probe.py")).isRegularFile();
-        assertThat(probe.resolve("gpu_sanitize_state.py")).isRegularFile();
-        run(
-                dir,
-                java.util.Map.of(),
-                List.of(
-                        python(),
-                        "-c",
-                        "import ast, sys; [ast.parse(open(f).read(), f) for f in sys.argv[1:]]",
-                        probe.resolve("sitecustomize.py").toString(),
-                        probe.resolve("gpu_sanitize_probe.py").toString(),
-                        probe.resolve("gpu_sanitize_state.py").toString()));
-    }
-
-    /** The Python tests of test_probe.py as {@code Class.test_name}: each runs on its own, beside the others. */
-    static List<String> pythonTests() throws Exception {
-        List<String> names = new java.util.ArrayList<>();
-        String testCase = null;
-        for (String line : java.nio.file.Files.readAllLines(tests())) {
-            java.util.regex.Matcher c = java.util.regex.Pattern.compile("^class (\\w+)\\(unittest\\.TestCase\\)")
-                    .matcher(line);
-            java.util.regex.Matcher t = java.util.regex.Pattern.compile("^    def (test_\\w+)\\(self")
-                    .matcher(line);
-            if (c.find()) {
-                testCase = c.group(1);
-            } else if (t.find() && testCase != null) {
-                names.add(testCase + "." + t.group(1));
-            }
+        List<String> argv = new java.util.ArrayList<>(
+                List.of(python(), "-c", "import ast, sys; [ast.parse(open(f).read(), f) for f in sys.argv[1:]]"));
+        for (String f : ProbeInstaller.FILES) {
+            assertThat(probe.resolve(f)).isRegularFile();
+            argv.add(probe.resolve(f).toString());
         }
-        assertThat(names).as("the tests of test_probe.py").hasSizeGreaterThanOrEqualTo(19);
-        return names;
+        run(dir, java.util.Map.of(), argv);
     }
 
-    @ParameterizedTest
+    /** Every module of the probe's resources is installed: a part left out would turn the whole probe off. */
+    @Test
+    void everyModuleOfTheProbeIsInstalled() throws IOException {
+        Path resources = Path.of(
+                System.getProperty("gs.projectRoot", "."),
+                "src/main/resources/io/jenkins/plugins/gpusanitizer/engine/run/probe");
+        try (var files = java.nio.file.Files.list(resources)) {
+            assertThat(files.map(f -> f.getFileName().toString()).filter(f -> f.endsWith(".py")))
+                    .containsExactlyInAnyOrderElementsOf(ProbeInstaller.FILES);
+        }
+    }
+
+    /** The Python test files beside the stand-in torch, and the fewest tests each must have. */
+    private static final java.util.Map<String, Integer> TEST_FILES =
+            java.util.Map.of("test_probe.py", 19, "test_probe_parts.py", 10);
+
+    /**
+     * The Python tests of test_probe.py and test_probe_parts.py as the file and {@code Class.test_name}: each runs on
+     * its own, beside the others.
+     */
+    static List<Arguments> pythonTests() throws Exception {
+        List<Arguments> tests = new java.util.ArrayList<>();
+        for (var file : new java.util.TreeMap<>(TEST_FILES).entrySet()) {
+            List<String> names = new java.util.ArrayList<>();
+            String testCase = null;
+            for (String line : java.nio.file.Files.readAllLines(tests().resolveSibling(file.getKey()))) {
+                java.util.regex.Matcher c = java.util.regex.Pattern.compile("^class (\\w+)\\([\\w.]+\\)")
+                        .matcher(line);
+                java.util.regex.Matcher t = java.util.regex.Pattern.compile("^    def (test_\\w+)\\(self")
+                        .matcher(line);
+                if (c.find()) {
+                    testCase = c.group(1);
+                } else if (t.find() && testCase != null) {
+                    names.add(testCase + "." + t.group(1));
+                }
+            }
+            assertThat(names).as("the tests of " + file.getKey()).hasSizeGreaterThanOrEqualTo(file.getValue());
+            names.forEach(n -> tests.add(Arguments.of(file.getKey(), n)));
+        }
+        return tests;
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
     @MethodSource("pythonTests")
-    void installedProbePassesItsTest(String test) throws Exception {
+    void installedProbePassesItsTest(String file, String test) throws Exception {
         Assumptions.assumeTrue(hasPython(), "no python3 >= 3.8 on this machine");
         Path probe = new ProbeInstaller(dir.resolve("run")).install();
-        String out =
-                run(dir, java.util.Map.of("PROBE_DIR", probe.toString()), List.of(python(), tests().toString(), test));
+        String out = run(
+                dir,
+                java.util.Map.of("PROBE_DIR", probe.toString()),
+                List.of(python(), tests().resolveSibling(file).toString(), test));
         assertThat(out).contains("Ran 1 test", "OK").doesNotContain("FAILED");
     }
 
