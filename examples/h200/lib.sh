@@ -16,13 +16,19 @@
 # (the same files are in the jar). report.html and report.css are report.json drawn for a browser:
 # `gpu-sanitize analyze --run-dir DIR --html FILE` draws them again.
 BOOKKEEPING_FILES=(heartbeat started target.pid supervisor.pid phase.sh sidecar.sh runner.lease
-  supervise.sh sitecustomize.py 'gpu_sanitize_*.py' report.html report.css)
+  supervise.sh report.html report.css)
+# the probe's copy and its interpreter shims: only in a run directory's probe/ folder (a job's own sitecustomize.py in its
+# working directory's copy is the job's)
+PROBE_FILES=(sitecustomize.py 'gpu_sanitize_*.py' python python3 'python3.*')
 
 prune_record() {
   local dir=${1:?usage: prune_record DIR}
   local names=() n
   for n in "${BOOKKEEPING_FILES[@]}"; do names+=(-o -name "$n"); done
-  find "$dir" -type f \( "${names[@]:1}" \) -delete
+  find "$dir" -type f \( "${names[@]:1}" \) -not -path '*/workspaces/*' -delete
+  names=()
+  for n in "${PROBE_FILES[@]}"; do names+=(-o -name "$n"); done
+  find "$dir" -path '*/probe/*' -not -path '*/workspaces/*' \( -type f -o -type l \) \( "${names[@]:1}" \) -delete
   # an empty supervisor.log says nothing; one that is not holds the shell's word on how the target ended
   find "$dir" -type f -name supervisor.log -empty -delete
   # supervisor.conf only where the phase's exit.status names its owner as gone: the conf's OWNER_PID is that pid

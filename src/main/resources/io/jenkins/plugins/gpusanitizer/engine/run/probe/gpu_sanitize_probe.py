@@ -1,6 +1,7 @@
 """GPU Sanitizer's in-process probe (docs/probe.md).
 
-Loaded by the sitecustomize.py beside it in the blocking and regression phases of `gpu-sanitize run`.
+Loaded by the sitecustomize.py beside it in every phase of `gpu-sanitize run` (the sanitizer, blocking and regression
+runs).
 It changes nothing in the job: it never imports torch itself, it activates only once the job has
 imported torch (an import hook on the name `torch`), it never raises into the job, and it writes
 JSON lines to GPU_SANITIZE_PROBE_OUT with one os.write each (O_APPEND), so a crash keeps what was
