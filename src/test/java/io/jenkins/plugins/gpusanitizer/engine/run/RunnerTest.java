@@ -58,7 +58,10 @@ class RunnerTest {
 
     @Test
     void farOutOfBoundsAllThreePhases() throws IOException {
-        FakeGpu gpu = new FakeGpu(dir).farOob();
+        // the regression run runs for twice the blocking run's time to failure: a blocking run that fails 0.4 s in
+        // gave its async error 0.3 s after a start that a loaded machine delayed past that target (reportedAt null in
+        // CI); failing 1 s in leaves it the margin a real job's seconds give
+        FakeGpu gpu = new FakeGpu(dir).farOob().put("blocking.sleep", "1.0");
         Map<String, String> env = new java.util.LinkedHashMap<>(gpu.env());
         env.put("CUDA_LAUNCH_BLOCKING", "1"); // inherited by accident: must not reach the regression run
         env.put("PYTORCH_CUDA_ALLOC_CONF", "expandable_segments:True"); // must not reach the sanitizer run
