@@ -37,7 +37,7 @@ final class PhaseScheduler {
     /** @return true when aborted */
     boolean run() throws IOException {
         context.progress().say(plan.describe());
-        String gpu = context.spec().gpus().get(0);
+        String gpu = plan.firstGpu();
         return switch (plan.layout()) {
             case BESIDE -> runOverlapped(gpu);
             case ACROSS_GPUS -> new PhasesAcrossGpus(context, plan, this).run();

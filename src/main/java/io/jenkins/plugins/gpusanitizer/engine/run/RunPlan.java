@@ -88,6 +88,11 @@ record RunPlan(Layout layout, boolean besideCheck, List<Planned> runs, boolean i
         return null;
     }
 
+    /** The GPU of the first planned run: on one GPU, every run's. */
+    String firstGpu() {
+        return runs.isEmpty() ? null : runs.get(0).gpu();
+    }
+
     /** The GPU the plan gives the run of that name. */
     String gpuOf(String run) {
         return runs.stream()
