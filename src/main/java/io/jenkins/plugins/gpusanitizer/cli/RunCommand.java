@@ -7,7 +7,9 @@ import io.jenkins.plugins.gpusanitizer.engine.run.Phase;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunException;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunSpec;
 import io.jenkins.plugins.gpusanitizer.engine.run.Runner;
+import io.jenkins.plugins.gpusanitizer.engine.run.workspace.DiscardedCopies;
 import io.jenkins.plugins.gpusanitizer.engine.run.workspace.Isolation;
+import io.jenkins.plugins.gpusanitizer.engine.run.workspace.RunWorkspaces;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -259,6 +261,13 @@ final class RunCommand implements Callable<Integer> {
     boolean noIsolation;
 
     @Option(
+            names = "--keep-workspaces",
+            description =
+                    "keep the runs' copies of the working directory (RUN_DIR/workspaces) after the run; by default"
+                            + " they are deleted once the report is written (each run's workspace.json lists what it changed).")
+    boolean keepWorkspaces;
+
+    @Option(
             names = "--share",
             paramLabel = "PATH",
             description = "a path inside the working directory every run sees as it is, not copied (a dataset);"
@@ -319,6 +328,14 @@ final class RunCommand implements Callable<Integer> {
             StopSignal stop = StopSignal.install(Thread.currentThread(), run, console);
             try {
                 Report report = runner.run();
+                if (!keepWorkspaces) {
+                    DiscardedCopies.Outcome discarded =
+                            DiscardedCopies.discard(runner.directory().root());
+                    if (discarded != null && !output.quiet) {
+                        console.println(
+                                discarded.summary(runner.directory().root().resolve(RunWorkspaces.FOLDER)));
+                    }
+                }
                 output.write(report, console);
                 if (!output.quiet) {
                     console.println("run directory: " + runner.directory().root());

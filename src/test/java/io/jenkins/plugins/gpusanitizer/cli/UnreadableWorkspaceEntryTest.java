@@ -88,6 +88,11 @@ class UnreadableWorkspaceEntryTest {
                     .doesNotContain("cp failed")
                     .doesNotContain("IOException");
             assertThat(ws.resolve("outputs/checkpoint-8/model.bin")).hasContent("trained 8 steps");
+            // the runs' copies go once the report is written (--keep-workspaces keeps them); their manifests stay
+            assertThat(out)
+                    .contains("the runs' copies of the working directory deleted: " + dir.resolve("run/workspaces"));
+            assertThat(dir.resolve("run/workspaces")).doesNotExist();
+            assertThat(dir.resolve("run/regression/workspace.json")).isNotEmptyFile();
         } finally {
             Files.setPosixFilePermissions(cache, PosixFilePermissions.fromString("rwx------"));
         }
