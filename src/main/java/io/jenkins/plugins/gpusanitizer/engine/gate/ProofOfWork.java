@@ -243,13 +243,18 @@ public final class ProofOfWork {
                 .toList();
         List<RunWork> built = judged.stream().filter(r -> r.optimizers() > 0).toList();
         if (!built.isEmpty()) {
-            boolean loaded = built.stream().anyMatch(r -> r.optimizerLoads() > 0);
+            List<RunWork> loaded =
+                    built.stream().filter(r -> r.optimizerLoads() > 0).toList();
+            String resumed = loaded.isEmpty()
+                    ? ""
+                    : loaded.size() == built.size()
+                            ? " and loaded its saved state (a resume with nothing left to train?)"
+                            : "; " + names(loaded) + " loaded its saved state (a resume with nothing left to train?)";
             reasons.add(Reason.unstable(
                     "no-work",
                     "no run did an optimizer step or a backward pass (" + names(judged) + "), though "
                             + (built.size() == judged.size() ? "each" : names(built)) + " built the job's optimizer"
-                            + (loaded ? " and loaded its saved state: the job resumed with nothing left to train" : "")
-                            + ", so none of its training was checked; "
+                            + resumed + ", so none of its training was checked; "
                             + (read.isEmpty()
                                     ? noneReadOutside(judged)
                                     : "state read from outside the copies of the working directory: " + files(read))
@@ -271,8 +276,8 @@ public final class ProofOfWork {
     /** Where the state of runs that read nothing outside their copies was: in the working directory they started with. */
     private static String noneReadOutside(List<RunWork> judged) {
         if (judged.stream().allMatch(RunWork::isolated)) {
-            return "their probes recorded no file read from outside their copies: what they resumed from was in the"
-                    + " working directory itself (a checkpoint an earlier build or stage left there?)";
+            return "their probes recorded no file read from outside their copies: what made them skip their training"
+                    + " was in the working directory itself (a checkpoint an earlier build or stage left there?)";
         }
         return "the runs shared one working directory (isolation is off): a run finds there what the runs before it"
                 + " left";

@@ -171,7 +171,7 @@ class IsolatedRunsTest {
                         .contains(
                                 outside
                                         ? checkpoint.toString()
-                                        : "what they resumed from was in the working directory itself"));
+                                        : "what made them skip their training was in the working directory itself"));
         assertThat(codes(r)).doesNotContain("less-work");
     }
 
