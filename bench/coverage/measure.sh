@@ -13,6 +13,9 @@
 #   count-N      the same with --launch-count N (the first N launches checked, the rest run unchecked)
 #   cold         the same with --kernel-name-exclude for the kernels the census saw at least HOT times (their first
 #                launches are what count-N checks): every other kernel checked in all its launches
+#   gate-full, gate-count-N   with GATE=1 and .device/ carried (jlink runtime and gpu-sanitize.jar): the whole gate,
+#                as it is, and with --sanitizer-arg=--launch-count=N (the blocking and regression runs beside it);
+#                .device and .ext together pass the carry limit with .ext/timm: leave timm-vit to a call of its own
 # Writes OUTDIR/results.tsv (program, variant, seconds, exit code, and for the census the distinct kernels, launches,
 # hot kernels, kernels first launched after each N) and each run's log; with $OUT set, a tar.xz of it under $OUT.
 set -u
@@ -118,7 +121,17 @@ run_program() {
   local excl=()
   while IFS= read -r k; do [ -n "$k" ] && excl+=(--kernel-name-exclude "kns=$k"); done < "$out/$p/hot.txt"
   PYTORCH_NO_CUDA_MEMORY_CACHING=1 NOTE="${#excl[@]} exclusion arguments" measure "$p" cold -- $SAN "${excl[@]}" \
-      --log-file "$out/$p/cold.sanitizer.log" "$@"
+      --log-file "$out/$p/cold.sanitizer.log" "$@" || return
+  [ "${GATE:-0}" = 1 ] || return 0
+  local gate=("$repo/.device/jre/bin/java" -XX:+UseSerialGC -Xmx512m -jar "$repo/.device/gpu-sanitize.jar" run
+      --no-gpu-lock --progress-interval 30)
+  NOTE="verdict in $p/gate-full/report.json" measure "$p" gate-full -- "${gate[@]}" --out "$out/$p/gate-full" -- "$@" \
+      || return
+  for n in $COUNTS; do
+    NOTE="verdict in $p/gate-count-$n/report.json" measure "$p" "gate-count-$n" -- "${gate[@]}" \
+        --out "$out/$p/gate-count-$n" --sanitizer-arg=--launch-count=$n -- "$@" || return
+  done
+  find "$out/$p" -type d -name workspaces -prune -exec rm -rf {} +
 }
 if command -v torchrun > /dev/null 2>&1; then TR="torchrun"; else TR="python3 -m torch.distributed.run"; fi
 NG="python3 train.py config/train_shakespeare_char.py --max_iters=40 --eval_interval=20 --eval_iters=5"
