@@ -227,14 +227,7 @@ def _make_wrapper(orig, op, extractor, names):
         finally:
             tls.inside = False
 
-    for a in ("__name__", "__qualname__", "__doc__", "__module__"):
-        try:
-            setattr(wrapper, a, getattr(orig, a))
-        except Exception:
-            pass
-    wrapper.__wrapped__ = orig
-    wrapper._gpu_sanitize_probe = True
-    return wrapper
+    return core._passes_for(wrapper, orig)
 
 
 def _install_blocking(torch):

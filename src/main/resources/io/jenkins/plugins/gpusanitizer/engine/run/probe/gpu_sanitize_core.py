@@ -169,3 +169,15 @@ def _register_jit_builtin(jb, fn, name):
     except Exception as e:
         _error("jit-builtin " + name, e)
 
+
+def _passes_for(wrapper, orig):
+    """The wrapper passes for the original it wraps (name, docs, module; __wrapped__ for inspect) and is marked as the
+    probe's own, so that it is never wrapped twice."""
+    for a in ("__name__", "__qualname__", "__doc__", "__module__"):
+        try:
+            setattr(wrapper, a, getattr(orig, a))
+        except Exception:
+            pass
+    wrapper.__wrapped__ = orig
+    wrapper._gpu_sanitize_probe = True
+    return wrapper

@@ -42,14 +42,7 @@ def _guard_lazy_attributes(torch):
                                  "snapshot imports nothing)" % name)
         return original(name)
 
-    for a in ("__name__", "__qualname__", "__doc__", "__module__"):
-        try:
-            setattr(__getattr__, a, getattr(original, a))
-        except Exception:
-            pass
-    __getattr__.__wrapped__ = original
-    __getattr__._gpu_sanitize_probe = True
-    torch.__getattr__ = __getattr__
+    torch.__getattr__ = core._passes_for(__getattr__, original)
     return True
 
 
