@@ -5,9 +5,10 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.jenkins.plugins.gpusanitizer.engine.run.FakeGpu;
 import io.jenkins.plugins.gpusanitizer.testing.ChildJvm;
+import io.jenkins.plugins.gpusanitizer.testing.Processes;
+import io.jenkins.plugins.gpusanitizer.testing.RealPython;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,7 +37,9 @@ class UnreadableWorkspaceEntryTest {
     @Test
     void aFolderTheAgentCannotReadIsLeftOutWithOneLineAndTheCleanJobPasses() throws Exception {
         boolean root = "root".equals(System.getProperty("user.name"));
-        assumeTrue(!root || unshareWorks(), "running as root without unprivileged user namespaces: nothing denies");
+        assumeTrue(
+                !root || Processes.succeeds("unshare", "--user", "--map-root-user", "true"),
+                "running as root without unprivileged user namespaces: nothing denies");
         Path ws = Files.createDirectories(dir.resolve("ws"));
         try (InputStream in = getClass().getResourceAsStream("/workspace-jobs/clm_job.py")) {
             Files.copy(in, ws.resolve("clm_job.py"), StandardCopyOption.REPLACE_EXISTING);
@@ -75,7 +78,7 @@ class UnreadableWorkspaceEntryTest {
         pb.redirectOutput(console.toFile());
         pb.environment().clear();
         pb.environment().putAll(gpu.env());
-        pb.environment().put("PYTHONPATH", fakeTorch());
+        pb.environment().put("PYTHONPATH", RealPython.fakeTorch());
         Process p = pb.start();
         try {
             assertThat(p.waitFor(300, TimeUnit.SECONDS)).isTrue();
@@ -97,28 +100,6 @@ class UnreadableWorkspaceEntryTest {
             Files.setPosixFilePermissions(cache, PosixFilePermissions.fromString("rwx------"));
         }
         assertThat(cache.resolve("blob")).hasContent("docker's");
-    }
-
-    private static boolean unshareWorks() {
-        try {
-            Process p = new ProcessBuilder("unshare", "--user", "--map-root-user", "true")
-                    .redirectErrorStream(true)
-                    .start();
-            p.getInputStream().readAllBytes();
-            return p.waitFor(30, TimeUnit.SECONDS) && p.exitValue() == 0;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
-
-    private static String fakeTorch() throws URISyntaxException {
-        return Path.of(UnreadableWorkspaceEntryTest.class
-                        .getResource("/probe/fake-torch")
-                        .toURI())
-                .toString();
     }
 
     private static String python() throws IOException, InterruptedException {

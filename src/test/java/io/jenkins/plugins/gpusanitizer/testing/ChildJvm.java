@@ -1,10 +1,8 @@
 package io.jenkins.plugins.gpusanitizer.testing;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /** A JVM a test starts as a process of its own (the CLI, a lock holder). */
 public final class ChildJvm {
@@ -29,20 +27,5 @@ public final class ChildJvm {
         return cmd;
     }
 
-    private static final boolean ENV_RESETS_SIGNALS = envResetsSignals();
-
-    private static boolean envResetsSignals() {
-        try {
-            Process p = new ProcessBuilder("env", "--default-signal=INT", "true")
-                    .redirectErrorStream(true)
-                    .start();
-            p.getInputStream().readAllBytes();
-            return p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
+    private static final boolean ENV_RESETS_SIGNALS = Processes.succeeds("env", "--default-signal=INT", "true");
 }

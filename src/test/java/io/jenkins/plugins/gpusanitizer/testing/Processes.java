@@ -75,4 +75,33 @@ public final class Processes {
             LockSupport.parkNanos(POLL_NANOS);
         }
     }
+
+    /** Whether the command runs and exits 0 here within a minute (a tool or an option this machine may lack). */
+    public static boolean succeeds(String... argv) {
+        try {
+            Process p = new ProcessBuilder(argv).redirectErrorStream(true).start();
+            p.getInputStream().readAllBytes();
+            return p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS) && p.exitValue() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** Runs the command with exactly {@code env} as its environment; its output and errors, once it ended (a minute). */
+    public static String output(java.util.Map<String, String> env, String... argv)
+            throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(argv).redirectErrorStream(true);
+        pb.environment().clear();
+        pb.environment().putAll(env);
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        if (!p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError("still running after a minute: " + String.join(" ", argv) + "\n" + out);
+        }
+        return out;
+    }
 }

@@ -2,7 +2,9 @@ package io.jenkins.plugins.gpusanitizer.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 
 /** This machine's own Python, by its real path: the stand-in tools put a fake python3 first on a job's PATH. */
 public final class RealPython {
@@ -20,6 +22,16 @@ public final class RealPython {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The stand-in torch's folder (test resources probe/fake-torch), for a real Python job's PYTHONPATH. */
+    public static String fakeTorch() {
+        try {
+            return Path.of(RealPython.class.getResource("/probe/fake-torch").toURI())
+                    .toString();
+        } catch (URISyntaxException e) {
             throw new IllegalStateException(e);
         }
     }

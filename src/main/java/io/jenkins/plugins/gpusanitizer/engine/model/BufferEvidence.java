@@ -31,20 +31,6 @@ public record BufferEvidence(
         String why,
         String summary) {
 
-    /** Evidence of a live buffer, or of none. */
-    public BufferEvidence(
-            Placement placement,
-            String address,
-            String base,
-            long size,
-            long distance,
-            SourceLocation site,
-            String shape,
-            String why,
-            String summary) {
-        this(placement, address, base, size, distance, site, shape, null, why, summary);
-    }
-
     /** This evidence with its one line, the job's files named as {@code paths} names them. */
     public BufferEvidence described(WorkPaths paths) {
         return new BufferEvidence(placement, address, base, size, distance, site, shape, freedAt, why, sentence(paths));

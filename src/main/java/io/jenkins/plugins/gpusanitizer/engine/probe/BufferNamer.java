@@ -144,6 +144,7 @@ public final class BufferNamer {
                         access.distance(),
                         null,
                         null,
+                        null,
                         where + " a " + BufferEvidence.bytes(access.size()) + "-byte allocation at " + access.base()
                                 + "; " + why,
                         null)

@@ -11,7 +11,7 @@ class BufferEvidenceTest {
 
     private static String line(Placement p, long size, long distance, String shape, String why) {
         return new BufferEvidence(
-                        p, "0x10", "0x0", size, distance, p == Placement.UNNAMED ? null : OPS, shape, why, null)
+                        p, "0x10", "0x0", size, distance, p == Placement.UNNAMED ? null : OPS, shape, null, why, null)
                 .described(WS)
                 .summary();
     }

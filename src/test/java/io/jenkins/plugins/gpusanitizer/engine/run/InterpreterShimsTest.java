@@ -2,13 +2,12 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jenkins.plugins.gpusanitizer.testing.Processes;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -27,13 +26,7 @@ class InterpreterShimsTest {
     }
 
     private static String run(Map<String, String> env, String... argv) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder(argv).redirectErrorStream(true);
-        pb.environment().clear();
-        pb.environment().putAll(env);
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        return out;
+        return Processes.output(env, argv);
     }
 
     @Test

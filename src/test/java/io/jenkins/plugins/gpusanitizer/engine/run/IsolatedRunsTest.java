@@ -8,7 +8,6 @@ import io.jenkins.plugins.gpusanitizer.engine.run.workspace.Isolation;
 import io.jenkins.plugins.gpusanitizer.testing.RealPython;
 import java.io.IOException;
 import java.io.InputStream;
-import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -58,17 +57,6 @@ class IsolatedRunsTest {
         return ws;
     }
 
-    private static String fakeTorch() {
-        try {
-            return Path.of(IsolatedRunsTest.class
-                            .getResource("/probe/fake-torch")
-                            .toURI())
-                    .toString();
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
     /** This machine's own Python (not the stand-in on the job's PATH): the jobs are real programs. */
     private static final String PYTHON = RealPython.path();
 
@@ -77,7 +65,7 @@ class IsolatedRunsTest {
         Path ws = workspace();
         FakeGpu gpu = new FakeGpu(dir.resolve("gpu")).clean();
         Map<String, String> extra = new LinkedHashMap<>(env);
-        extra.put("PYTHONPATH", fakeTorch());
+        extra.put("PYTHONPATH", RealPython.fakeTorch());
         RunSpec spec = new RunSpec()
                 .command(List.of(PYTHON + " " + job))
                 .python(gpu.tools.resolve("python3").toString())

@@ -9,7 +9,6 @@ import io.jenkins.plugins.gpusanitizer.testing.RealPython;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -101,7 +100,7 @@ class WorkspaceSituationsTest {
                 : where.tree().resolve(GATE_DIR + (Files.exists(where.tree().resolve(GATE_DIR)) ? "-2" : ""));
         FakeGpu gpu = new FakeGpu(dir.resolve("gpu")).clean();
         Map<String, String> extra = new LinkedHashMap<>();
-        extra.put("PYTHONPATH", fakeTorch());
+        extra.put("PYTHONPATH", RealPython.fakeTorch());
         if (where.workspace() != null) {
             extra.put("WORKSPACE", where.workspace());
         }
@@ -130,7 +129,7 @@ class WorkspaceSituationsTest {
         ProcessBuilder pb = new ProcessBuilder("sh", "-c", command.apply(where))
                 .directory(where.workDir().toFile())
                 .redirectErrorStream(true);
-        pb.environment().put("PYTHONPATH", fakeTorch());
+        pb.environment().put("PYTHONPATH", RealPython.fakeTorch());
         if (where.workspace() != null) {
             pb.environment().put("WORKSPACE", where.workspace());
         }
@@ -394,16 +393,5 @@ class WorkspaceSituationsTest {
             mode = (mode << 1) | (rwx.charAt(i) == '-' ? 0 : 1);
         }
         return Integer.toOctalString(mode);
-    }
-
-    static String fakeTorch() {
-        try {
-            return Path.of(WorkspaceSituationsTest.class
-                            .getResource("/probe/fake-torch")
-                            .toURI())
-                    .toString();
-        } catch (URISyntaxException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -2,12 +2,11 @@ package io.jenkins.plugins.gpusanitizer.engine.run.process;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
+import io.jenkins.plugins.gpusanitizer.testing.Processes;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -17,15 +16,8 @@ class PhaseScriptPrependTest {
     Path dir;
 
     private String run(Map<String, String> env) throws Exception {
-        ProcessBuilder pb = new ProcessBuilder(
-                        "/bin/sh", dir.resolve(PhaseScript.PHASE_SCRIPT).toString())
-                .redirectErrorStream(true);
-        pb.environment().clear();
-        pb.environment().putAll(env);
-        Process p = pb.start();
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        return out;
+        return Processes.output(
+                env, "/bin/sh", dir.resolve(PhaseScript.PHASE_SCRIPT).toString());
     }
 
     @Test
