@@ -13,21 +13,7 @@
 # copy's cost); with $OUT set, zipped to $OUT/NAME.zip.xz and the CSVs and summary beside it.
 set -u
 . "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
-out=${1:?usage: capture-isolation.sh OUTDIR}
-case "$out" in /*) ;; *) out="$PWD/$out" ;; esac
-mkdir -p "$out"
-repo=$PWD
-JAVA=${JAVA:-$repo/.device/jre/bin/java}
-JAR=${JAR:-$repo/.device/gpu-sanitize.jar}
-DEADLINE=${DEADLINE:-560}
-T0=$(date +%s)
-export PYTHONUNBUFFERED=1 OMP_NUM_THREADS=2
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-if command -v torchrun > /dev/null 2>&1; then TR="torchrun"; else TR="python3 -m torch.distributed.run"; fi
-{ date -u; nproc; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; compute-sanitizer --version | tail -1;
-  python3 -c 'import torch, sys; print(sys.version.split()[0], torch.__version__, torch.version.cuda)';
-  cat .device/commit.txt 2>/dev/null; df -h /tmp | tail -1; } > "$out/machine.txt" 2>&1
-now() { echo $(( $(date +%s) - T0 )); }
+capture_start "${1:?usage: capture-isolation.sh OUTDIR}"
 # a working directory as a Jenkins workspace holds it: the checkout (tracked files), nothing of earlier runs
 workspace() {
   local ws=$1

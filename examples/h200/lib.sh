@@ -7,6 +7,10 @@
 #                           a deflated zip); `xz -dc FILE > x.zip` gives back a plain zip
 #   finish_record DIR [NAME]  prune_record DIR, then, with $OUT a directory, zip_record DIR $OUT/NAME.zip.xz
 #                           (NAME: DIR's own name by default)
+#   capture_start DIR       what every gate capture starts with: $out (DIR, absolute, made), $repo (this checkout,
+#                           the working directory), $JAVA and $JAR (from .device/), $DEADLINE (default 560 s) counted
+#                           by `now` from here, the card's rules in the environment (NVLink multicast off), $TR
+#                           (torchrun) and DIR/machine.txt
 #
 # A pruned, packed capture is ready to drop into src/test/resources/records/ (its README.md says how).
 
@@ -76,3 +80,22 @@ finish_record() {
     zip_record "$dir" "$OUT/$name.zip.xz"
   fi
 }
+
+capture_start() {
+  out=${1:?usage: capture_start DIR}
+  case "$out" in /*) ;; *) out="$PWD/$out" ;; esac
+  mkdir -p "$out"
+  repo=$PWD
+  JAVA=${JAVA:-$repo/.device/jre/bin/java}
+  JAR=${JAR:-$repo/.device/gpu-sanitize.jar}
+  DEADLINE=${DEADLINE:-560}
+  T0=$(date +%s)
+  export PYTHONUNBUFFERED=1 OMP_NUM_THREADS=2
+  export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+  if command -v torchrun > /dev/null 2>&1; then TR="torchrun"; else TR="python3 -m torch.distributed.run"; fi
+  { date -u; nproc; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv; compute-sanitizer --version | tail -1
+    python3 -c 'import torch, sys; print(sys.version.split()[0], torch.__version__, torch.version.cuda)'
+    cat .device/commit.txt 2>/dev/null; df -h /tmp | tail -1; } > "$out/machine.txt" 2>&1
+}
+
+now() { echo $(( $(date +%s) - T0 )); }

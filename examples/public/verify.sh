@@ -8,21 +8,7 @@
 # copies left out); with $OUT set, zipped to $OUT/NAME.zip.xz with the summary beside it.
 set -u
 . "$(dirname "${BASH_SOURCE[0]}")/../h200/lib.sh"
-out=${1:?usage: verify.sh OUTDIR}
-case "$out" in /*) ;; *) out="$PWD/$out" ;; esac
-mkdir -p "$out"
-repo=$PWD
-JAVA=${JAVA:-$repo/.device/jre/bin/java}
-JAR=${JAR:-$repo/.device/gpu-sanitize.jar}
-DEADLINE=${DEADLINE:-560}
-T0=$(date +%s)
-export PYTHONUNBUFFERED=1 OMP_NUM_THREADS=2
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
-if command -v torchrun > /dev/null 2>&1; then TR="torchrun"; else TR="python3 -m torch.distributed.run"; fi
-{ date -u; nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader; compute-sanitizer --version | tail -1;
-  python3 -c 'import torch, sys; print(sys.version.split()[0], torch.__version__, torch.version.cuda)';
-  cat .device/commit.txt 2>/dev/null; } > "$out/machine.txt" 2>&1
-now() { echo $(( $(date +%s) - T0 )); }
+capture_start "${1:?usage: verify.sh OUTDIR}"
 # workspace NAME KIND: a fresh workspace (KIND: repo = this checkout's files, nanogpt / wlm = that program)
 workspace() {
   local ws=/tmp/ws-$1
