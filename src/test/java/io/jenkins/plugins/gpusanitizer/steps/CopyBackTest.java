@@ -7,10 +7,7 @@ import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.when;
 
 import hudson.FilePath;
-import hudson.model.TaskListener;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -38,15 +35,7 @@ class CopyBackTest {
 
     private Path agentRun;
     private Path build;
-    private final ByteArrayOutputStream log = new ByteArrayOutputStream();
-    private final TaskListener listener = new TaskListener() {
-        private final PrintStream out = new PrintStream(log, true, StandardCharsets.UTF_8);
-
-        @Override
-        public PrintStream getLogger() {
-            return out;
-        }
-    };
+    private final RecordingListener listener = new RecordingListener();
 
     @BeforeEach
     void aRunDirectoryWithLinks() throws IOException {
@@ -106,7 +95,7 @@ class CopyBackTest {
                         "absolute -> " + dir.resolve("home/secrets/master.key") + " (a symbolic link)",
                         "blocking/key -> ../../../../secrets/master.key (a symbolic link)",
                         "folder -> " + dir.resolve("outside-folder") + " (a symbolic link)");
-        assertThat(log.toString(StandardCharsets.UTF_8))
+        assertThat(listener.console())
                 .contains(
                         "[gpu-sanitize] not copied from the run directory: blocking/key -> ../../../../secrets/master.key");
 
@@ -167,7 +156,7 @@ class CopyBackTest {
         assertThat(agentRun.resolve("report.json")).exists();
         assertThat(Files.readString(agentRun.resolve("report.json"))).doesNotContain(SECRET);
         assertThat(Files.readString(agentRun.resolve("blocking/stdout.log"))).doesNotContain(SECRET);
-        assertThat(log.toString(StandardCharsets.UTF_8))
+        assertThat(listener.console())
                 .contains("ERROR: [gpu-sanitize] not copied: report.json")
                 .contains("[gpu-sanitize] the run directory stays on gpu-1, its secrets masked (not everything was"
                         + " copied home): " + agentRun);
@@ -183,7 +172,7 @@ class CopyBackTest {
                 .contains(SECRET);
         GpuSanitizeRecorder.settle(agent(), complete, false, "gpu-1", listener);
         assertThat(agentRun).exists();
-        assertThat(log.toString(StandardCharsets.UTF_8))
+        assertThat(listener.console())
                 .contains("the run directory stays on gpu-1 (the run had not ended there): " + agentRun);
     }
 

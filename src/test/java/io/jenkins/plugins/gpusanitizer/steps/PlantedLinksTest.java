@@ -6,13 +6,10 @@ import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.when;
 
 import hudson.FilePath;
-import hudson.model.TaskListener;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.run.FakeGpu;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunSpec;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
@@ -45,15 +42,7 @@ class PlantedLinksTest {
     @TempDir
     Path dir;
 
-    private final ByteArrayOutputStream log = new ByteArrayOutputStream();
-    private final TaskListener listener = new TaskListener() {
-        private final PrintStream out = new PrintStream(log, true, StandardCharsets.UTF_8);
-
-        @Override
-        public PrintStream getLogger() {
-            return out;
-        }
-    };
+    private final RecordingListener listener = new RecordingListener();
 
     @AfterEach
     void agentForgets() {
@@ -106,7 +95,7 @@ class PlantedLinksTest {
         boolean complete = GpuSanitizeRecorder.copyBack(agent(runDirectory), build.toFile(), masker, true, listener);
         assertThat(complete).isTrue();
 
-        String console = log.toString(StandardCharsets.UTF_8);
+        String console = listener.console();
         assertThat(console)
                 .contains("[gpu-sanitize] not copied from the run directory: rel -> ../../../../secrets/master.key")
                 .contains("[gpu-sanitize] not copied from the run directory: folder -> " + folder)
