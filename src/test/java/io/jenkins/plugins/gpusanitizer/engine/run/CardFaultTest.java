@@ -60,12 +60,7 @@ class CardFaultTest {
 
     @Test
     void aCardInErrWhoseTorchFindsNoCudaIsTheCardsErrorNotTheJobs() throws Exception {
-        FakeGpu gpu = new FakeGpu(dir.resolve("gpu"))
-                .clean()
-                .put("nvidia-smi.txt", errTable())
-                .put("torch-probe.json", NO_CUDA);
-
-        Report r = new Runner(FakeGpu.farOobSpec(dir.resolve("run")), gpu.env(), line -> {}).run();
+        Report r = whereTorchFindsNoCuda("nvidia-smi.txt", errTable());
 
         assertThat(r.verdict()).isEqualTo(Verdict.ERROR);
         assertThat(r.reasons())
@@ -74,6 +69,12 @@ class CardFaultTest {
                         && x.message().contains(CardFault.MARK)
                         && x.message().contains("nvidia-smi shows ERR! for GPU 0")
                         && x.message().contains("Take this agent out of service"));
+    }
+
+    /** A gate on a card whose nvidia-smi answers {@code file} with {@code answer}, and where torch finds no CUDA. */
+    private Report whereTorchFindsNoCuda(String file, String answer) throws Exception {
+        FakeGpu gpu = new FakeGpu(dir.resolve("gpu")).clean().put(file, answer).put("torch-probe.json", NO_CUDA);
+        return new Runner(FakeGpu.farOobSpec(dir.resolve("run")), gpu.env(), line -> {}).run();
     }
 
     /** The H200's own nvidia-smi -q with the row remapper's and the recovery action's fields of a card that needs service. */
@@ -98,12 +99,7 @@ class CardFaultTest {
 
     @Test
     void aCardWhoseQuerySaysItNeedsServiceIsNamedWhenTorchFindsNoCuda() throws Exception {
-        FakeGpu gpu = new FakeGpu(dir.resolve("gpu"))
-                .clean()
-                .put("nvidia-smi-q.txt", queryNeedingService())
-                .put("torch-probe.json", NO_CUDA);
-
-        Report r = new Runner(FakeGpu.farOobSpec(dir.resolve("run")), gpu.env(), line -> {}).run();
+        Report r = whereTorchFindsNoCuda("nvidia-smi-q.txt", queryNeedingService());
 
         assertThat(r.verdict()).isEqualTo(Verdict.ERROR);
         assertThat(r.reasons())
