@@ -104,16 +104,7 @@ class CompileModeTest {
                 .put("memcheck-app.stderr", "RuntimeError: a broken job\n")
                 .put("async.exit", "1")
                 .put("async.stderr", "RuntimeError: a broken job\n");
-        Report r = new Runner(
-                        new RunSpec()
-                                .command(List.of("python3", "train.py"))
-                                .outDir(dir.resolve("broken").toString())
-                                .killGraceSeconds(1)
-                                .toolWriteGraceSeconds(5)
-                                .samplerIntervalMs(100),
-                        gpu.env(),
-                        line -> {})
-                .run();
+        Report r = new Runner(FakeGpu.spec(dir.resolve("broken"), "python3", "train.py"), gpu.env(), line -> {}).run();
         assertThat(r.reasons()).noneMatch(reason -> reason.code().equals("sanitizer-only-death"));
         assertThat(r.verdict()).isNotEqualTo(Verdict.PASS);
     }

@@ -50,8 +50,13 @@ public final class FakeGpu {
     /** The job's environment: fakes first on PATH, nothing of the real machine's CUDA. */
     /** A spec for the fake far-out-of-bounds job with short graces: the usual run of the runner's tests. */
     static RunSpec farOobSpec(Path out) {
+        return spec(out, "python3", "train.py", "--bug", "far");
+    }
+
+    /** A run of {@code command} into {@code out} with the stand-ins' short graces and a fast sampler. */
+    static RunSpec spec(Path out, String... command) {
         return new RunSpec()
-                .command(List.of("python3", "train.py", "--bug", "far"))
+                .command(List.of(command))
                 .outDir(out.toString())
                 .killGraceSeconds(1)
                 .toolWriteGraceSeconds(5)

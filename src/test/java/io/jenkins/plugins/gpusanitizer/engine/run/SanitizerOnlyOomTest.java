@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import java.nio.file.Path;
-import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.api.parallel.Execution;
@@ -48,12 +47,7 @@ class SanitizerOnlyOomTest {
 
     private Report gate(FakeGpu gpu, String name) {
         return new Runner(
-                        new RunSpec()
-                                .command(List.of("python3", "train.py", "config/train_shakespeare_char.py"))
-                                .outDir(dir.resolve(name).toString())
-                                .killGraceSeconds(1)
-                                .toolWriteGraceSeconds(5)
-                                .samplerIntervalMs(100),
+                        FakeGpu.spec(dir.resolve(name), "python3", "train.py", "config/train_shakespeare_char.py"),
                         gpu.env(),
                         line -> {})
                 .run();
