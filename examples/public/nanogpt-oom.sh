@@ -2,12 +2,14 @@
 # Issue #48 item 1: why karpathy/nanoGPT runs out of GPU memory under compute-sanitizer and not on its own.
 # From the repository root on the GPU machine, with nanoGPT's sources carried at .ext/nanogpt (fetched from
 # github:karpathy/nanoGPT, never committed) and, for `gate`, .device/ (jlink runtime + shaded jar):
-#   bash examples/public/nanogpt-oom.sh [trace|gate] [EXTRA nanoGPT ARGS...]
+#   bash examples/public/nanogpt-oom.sh [trace|bisect|hold|gate] [EXTRA nanoGPT ARGS...]
 # trace: the job alone and under `compute-sanitizer --tool memcheck`, each through examples/public/mem_trace.py
 #   (MEM lines per optimizer step; live blocks grouped by allocating stack at MEM_TRACE_SNAP steps and at an OOM).
 # bisect: 6 steps alone and under memcheck with one thing changed at a time (dropout 0, fp32, no caching allocator,
 #   no pinned batches, memcheck's padding/leak/API checks off, CUDA_LAUNCH_BLOCKING=1, initcheck), the MEM lines of
 #   steps 1, 3, 6 each; then MEM_TRACE_GC=1 (live CUDA tensors Python reaches, and whether gc.collect() frees any).
+# hold: examples/public/hold_probe.py's variants (what in a training step holds memory under the tool), alone and under
+#   memcheck, then nanoGPT's live tensors and who refers to them (MEM_TRACE_GC=1).
 # gate: `gpu-sanitize run` on the issue's command (GATE_ARGS to change it), report.json's verdict and reasons.
 # Logs and the gate's run directory (without its workspace copies) go to $OUT.
 set -u
@@ -53,6 +55,22 @@ case "$part" in
       one memcheck-launch-blocking env CUDA_LAUNCH_BLOCKING=1 $CS python3 "$MT" train.py $A
       echo "== gc"; MEM_TRACE_GC=1 timeout 150 $CS python3 "$MT" train.py ${A/--max_iters=6/--max_iters=4} 2>&1 | grep -E '^(GC|HELD) step'
     } > "$OUT/bisect.txt" 2>&1
+    ;;
+  hold)
+    # which part of a training step keeps memory alive under the tool: examples/public/hold_probe.py's variants alone
+    # and under memcheck (HOLD lines), then nanoGPT's own live tensors and their referrers (GC/HELD lines)
+    cd "$ng" || exit 1
+    CS="compute-sanitizer --tool memcheck --print-limit 5"
+    {
+      for v in ${VARIANTS:-full fp32 nograd noopt nosdpa detach}; do
+        echo "== $v alone"; timeout 60 python3 "$repo/examples/public/hold_probe.py" "$v" 4 2>&1 | tail -4
+        echo "== $v memcheck"; timeout 120 $CS python3 "$repo/examples/public/hold_probe.py" "$v" 4 2>&1 \
+          | grep -E '^HOLD|Error|ERROR SUMMARY' | head -8
+      done
+      echo "== nanogpt gc"
+      MEM_TRACE_GC=1 timeout 150 $CS python3 "$repo/examples/public/mem_trace.py" train.py "${ARGS[@]}" --max_iters=3 \
+        --eval_interval=1000 --eval_iters=2 2>&1 | grep -E '^(GC|HELD|MEM) step' | head -40
+    } > "$OUT/hold.txt" 2>&1
     ;;
   gate)
     cd "$ng" || exit 1

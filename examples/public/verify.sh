@@ -22,7 +22,10 @@ workspace() {
 # gate NAME WS LIMIT options -- command: one gate run in workspace WS (made by workspace, reused for a second build)
 gate() {
   local name=$1 ws=/tmp/ws-$2 limit=$3; shift 3
-  if [ $(( $(now) + limit )) -ge "$DEADLINE" ]; then echo "== $name skipped: deadline" >> "$out/summary.txt"; return; fi
+  # the gate's own limit, or what is left before the deadline when that is less (at least MIN_LEFT seconds, else skipped)
+  local left=$(( DEADLINE - $(now) - 15 ))
+  if [ "$left" -lt "${MIN_LEFT:-90}" ]; then echo "== $name skipped: deadline" >> "$out/summary.txt"; return; fi
+  [ "$left" -lt "$limit" ] && limit=$left
   local a b; a=$(date +%s.%N)
   (cd "$ws" && timeout -k 10 "$limit" "$JAVA" -XX:+UseSerialGC -Xmx512m -jar "$JAR" run --out "$out/$name" \
       --progress-interval 30 "$@" > "$out/$name.console.txt" 2>&1)

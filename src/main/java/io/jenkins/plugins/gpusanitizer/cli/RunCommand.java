@@ -10,6 +10,7 @@ import io.jenkins.plugins.gpusanitizer.engine.run.Runner;
 import io.jenkins.plugins.gpusanitizer.engine.run.workspace.DiscardedCopies;
 import io.jenkins.plugins.gpusanitizer.engine.run.workspace.Isolation;
 import io.jenkins.plugins.gpusanitizer.engine.run.workspace.RunWorkspaces;
+import io.jenkins.plugins.gpusanitizer.engine.run.workspace.TreeDeletion;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
@@ -329,11 +330,11 @@ final class RunCommand implements Callable<Integer> {
             try {
                 Report report = runner.run();
                 if (!keepWorkspaces) {
-                    DiscardedCopies.Outcome discarded =
+                    TreeDeletion.Outcome discarded =
                             DiscardedCopies.discard(runner.directory().root());
                     if (discarded != null && !output.quiet) {
-                        console.println(
-                                discarded.summary(runner.directory().root().resolve(RunWorkspaces.FOLDER)));
+                        console.println(DiscardedCopies.summary(
+                                discarded, runner.directory().root().resolve(RunWorkspaces.FOLDER)));
                     }
                 }
                 output.write(report, console);

@@ -2,6 +2,7 @@ package io.jenkins.plugins.gpusanitizer.steps;
 
 import hudson.remoting.VirtualChannel;
 import io.jenkins.plugins.gpusanitizer.engine.run.workspace.RunWorkspaces;
+import io.jenkins.plugins.gpusanitizer.engine.run.workspace.TreeDeletion;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -13,7 +14,6 @@ import java.nio.file.FileSystems;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.SimpleFileVisitor;
 import java.nio.file.StandardCopyOption;
@@ -234,37 +234,17 @@ final class AgentRunFolder {
         }
     }
 
-    /** Deletes the run directory, links removed as links (never followed). True when it is gone. */
+    /**
+     * Deletes the run directory, links removed as links (never followed), read-only folders the job made opened first
+     * ({@link TreeDeletion}). True when it is gone.
+     */
     static final class Delete extends MasterToSlaveFileCallable<Boolean> {
         private static final long serialVersionUID = 1L;
 
         @Override
-        public Boolean invoke(File directory, VirtualChannel channel) throws IOException {
+        public Boolean invoke(File directory, VirtualChannel channel) {
             Path root = directory.toPath();
-            if (!Files.exists(root, LinkOption.NOFOLLOW_LINKS)) {
-                return true;
-            }
-            Files.walkFileTree(root, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                    Files.deleteIfExists(file);
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
-                    if (!(e instanceof NoSuchFileException)) {
-                        Files.deleteIfExists(file);
-                    }
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult postVisitDirectory(Path dir, IOException e) throws IOException {
-                    Files.deleteIfExists(dir);
-                    return FileVisitResult.CONTINUE;
-                }
-            });
+            TreeDeletion.delete(root);
             return !Files.exists(root, LinkOption.NOFOLLOW_LINKS);
         }
     }

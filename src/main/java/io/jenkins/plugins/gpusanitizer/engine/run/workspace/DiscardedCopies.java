@@ -1,119 +1,37 @@
 package io.jenkins.plugins.gpusanitizer.engine.run.workspace;
 
-import java.io.IOException;
-import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
-import java.nio.file.SimpleFileVisitor;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.nio.file.attribute.PosixFilePermission;
-import java.util.ArrayList;
-import java.util.EnumSet;
-import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 
 /**
  * The runs' copies of the working directory ({@code RUN_DIR/workspaces}) deleted once the run has ended, for the CLI:
  * a Jenkins agent deletes the whole run folder, but a CLI run directory is kept, and three copies of a large working
  * directory would stay in it (and in every later one). What each run changed stays listed in its {@code
- * workspace.json}; the plain run's changes are in the working directory. A copy's symbolic links are removed, never
- * followed (a shared dataset, a link beside the checkout), and a folder the job made read-only is opened first.
+ * workspace.json}; the plain run's changes are in the working directory.
  */
 public final class DiscardedCopies {
     private DiscardedCopies() {}
 
-    /** What was deleted, and what could not be: the paths, at most a few, with the reason. */
-    public record Outcome(long files, long bytes, List<String> failed) {
-        /** One console line. */
-        public String summary(Path folder) {
-            String deleted = String.format(
-                    Locale.ROOT,
-                    "the runs' copies of the working directory deleted: %s (%d file(s), %.1f MiB; --keep-workspaces keeps"
-                            + " them)",
-                    folder,
-                    files,
-                    bytes / (1024.0 * 1024.0));
-            return failed.isEmpty()
-                    ? deleted
-                    : deleted + "; not deleted: " + String.join(", ", failed)
-                            + (failed.size() >= MAX_NAMED ? ", ..." : "");
-        }
-    }
-
-    static final int MAX_NAMED = 5;
-
-    /** Deletes {@code runDir/workspaces}; null when there is none. */
-    public static Outcome discard(Path runDir) {
+    /** Deletes {@code runDir/workspaces} ({@link TreeDeletion}); null when there is none. */
+    public static TreeDeletion.Outcome discard(Path runDir) {
         Path folder = runDir.resolve(RunWorkspaces.FOLDER);
-        if (!Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)) {
-            return null;
-        }
-        long[] counts = new long[2];
-        List<String> failed = new ArrayList<>();
-        try {
-            // no FOLLOW_LINKS: a link to a folder is visited as itself and deleted, its target never entered
-            Files.walkFileTree(folder, new SimpleFileVisitor<>() {
-                @Override
-                public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-                    openForDeletion(dir);
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-                    try {
-                        Files.delete(file);
-                        counts[0]++;
-                        counts[1] += attrs.isRegularFile() ? attrs.size() : 0;
-                    } catch (IOException e) {
-                        note(failed, folder, file, e);
-                    }
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult visitFileFailed(Path file, IOException e) {
-                    note(failed, folder, file, e);
-                    return FileVisitResult.CONTINUE;
-                }
-
-                @Override
-                public FileVisitResult postVisitDirectory(Path dir, IOException e) {
-                    try {
-                        Files.delete(dir);
-                    } catch (IOException x) {
-                        note(failed, folder, dir, x);
-                    }
-                    return FileVisitResult.CONTINUE;
-                }
-            });
-        } catch (IOException e) {
-            note(failed, folder, folder, e);
-        }
-        return new Outcome(counts[0], counts[1], List.copyOf(failed));
+        return Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS) ? TreeDeletion.delete(folder) : null;
     }
 
-    /** The owner may list, enter and change the folder: a job's {@code chmod 555 outputs} does not keep it. */
-    private static void openForDeletion(Path dir) {
-        try {
-            Set<PosixFilePermission> p = EnumSet.copyOf(Files.getPosixFilePermissions(dir, LinkOption.NOFOLLOW_LINKS));
-            if (p.addAll(EnumSet.of(
-                    PosixFilePermission.OWNER_READ,
-                    PosixFilePermission.OWNER_WRITE,
-                    PosixFilePermission.OWNER_EXECUTE))) {
-                Files.setPosixFilePermissions(dir, p);
-            }
-        } catch (IOException | UnsupportedOperationException e) {
-            // another user's folder, or no POSIX permissions: its entries fail to delete and are named
-        }
-    }
-
-    private static void note(List<String> failed, Path folder, Path path, IOException e) {
-        if (failed.size() < MAX_NAMED) {
-            String why = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
-            failed.add(folder.relativize(path) + " (" + why + ")");
-        }
+    /** One console line on {@code folder}'s deletion. */
+    public static String summary(TreeDeletion.Outcome outcome, Path folder) {
+        String deleted = String.format(
+                Locale.ROOT,
+                "the runs' copies of the working directory deleted: %s (%d file(s), %.1f MiB; --keep-workspaces keeps"
+                        + " them)",
+                folder,
+                outcome.files(),
+                outcome.bytes() / (1024.0 * 1024.0));
+        return outcome.failed().isEmpty()
+                ? deleted
+                : deleted + "; not deleted: " + String.join(", ", outcome.failed())
+                        + (outcome.failed().size() >= TreeDeletion.MAX_NAMED ? ", ..." : "");
     }
 }

@@ -30,7 +30,7 @@ class DiscardedCopiesTest {
         Files.setPosixFilePermissions(copy.resolve("outputs"), PosixFilePermissions.fromString("r-xr-xr-x"));
         Files.writeString(Files.createDirectories(run.resolve("blocking")).resolve("workspace.json"), "{}");
 
-        DiscardedCopies.Outcome o = DiscardedCopies.discard(run);
+        TreeDeletion.Outcome o = DiscardedCopies.discard(run);
 
         assertThat(run.resolve("workspaces")).doesNotExist();
         assertThat(o.failed()).isEmpty();
@@ -40,7 +40,7 @@ class DiscardedCopiesTest {
         assertThat(run.resolve("blocking/workspace.json"))
                 .as("the manifests stay")
                 .exists();
-        assertThat(o.summary(run.resolve("workspaces")))
+        assertThat(DiscardedCopies.summary(o, run.resolve("workspaces")))
                 .startsWith("the runs' copies of the working directory deleted: " + run.resolve("workspaces")
                         + " (4 file(s), 0.0 MiB; --keep-workspaces keeps them)");
     }
