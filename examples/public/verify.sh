@@ -64,6 +64,7 @@ for g in ${GATES:-nanogpt wlm-lstm resume-tmp}; do
     lstm-far) workspace $g repo; gate $g $g 150 -- python3 examples/lstm_job.py --bug far ;;
     scatter-add) workspace $g repo; gate $g $g 150 -- python3 examples/buffer/scatter_add_job.py --bug off-by-one ;;
     cudnn-bench) workspace $g repo; gate $g $g 120 -- python3 examples/cudnn_bench.py ;;
+    hand-lstm) workspace $g repo; gate $g $g 150 -- python3 examples/hand_sgd_lstm.py ;;  # no optimizer: work = backward passes
     *) echo "== $g: unknown" >> "$out/summary.txt" ;;
   esac
 done
