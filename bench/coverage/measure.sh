@@ -14,7 +14,8 @@
 #   cold         the same with --kernel-name-exclude for the kernels the census saw at least HOT times (their first
 #                launches are what count-N checks): every other kernel checked in all its launches
 #   gate-full, gate-count-N   with GATE=1 and .device/ carried (jlink runtime and gpu-sanitize.jar): the whole gate,
-#                as it is, and with --sanitizer-arg=--launch-count=N (the blocking and regression runs beside it);
+#                as it is (GATE_FULL=0 leaves it out), and with --sanitizer-arg=--launch-count=N (the blocking and
+#                regression runs beside it);
 #                .device and .ext together pass the carry limit with .ext/timm: leave timm-vit to a call of its own
 # Writes OUTDIR/results.tsv (program, variant, seconds, exit code, and for the census the distinct kernels, launches,
 # hot kernels, kernels first launched after each N) and each run's log; with $OUT set, a tar.xz of it under $OUT.
@@ -125,8 +126,10 @@ run_program() {
   [ "${GATE:-0}" = 1 ] || return 0
   local gate=("$repo/.device/jre/bin/java" -XX:+UseSerialGC -Xmx512m -jar "$repo/.device/gpu-sanitize.jar" run
       --no-gpu-lock --progress-interval 30)
-  NOTE="verdict in $p/gate-full/report.json" measure "$p" gate-full -- "${gate[@]}" --out "$out/$p/gate-full" -- "$@" \
-      || return
+  if [ "${GATE_FULL:-1}" = 1 ]; then
+    NOTE="verdict in $p/gate-full/report.json" measure "$p" gate-full -- "${gate[@]}" --out "$out/$p/gate-full" -- "$@" \
+        || return
+  fi
   for n in $COUNTS; do
     NOTE="verdict in $p/gate-count-$n/report.json" measure "$p" "gate-count-$n" -- "${gate[@]}" \
         --out "$out/$p/gate-count-$n" --sanitizer-arg=--launch-count=$n -- "$@" || return
