@@ -88,10 +88,30 @@ def step():
     return y.item()
 
 
+def cuda_tensors():
+    return [o for o in gc.get_objects() if isinstance(o, torch.Tensor) and o.is_cuda]
+
+
+def who(seen):
+    """Who refers to the CUDA tensors the last step left behind (ids not seen after step 1): three of them."""
+    new = [t for t in cuda_tensors() if id(t) not in seen and t.dim() >= 3][:3]
+    for t in new:
+        refs = [r for r in gc.get_referrers(t) if r is not new]
+        print("WHO %s %s refcount %d grad_fn %s referrers %s" % (
+            tuple(t.shape), t.dtype, sys.getrefcount(t) - 2, type(t.grad_fn).__name__ if t.grad_fn else None,
+            [type(r).__name__ + ":" + repr(r)[:100].replace("\n", " ") for r in refs[:4]]), flush=True)
+
+
 t0 = time.time()
+seen = set()
 for s in range(1, steps + 1):
     loss = step()
     torch.cuda.synchronize()
-    n = sum(1 for o in gc.get_objects() if isinstance(o, torch.Tensor) and o.is_cuda)
+    tensors = cuda_tensors()
+    n = len(tensors)
+    if s == 1:
+        seen = {id(t) for t in tensors}
+    del tensors
     print("HOLD %s step %d t %.1f s loss %.4f allocated %.1f MiB cuda-tensors %d saved-live %d" % (
         variant, s, time.time() - t0, loss, torch.cuda.memory_allocated() / 2**20, n, live_saved[0]), flush=True)
+who(seen)

@@ -63,9 +63,9 @@ case "$part" in
     CS="compute-sanitizer --tool memcheck --print-limit 5"
     {
       for v in ${VARIANTS:-full fp32 nograd noopt nosdpa detach}; do
-        echo "== $v alone"; timeout 60 python3 "$repo/examples/public/hold_probe.py" "$v" 4 2>&1 | tail -4
+        echo "== $v alone"; timeout 60 python3 "$repo/examples/public/hold_probe.py" "$v" 4 2>&1 | grep -E "^(HOLD|WHO)|Error" | head -10
         echo "== $v memcheck"; timeout 120 $CS python3 "$repo/examples/public/hold_probe.py" "$v" 4 2>&1 \
-          | grep -E '^HOLD|Error|ERROR SUMMARY' | head -8
+          | grep -E "^(HOLD|WHO)|Error|ERROR SUMMARY" | head -10
       done
       echo "== nanogpt gc"
       MEM_TRACE_GC=1 timeout 150 $CS python3 "$repo/examples/public/mem_trace.py" train.py "${ARGS[@]}" --max_iters=3 \
