@@ -64,6 +64,12 @@ for g in ${GATES:-nanogpt wlm-lstm resume-tmp}; do
     lstm-far) workspace $g repo; gate $g $g 150 -- python3 examples/lstm_job.py --bug far ;;
     scatter-add) workspace $g repo; gate $g $g 150 -- python3 examples/buffer/scatter_add_job.py --bug off-by-one ;;
     cudnn-bench) workspace $g repo; gate $g $g 120 -- python3 examples/cudnn_bench.py ;;
+    transformer-initcheck) workspace $g repo  # #48 2: PyTorch's own initcheck records are PyTorch's: PASS
+      gate $g $g 300 --tool memcheck,initcheck -- python3 examples/transformer_job.py ;;
+    mask-tail) workspace $g repo  # #48 3: initcheck in the job's own CuPy kernel past the print limit: UNSTABLE, never ERROR
+      gate $g $g 240 --tool initcheck,memcheck -- python3 examples/mask_tail_job.py ;;
+    sparse-bmm) workspace $g repo  # #48 6: pytorch/pytorch#144612 verbatim: FAIL, the buffer said truthfully
+      gate $g $g 150 -- python3 examples/public/repros/sparse_bmm_144612.py ;;
     hand-lstm) workspace $g repo; gate $g $g 150 -- python3 examples/hand_sgd_lstm.py ;;  # no optimizer: work = backward passes
     *) echo "== $g: unknown" >> "$out/summary.txt" ;;
   esac
