@@ -443,15 +443,8 @@ public final class Runner {
 
     private void prepareDirectory() {
         Path root = dir.root();
+        RunRootClaim.claim(root);
         try {
-            if (Files.exists(root)) {
-                try (var listing = Files.list(root)) {
-                    if (listing.findAny().isPresent()) {
-                        throw new RunException("run directory " + root
-                                + " is not empty: give a new --out (run directories are never overwritten)");
-                    }
-                }
-            }
             Files.createDirectories(dir.env());
             // a later gate in the same working directory never copies this one (its copies with it)
             Files.writeString(
