@@ -140,6 +140,10 @@ public final class PhaseReasons {
         if (unchecked != null) {
             reasons.add(Reason.info("kernel-filter", unchecked));
         }
+        String window = LaunchWindow.unchecked(name, p.command());
+        if (window != null) {
+            reasons.add(Reason.info(LaunchWindow.CODE, window));
+        }
         String pytorch = PyTorchKernels.unchecked(name, p.command());
         if (pytorch != null) {
             reasons.add(Reason.info(PyTorchKernels.CODE, pytorch));
