@@ -242,9 +242,11 @@ final class AgentRunFolder {
         private static final long serialVersionUID = 1L;
 
         @Override
-        public Boolean invoke(File directory, VirtualChannel channel) {
+        public Boolean invoke(File directory, VirtualChannel channel) throws IOException {
             Path root = directory.toPath();
-            TreeDeletion.delete(root);
+            if (TreeDeletion.delete(root) == null) {
+                Files.deleteIfExists(root); // a link or a file in its place: removed as itself, never followed
+            }
             return !Files.exists(root, LinkOption.NOFOLLOW_LINKS);
         }
     }

@@ -39,6 +39,19 @@ class AgentRunFolderDeleteTest {
     }
 
     @Test
+    void aLinkInThePlaceOfTheRunFolderIsRemovedAsALink() throws Exception {
+        Path elsewhere = Files.createDirectories(dir.resolve("elsewhere"));
+        Files.writeString(elsewhere.resolve("kept.txt"), "not the run's");
+        Path run = dir.resolve("ws@tmp/gpu-sanitize/run-1");
+        Files.createDirectories(run.getParent());
+        Files.createSymbolicLink(run, elsewhere);
+
+        assertThat(new AgentRunFolder.Delete().invoke(run.toFile(), null)).isTrue();
+        assertThat(run).doesNotExist();
+        assertThat(elsewhere.resolve("kept.txt")).hasContent("not the run's");
+    }
+
+    @Test
     void aFolderAlreadyGoneIsGone() throws Exception {
         assertThat(new AgentRunFolder.Delete().invoke(dir.resolve("never-made").toFile(), null))
                 .isTrue();

@@ -1,7 +1,5 @@
 package io.jenkins.plugins.gpusanitizer.engine.run.workspace;
 
-import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.util.Locale;
 
@@ -16,8 +14,7 @@ public final class DiscardedCopies {
 
     /** Deletes {@code runDir/workspaces} ({@link TreeDeletion}); null when there is none. */
     public static TreeDeletion.Outcome discard(Path runDir) {
-        Path folder = runDir.resolve(RunWorkspaces.FOLDER);
-        return Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS) ? TreeDeletion.delete(folder) : null;
+        return TreeDeletion.delete(runDir.resolve(RunWorkspaces.FOLDER));
     }
 
     /** One console line on {@code folder}'s deletion. */

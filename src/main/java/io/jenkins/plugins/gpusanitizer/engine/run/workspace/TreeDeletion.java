@@ -26,10 +26,13 @@ public final class TreeDeletion {
 
     static final int MAX_NAMED = 5;
 
-    /** Deletes {@code folder} and everything in it; a folder that is not there (or a link) is left as it is. */
+    /**
+     * Deletes {@code folder} and everything in it; null, and nothing done, where it is no folder (not there, or a link
+     * or a file in its place: the caller decides).
+     */
     public static Outcome delete(Path folder) {
         if (!Files.isDirectory(folder, LinkOption.NOFOLLOW_LINKS)) {
-            return new Outcome(0, 0, List.of());
+            return null;
         }
         long[] counts = new long[2];
         List<String> failed = new ArrayList<>();
