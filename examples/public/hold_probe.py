@@ -1,6 +1,6 @@
 """Issue #48 item 1, the mechanism: which part of an ordinary training step keeps memory alive under compute-sanitizer.
 
-    python3 hold_probe.py VARIANT [STEPS]          (alone, then under `compute-sanitizer --tool memcheck`)
+    python3 hold_probe.py VARIANT [STEPS] [--chain]   (alone, then under `compute-sanitizer --tool memcheck`)
 
 A small GPT-like block stack (LayerNorm, Linear, GELU, SDPA, dropout, residual adds: the layers whose activations
 nanoGPT's snapshot showed alive under memcheck), trained with AdamW for STEPS steps. VARIANT switches one thing:
@@ -11,7 +11,8 @@ nanoGPT's snapshot showed alive under memcheck), trained with AdamW for STEPS st
   nosdpa      attention written out (matmul, softmax) instead of SDPA
   detach      full, with every saved tensor packed as a CPU-side marker (saved_tensors_hooks): who frees saved tensors
 After each step: HOLD VARIANT step N allocated MiB, live CUDA tensors gc sees, saved tensors packed and not yet
-released (the graph's own count, from weakref finalizers on what the pack hook saw).
+released (the graph's own count, from weakref finalizers on what the pack hook saw). With --chain, CHAIN lines: who
+refers to what holds one left-behind tensor, four levels up (a frame kept alive names the code that keeps it).
 """
 import gc
 import sys
@@ -102,6 +103,32 @@ def who(seen):
             [type(r).__name__ + ":" + repr(r)[:100].replace("\n", " ") for r in refs[:4]]), flush=True)
 
 
+def describe(o):
+    if isinstance(o, type(sys._getframe())):
+        return "frame %s:%d %s" % (o.f_code.co_filename.rsplit("/", 1)[-1], o.f_lineno, o.f_code.co_name)
+    if type(o).__name__ == "traceback":
+        return "traceback of %s" % describe(o.tb_frame)
+    if isinstance(o, torch.Tensor):
+        return "tensor %s" % (tuple(o.shape),)
+    return "%s %s" % (type(o).__name__, repr(o)[:90].replace("\n", " "))
+
+
+def chain(seen, depth=4):
+    """Who keeps the frames that hold the last step's tensors: referrers of referrers, DEPTH levels (CHAIN lines)."""
+    new = [t for t in cuda_tensors() if id(t) not in seen and t.dim() >= 3][:1]
+    level, done = [o for t in new for o in gc.get_referrers(t) if o is not new], set()
+    for d in range(depth):
+        nxt = []
+        for o in level[:6]:
+            if id(o) in done:
+                continue
+            done.add(id(o))
+            refs = [r for r in gc.get_referrers(o) if r is not level and r is not nxt and r is not new]
+            print("CHAIN %d %s <- %s" % (d, describe(o), [describe(r) for r in refs[:5]]), flush=True)
+            nxt += refs[:5]
+        level = nxt
+
+
 t0 = time.time()
 seen = set()
 for s in range(1, steps + 1):
@@ -115,3 +142,5 @@ for s in range(1, steps + 1):
     print("HOLD %s step %d t %.1f s loss %.4f allocated %.1f MiB cuda-tensors %d saved-live %d" % (
         variant, s, time.time() - t0, loss, torch.cuda.memory_allocated() / 2**20, n, live_saved[0]), flush=True)
 who(seen)
+if "--chain" in sys.argv:
+    chain(seen)

@@ -57,7 +57,7 @@ for g in ${GATES:-nanogpt wlm-lstm resume-tmp}; do
     wlm-lstm) workspace $g wlm; gate $g $g 300 -- python3 main.py --accel --epochs 1 --model LSTM ;;
     wlm-transformer) workspace $g wlm; gate $g $g 300 -- python3 main.py --accel --epochs 1 --model Transformer --lr 5 ;;
     resume-tmp)  # two builds in one workspace, the snapshot under /tmp: the second must not PASS
-      rm -rf /tmp/resume-verify; workspace $g repo
+      rm -rf /tmp/resume-verify; mkdir -p /tmp/resume-verify; workspace $g repo
       gate $g-build1 $g 200 -- $TR --standalone --nproc_per_node=1 examples/resume_ddp.py --epochs 3 --snapshot /tmp/resume-verify/snapshot.pt
       gate $g-build2 $g 200 -- $TR --standalone --nproc_per_node=1 examples/resume_ddp.py --epochs 3 --snapshot /tmp/resume-verify/snapshot.pt ;;
     triton-stride) workspace $g repo; gate $g $g 150 -- python3 examples/triton_stride.py --bug stride ;;
