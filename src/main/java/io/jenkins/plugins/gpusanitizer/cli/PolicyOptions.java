@@ -28,8 +28,8 @@ final class PolicyOptions {
 
     @Option(
             names = "--count-pytorch-kernels",
-            description = "initcheck checks PyTorch's own kernels (at::native) and their records count; by default they"
-                    + " are left out of initcheck's run and any left are suppressed (pytorch-kernel-initcheck).")
+            description = "initcheck records in PyTorch's own kernels (launched from libtorch_cuda.so) count; by"
+                    + " default they are suppressed and listed (pytorch-kernel-initcheck).")
     boolean countPyTorchKernels;
 
     @Option(

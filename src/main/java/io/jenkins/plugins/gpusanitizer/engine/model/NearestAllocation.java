@@ -15,8 +15,11 @@ import java.util.regex.Pattern;
  * @param distance memcheck's count of bytes ({@code 1 bytes after} is the first byte past the end), 0 inside
  * @param base     the allocation's first byte, hex, or null
  * @param size     the allocation's size in bytes, or -1 when none is named
+ * @param misaligned whether memcheck called the access misaligned ({@code Access to 0x... is misaligned}): such an
+ *                 access is flagged inside live memory too, unlike an out-of-bounds one
  */
-public record NearestAllocation(String address, Relation relation, long distance, String base, long size) {
+public record NearestAllocation(
+        String address, Relation relation, long distance, String base, long size, boolean misaligned) {
 
     /** Where the accessed address lies against the nearest allocation. */
     public enum Relation {
@@ -28,6 +31,7 @@ public record NearestAllocation(String address, Relation relation, long distance
     private static final Pattern ADDRESS = Pattern.compile("(?:Access to|Address) (0x[0-9a-fA-F]+)");
     private static final Pattern OUTSIDE = Pattern.compile(
             "is ([0-9,]+) bytes (after|before) the nearest allocation at (0x[0-9a-fA-F]+) of size ([0-9,]+) bytes");
+    private static final Pattern MISALIGNED = Pattern.compile("\\s*is misaligned");
     private static final Pattern INSIDE =
             Pattern.compile("is inside the nearest allocation at (0x[0-9a-fA-F]+) of size ([0-9,]+) bytes");
 
@@ -41,6 +45,8 @@ public record NearestAllocation(String address, Relation relation, long distance
             return Optional.empty();
         }
         String address = a.group(1).toLowerCase(java.util.Locale.ROOT);
+        boolean misaligned =
+                MISALIGNED.matcher(detail).region(a.end(), detail.length()).lookingAt();
         Matcher o = OUTSIDE.matcher(detail);
         if (o.find(a.end())) {
             return Optional.of(new NearestAllocation(
@@ -48,14 +54,20 @@ public record NearestAllocation(String address, Relation relation, long distance
                     o.group(2).equals("after") ? Relation.AFTER : Relation.BEFORE,
                     number(o.group(1)),
                     o.group(3).toLowerCase(java.util.Locale.ROOT),
-                    number(o.group(4))));
+                    number(o.group(4)),
+                    misaligned));
         }
         Matcher i = INSIDE.matcher(detail);
         if (i.find(a.end())) {
             return Optional.of(new NearestAllocation(
-                    address, Relation.INSIDE, 0, i.group(1).toLowerCase(java.util.Locale.ROOT), number(i.group(2))));
+                    address,
+                    Relation.INSIDE,
+                    0,
+                    i.group(1).toLowerCase(java.util.Locale.ROOT),
+                    number(i.group(2)),
+                    misaligned));
         }
-        return Optional.of(new NearestAllocation(address, null, 0, null, -1));
+        return Optional.of(new NearestAllocation(address, null, 0, null, -1, misaligned));
     }
 
     /** Whether memcheck named an allocation (the text output does, the XML does not). */

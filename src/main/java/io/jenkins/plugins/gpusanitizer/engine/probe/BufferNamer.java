@@ -13,8 +13,9 @@ import java.util.List;
  * exactly memcheck's plus the run's --padding (the driver counts the guard zone in a range: 6,400 requested,
  * 10,496 recorded under --padding 4096, on the card), a size or a padding not known, or two processes with
  * different allocations at one address leave the buffer unnamed, and the evidence says why. A shape is said only
- * when {@code numel x itemsize} is memcheck's size (a view's shape is not the buffer's). memcheck says
- * "inside the nearest allocation" of a block it holds freed (it does not flag an access to live memory): where the
+ * when {@code numel x itemsize} is memcheck's size (a view's shape is not the buffer's). A misaligned access is
+ * flagged in live memory: "inside" names the live buffer. Otherwise memcheck says "inside the nearest allocation"
+ * of a block it holds freed (it does not flag an aligned access to live memory): where the
  * record (one that holds frees) saw that block freed and no live allocation covers the address, that is a use after
  * free, named with the line that allocated it and the line that freed it (issue #48, 6). The record is read as the
  * job left it, not as it was at the access: a block allocated again at the same address by the same line keeps the
@@ -72,8 +73,17 @@ public final class BufferNamer {
                     case INSIDE -> Placement.INSIDE;
                 };
         SourceLocation freedAt = null;
-        if (placement == Placement.INSIDE && log.recordsFrees()) {
-            // memcheck does not flag an access to live memory: its "inside" allocation was freed at the access
+        if (placement == Placement.INSIDE && access.misaligned()) {
+            // memcheck flags a misaligned access in live memory too (pytorch#144612's 16-byte read in cuSPARSE, on
+            // the card): the buffer is the live one the record holds, unless the record saw it freed
+            if (log.recordsFrees() && a.freed()) {
+                return unnamed(
+                        access,
+                        "the job freed that allocation (at " + where(a.freedAt(), a.freedCaller())
+                                + ") before the access: whether it was live then is not known");
+            }
+        } else if (placement == Placement.INSIDE && log.recordsFrees()) {
+            // memcheck does not flag an in-bounds, aligned access to live memory: its "inside" allocation was freed
             if (!a.freedOnce()) {
                 return unnamed(
                         access,

@@ -136,17 +136,17 @@ public final class PhaseReasons {
     private static void sanitizerPhase(Report.PhaseJson p, RunDirectory dir, Analysis a, List<Reason> reasons) {
         String name = p.name();
         boolean failed = PhaseResult.FAILED.equals(p.status());
-        String unchecked = VendorKernels.unchecked(name, p.command());
+        String initcheckFilter = InitcheckKernelFilter.unchecked(name, p.command());
+        if (initcheckFilter != null) {
+            reasons.add(Reason.info(InitcheckKernelFilter.CODE, initcheckFilter));
+        }
+        String unchecked = initcheckFilter != null ? null : VendorKernels.unchecked(name, p.command());
         if (unchecked != null) {
             reasons.add(Reason.info("kernel-filter", unchecked));
         }
         String window = LaunchWindow.unchecked(name, p.command());
         if (window != null) {
             reasons.add(Reason.info(LaunchWindow.CODE, window));
-        }
-        String pytorch = PyTorchKernels.unchecked(name, p.command());
-        if (pytorch != null) {
-            reasons.add(Reason.info(PyTorchKernels.CODE, pytorch));
         }
         if (RunDirectory.isCachedRerun(name)) {
             reasons.add(Reason.warning(

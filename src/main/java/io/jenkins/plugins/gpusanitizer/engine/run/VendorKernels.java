@@ -57,8 +57,8 @@ final class VendorKernels {
         }
         for (int i = 0; i < command.size(); i++) {
             String arg = command.get(i);
-            if (arg == null || arg.equals(PyTorchKernels.argument())) {
-                continue; // said by PyTorchKernels
+            if (arg == null) {
+                continue;
             }
             if (arg.equals(argument())) {
                 return phaseName + " did not check the vendor libraries' kernels (--exclude-vendor-kernels: cuBLAS,"

@@ -1,0 +1,54 @@
+package io.jenkins.plugins.gpusanitizer.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.jenkins.plugins.gpusanitizer.testing.Records;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Issue #48 on the card (examples/public/verify.sh, an H100 80GB HBM3 the device tool gave, driver 580.159.04,
+ * compute-sanitizer 2025.3.1, torch 2.11.0+cu130, the jar of f6cb8fd; records/h100-2026-12-07.md): public programs
+ * and bug reproductions through the gate, read again by {@code analyze --run-dir} with this tree's code.
+ */
+class PublicProgramsH100RecordTest {
+    @TempDir
+    Path dir;
+
+    private JsonNode analyzed(String record, String job, int exit) {
+        Path run = Records.unpacked(record + "/" + job);
+        Path json = dir.resolve(job + ".json");
+        CliRunner r = CliRunner.run("analyze", "--run-dir", run.toString(), "--json", json.toString());
+        assertThat(r.exit()).as(r.out() + r.err()).isEqualTo(exit);
+        return CliRunner.json(json);
+    }
+
+    /**
+     * pytorch/pytorch#144612 verbatim: cuSPARSE's coomv_kernel reads 16 bytes at an address that is not 16-aligned,
+     * inside the 2,328,840-byte workspace torch.bmm allocated (the record holds it, live, 4,096 bytes of padding
+     * more). memcheck flags a misaligned access in live memory: the buffer is named, and no use after free is said.
+     */
+    @Test
+    void aMisalignedReadInsideALiveBufferNamesTheBufferAndSaysNothingOfAFree() {
+        JsonNode report = analyzed("h100-2026-12-07-verify-a", "sparse-bmm", 1);
+        assertThat(report.get("verdict").asText()).isEqualTo("FAIL");
+        JsonNode access = null;
+        for (JsonNode d : report.get("defects")) {
+            if (d.has("buffer")) {
+                access = d;
+            }
+        }
+        assertThat(access).as(report.get("defects").toString()).isNotNull();
+        assertThat(access.get("kind").asText()).isEqualTo("misaligned");
+        JsonNode buffer = access.get("buffer");
+        assertThat(buffer.get("placement").asText()).isEqualTo("inside");
+        assertThat(buffer.get("site").get("line").asInt()).isEqualTo(7);
+        assertThat(buffer.get("site").get("code").asText()).isEqualTo("torch.bmm(m1, m2)");
+        assertThat(buffer.get("summary").asText())
+                .contains("2,328,840-byte buffer")
+                .contains("2,049,156 bytes from its start")
+                .doesNotContainIgnoringCase("freed");
+    }
+}
