@@ -203,6 +203,36 @@ class WorkTest(PartTest):
         self.assertEqual([("optimizers", 1, 0), ("loads", 2, 1)],
                          [(r["event"], r["optimizers"], r["loads"]) for r in self.of("work")])
 
+    def test_install_arms_the_optimizer_counters_where_torch_optim_hides_its_submodule(self):
+        # torch 2.11: `import torch.optim.optimizer` works, the attribute torch.optim.optimizer does not (the card,
+        # 2026-12-07: "work-optimizers: AttributeError: module 'torch.optim' has no attribute 'optimizer'")
+        hooks = []
+
+        class Optimizer(object):
+            def __init__(self, params):
+                self.params = params
+
+            def load_state_dict(self, state):
+                self.state = state
+
+        submodule = types.ModuleType("torch.optim.optimizer")
+        submodule.Optimizer = Optimizer
+        submodule.register_optimizer_step_post_hook = hooks.append
+        optim = types.ModuleType("torch.optim")
+        optim.Optimizer = Optimizer
+        torch = types.ModuleType("torch")
+        torch.optim = optim
+        torch.cuda = types.SimpleNamespace(_lazy_call=lambda f: None)
+        torch.autograd = types.SimpleNamespace()
+        with mock.patch.dict(sys.modules, {"torch": torch, "torch.optim": optim, "torch.optim.optimizer": submodule}):
+            armed = work._install_work(torch)
+        self.assertFalse(hasattr(optim, "optimizer"))
+        self.assertEqual([], self.of("probe-error"))
+        self.assertIn("optimizers", armed)
+        self.assertEqual([work._work_step], hooks)
+        Optimizer([1]).load_state_dict({})
+        self.assertEqual((1, 1), (work._W.optimizers, work._W.loads))
+
     def test_a_forked_child_counts_from_zero(self):
         work._work_step(None, (), {})
         work._counting_backward(lambda: None)()

@@ -138,15 +138,19 @@ def _install_work(torch):
         armed.append("cuda")
     except Exception as e:
         core._error("work-cuda", e)
+    optimizer_module = None
     try:
-        import torch.optim.optimizer as optimizer_module  # loaded by `import torch` already in torch 2.x
+        # loaded by `import torch` already in torch 2.x; torch 2.11's torch.optim drops the submodule's name from
+        # its namespace, so `torch.optim.optimizer` raises AttributeError (seen on the card, 2026-12-07): the module
+        # is taken from the import itself
+        import torch.optim.optimizer as optimizer_module
 
         optimizer_module.register_optimizer_step_post_hook(_work_step)
         armed.append("steps")
     except Exception as e:
         core._error("work-steps", e)
     try:
-        base = torch.optim.optimizer.Optimizer
+        base = optimizer_module.Optimizer if optimizer_module is not None else torch.optim.Optimizer
         for name, counter in (("__init__", "optimizers"), ("load_state_dict", "loads")):
             original = base.__dict__.get(name)
             if callable(original) and not getattr(original, "_gpu_sanitize_probe", False):
