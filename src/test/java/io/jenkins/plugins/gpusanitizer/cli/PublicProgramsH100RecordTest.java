@@ -51,4 +51,35 @@ class PublicProgramsH100RecordTest {
                 .contains("2,049,156 bytes from its start")
                 .doesNotContainIgnoringCase("freed");
     }
+
+    /**
+     * karpathy/nanoGPT (40 iterations, with and without torch.compile) ran out of GPU memory under memcheck only; its
+     * line is torch 2.11's {@code torch.AcceleratorError: CUDA error: out of memory} (the caching allocator is off in
+     * the sanitizer run), which the gate first did not read as an out-of-memory and called a death it could not
+     * explain. Not FAIL: UNSTABLE, the out-of-memory said with the job's own line, what was checked and what to do.
+     */
+    @Test
+    void nanoGptsOutOfMemoryUnderTheToolOnlyIsSaidAsOne() {
+        for (String[] run :
+                new String[][] {{"h100-2026-12-07-verify-a", "nanogpt"}, {"h100-2026-12-07-verify-b", "nanogpt-compile"}
+                }) {
+            JsonNode report = analyzed(run[0], run[1], 2);
+            assertThat(report.get("verdict").asText()).isEqualTo("UNSTABLE");
+            assertThat(report.get("reasons").findValuesAsText("code"))
+                    .contains("sanitizer-only-oom")
+                    .doesNotContain("sanitizer-only-death", "defect", "target-failed");
+            String said = "";
+            for (JsonNode r : report.get("reasons")) {
+                if (r.get("code").asText().equals("sanitizer-only-oom")) {
+                    said = r.get("message").asText();
+                }
+            }
+            assertThat(said)
+                    .as(run[1])
+                    .contains("its stderr: torch.AcceleratorError: CUDA error: out of memory")
+                    .contains("the blocking and regression runs passed")
+                    .contains("--sanitizer-command")
+                    .doesNotContain("not known to the gate");
+        }
+    }
 }

@@ -21,11 +21,13 @@ import java.util.Locale;
  *       allocator's steps and to a few outliers, unlike a least-squares fit or counting rises.
  *   <li>Growth is sustained when the judged window, cut into 5 windows of equal time, has median levels
  *       that never fall (by more than 4 MiB or 1 %), rise in at least 3 of the 4 steps between them and
- *       still rise in one of the last two, and memory still reaches new highs in the last quarter of
- *       the window. A single step (a bigger batch, an evaluation pass), memory that went up and came
- *       back down, or a rise in the last seconds of the run is not a trend. Sustained growth with a
- *       positive trend is {@code GROWING}; the time to fill the card is (memory.total − last
- *       memory.used) / trend.
+ *       still rise in one of the last two; memory still reaches new highs in the last quarter of the
+ *       window; the last window's low is above the first window's high (by more than 4 MiB); and no
+ *       stretch of a fifth of the window holds more than half of the window's rise. A single step or
+ *       a few (a bigger batch, an evaluation pass, cuDNN autotuning, torch.compile), memory that went
+ *       up and came back down, or a rise in the last seconds of the run is not a trend. Sustained
+ *       growth with a positive trend is {@code GROWING}; the time to fill the card is (memory.total −
+ *       last memory.used) / trend.
  *   <li>Otherwise the curve is {@code STABLE} if it held its level long enough: from where memory
  *       first came within 32 MiB (or 2 %) of its highest level — when that is later than the first
  *       quarter — to the end of the run or to a rise in the run's last seconds (the last rise less than
@@ -46,6 +48,8 @@ public final class MemoryCurveAnalyzer {
     static final int WINDOWS = 5;
     /** A rise that the job holds at least this long is a level, not a rise at the very end. */
     static final double MIN_STABLE_SECONDS = 2.0;
+    /** The most of the judged window's rise that a fifth of it may hold: more is an event's step, not a leak. */
+    static final double MAX_STEP_SHARE = 0.5;
     /** Fewer samples than this after warm-up are too few to judge whatever the time they span. */
     static final int MIN_JUDGED_SAMPLES = 8;
     /** Theil–Sen runs on at most this many bucket medians: 130,816 slopes. */
@@ -302,9 +306,10 @@ public final class MemoryCurveAnalyzer {
         /**
          * Sustained growth over samples {@code from..to}: the median levels of {@link #WINDOWS}
          * equal-time windows never fall, rise from window to window at least three times in four and
-         * still rise in one of the last two; and memory still reaches new highs (above everything
-         * before, warm-up included) in the last quarter of the window. Memory that went up and came
-         * back down, or that stopped rising, is not a leak.
+         * still rise in one of the last two; memory still reaches new highs (above everything
+         * before, warm-up included) in the last quarter of the window; and the rise is held and
+         * spread ({@link #heldAndSpread}). Memory that went up and came back down, or that stopped
+         * rising, is not a leak.
          */
         private boolean sustained(int start, int from, int to) {
             double t0 = s.time(from);
@@ -350,7 +355,56 @@ public final class MemoryCurveAnalyzer {
                 }
             }
             int steps = levels.size() - 1;
-            return rises >= Math.max(2, Math.ceil(0.75 * steps)) && lastRise >= steps - 1;
+            return rises >= Math.max(2, Math.ceil(0.75 * steps))
+                    && lastRise >= steps - 1
+                    && heldAndSpread(from, to, t0, span);
+        }
+
+        /**
+         * A leak adds memory all the time; a one-off event (cuDNN autotuning a new shape, torch.compile, a first
+         * evaluation) adds it at once, and a few such steps still make rising window medians. So the last
+         * window's low must clear the first window's high (memory kept, not a peak), and no fifth of the window
+         * may hold more than half of its rise: on the H100 cudnn.benchmark's step held 0.83 of it, nanoGPT's
+         * compilation and last evaluation 0.79; the recorded leaks 0.20-0.23.
+         */
+        private boolean heldAndSpread(int from, int to, double t0, double span) {
+            double window = span / WINDOWS;
+            double firstHigh = 0;
+            double lastLow = Double.MAX_VALUE;
+            double low = Double.MAX_VALUE;
+            double high = 0;
+            for (int i = from; i <= to; i++) {
+                double u = s.used(i);
+                if (s.time(i) < t0 + window) {
+                    firstHigh = Math.max(firstHigh, u);
+                }
+                if (s.time(i) >= t0 + span - window) {
+                    lastLow = Math.min(lastLow, u);
+                }
+                low = Math.min(low, u);
+                high = Math.max(high, u);
+            }
+            return lastLow > firstHigh + RISE_MIB && riseWithin(from, to, window) <= MAX_STEP_SHARE * (high - low);
+        }
+
+        /** The largest rise from a sample to a later one at most {@code seconds} after it, in {@code from..to}. */
+        private double riseWithin(int from, int to, double seconds) {
+            // indices of the lows still in reach, memory.used ascending: the first is the lowest
+            int[] lows = new int[to - from + 1];
+            int head = 0;
+            int tail = 0;
+            double best = 0;
+            for (int j = from; j <= to; j++) {
+                while (tail > head && s.used(lows[tail - 1]) >= s.used(j)) {
+                    tail--;
+                }
+                lows[tail++] = j;
+                while (s.time(j) - s.time(lows[head]) > seconds) {
+                    head++;
+                }
+                best = Math.max(best, s.used(j) - s.used(lows[head]));
+            }
+            return best;
         }
 
         private MemoryCurve curve(String description) {

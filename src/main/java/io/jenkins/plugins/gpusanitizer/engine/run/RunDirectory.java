@@ -347,7 +347,7 @@ public final class RunDirectory {
                 Path stderr = dir(p.name()).resolve(RunLayout.STDERR);
                 if (outOfMemory(stderr)) {
                     try (var lines = Files.lines(stderr, java.nio.charset.StandardCharsets.ISO_8859_1)) {
-                        return lines.filter(l -> l.contains("OutOfMemoryError") || l.contains("CUDA out of memory"))
+                        return lines.filter(CudaErrorClass::isOutOfMemory)
                                 .findFirst()
                                 .map(l -> l.length() > 240 ? l.substring(0, 240) + "..." : l)
                                 .orElse(null);
@@ -369,7 +369,7 @@ public final class RunDirectory {
     /** Whether a phase's stderr shows PyTorch's out of memory (on a shared card: the sharing, not the job). */
     static boolean outOfMemory(Path stderr) {
         try (var lines = Files.lines(stderr, java.nio.charset.StandardCharsets.ISO_8859_1)) {
-            return lines.anyMatch(line -> line.contains("CUDA out of memory") || line.contains("OutOfMemoryError"));
+            return lines.anyMatch(CudaErrorClass::isOutOfMemory);
         } catch (IOException | java.io.UncheckedIOException e) {
             return false;
         }

@@ -65,8 +65,9 @@ final class SanitizerOnlyDeath {
                 "the sanitizer run ran out of GPU memory (its stderr: " + oomLine.strip() + "), only under"
                         + " compute-sanitizer: " + passedWithout + " without running out. The"
                         + " tool recorded no memory-access error until then and did not check the job past it. Under"
-                        + " the tool PyTorch can keep memory alive that it frees on its own (on nanoGPT, every step's"
-                        + " activations: docs/how-it-works.md, 'Out of memory under the tool'): give the tool a"
+                        + " the tool PyTorch's memory can grow step by step where it does not alone (on nanoGPT 1.87"
+                        + " GiB a step, held by the Python frames of finished calls: docs/how-it-works.md, 'Out of"
+                        + " memory under the tool'): give the tool a"
                         + " shorter run (sanitizerCommand, CLI --sanitizer-command, with fewer steps) that ends"
                         + " before the card fills");
     }

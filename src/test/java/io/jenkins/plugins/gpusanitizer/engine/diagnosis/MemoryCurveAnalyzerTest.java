@@ -188,6 +188,24 @@ class MemoryCurveAnalyzerTest {
     }
 
     @Test
+    void aFewStepsFromOneOffEventsAreNotGrowth() {
+        // nanoGPT with torch.compile: compiled at 20 s, first steps to 30 s, then the last evaluation at 50 s;
+        // window medians that rise 3 times in 4, new highs in the last quarter, but one step holds most of the rise
+        DoubleUnaryOperator events = t -> t < 20 ? 600 : t < 30 ? 700 : t < 50 ? 1000 : 2300;
+        MemoryCurve c = analyzer.analyze(job(60, events), "x", "default");
+        assertThat(c.shape()).as(c.describe()).isNotEqualTo(MemoryCurve.Shape.GROWING);
+        assertThat(c.growthMiBPerMin()).isZero();
+    }
+
+    @Test
+    void aLeakInWholeStepsGrows() {
+        // 512 MiB kept every 8 s (an epoch's results on the GPU): steps too, but every fifth of the window has some
+        MemoryCurve c = analyzer.analyze(job(60, t -> 900 + 512 * Math.floor(t / 8)), "x", "default");
+        assertThat(c.shape()).as(c.describe()).isEqualTo(MemoryCurve.Shape.GROWING);
+        assertThat(c.growthMiBPerMin()).isBetween(3000.0, 4700.0);
+    }
+
+    @Test
     void startUpLateInTheRunIsNotGrowth() {
         // 15 s of CUDA context only (data loading), then training warms up over 3 s and holds
         DoubleUnaryOperator late = t -> t < 15 ? 631 : 631 + 80 * Math.min(3, Math.floor(t - 15));

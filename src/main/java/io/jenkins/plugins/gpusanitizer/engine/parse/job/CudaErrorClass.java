@@ -40,6 +40,25 @@ public enum CudaErrorClass {
                 || this == ILLEGAL_INSTRUCTION;
     }
 
+    /**
+     * Whether a line of a job's error output says the GPU ran out of memory: PyTorch's {@code
+     * torch.OutOfMemoryError: CUDA out of memory. Tried to allocate ...} (its caching allocator), and the CUDA error
+     * itself where the allocator is off, as under the gate's sanitizer run ({@code torch.AcceleratorError: CUDA
+     * error: out of memory} in torch 2.11, {@code RuntimeError: CUDA error: out of memory} before; nanoGPT on the H100,
+     * 2026-12-07).
+     */
+    public static boolean isOutOfMemory(String line) {
+        return line != null && outOfMemory(line.toLowerCase(Locale.ROOT));
+    }
+
+    private static boolean outOfMemory(String l) {
+        return l.contains("cuda out of memory")
+                || l.contains("cuda error: out of memory")
+                || l.contains("outofmemoryerror")
+                || l.contains("cuda_error_out_of_memory")
+                || l.contains("cudaerrormemoryallocation");
+    }
+
     /** Classifies one line of error text; null when it says nothing about CUDA. */
     static CudaErrorClass classify(String line) {
         String l = line.toLowerCase(Locale.ROOT);
@@ -77,10 +96,7 @@ public enum CudaErrorClass {
                 || l.contains("cuda_error_hardware_stack_error")) {
             return ILLEGAL_INSTRUCTION;
         }
-        if (l.contains("cuda out of memory")
-                || l.contains("outofmemoryerror")
-                || l.contains("cuda_error_out_of_memory")
-                || l.contains("cudaerrormemoryallocation")) {
+        if (outOfMemory(l)) {
             return OUT_OF_MEMORY;
         }
         if (l.contains("nccl error")
