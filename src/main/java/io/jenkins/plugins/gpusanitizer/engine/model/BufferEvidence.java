@@ -79,7 +79,7 @@ public record BufferEvidence(
                         ? count(distance) + " before the nearest allocation, " + buffer + at
                                 + ": too far from it to say the access meant that buffer"
                         : count(distance) + " before the start of " + buffer + at;
-            case INSIDE -> "inside " + buffer + at + ", " + count(distance) + " from its start";
+            case INSIDE -> "misaligned, inside " + buffer + at + ", " + count(distance) + " from its start";
             case USE_AFTER_FREE ->
                 "use after free: inside " + buffer + at + (freedAt == null ? " and freed before the access" : "") + ", "
                         + count(distance) + " from its start";

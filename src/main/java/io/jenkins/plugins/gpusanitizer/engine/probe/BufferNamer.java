@@ -82,7 +82,12 @@ public final class BufferNamer {
                         "the job freed that allocation (at " + where(a.freedAt(), a.freedCaller())
                                 + ") before the access: whether it was live then is not known");
             }
-        } else if (placement == Placement.INSIDE && log.recordsFrees()) {
+        } else if (placement == Placement.INSIDE && !log.recordsFrees()) {
+            return unnamed(
+                    access,
+                    "memcheck flags an aligned access inside an allocation only once it is freed, and this record (of"
+                            + " an older probe) holds no frees: which buffer is not known");
+        } else if (placement == Placement.INSIDE) {
             // memcheck does not flag an in-bounds, aligned access to live memory: its "inside" allocation was freed
             if (!a.freedOnce()) {
                 return unnamed(

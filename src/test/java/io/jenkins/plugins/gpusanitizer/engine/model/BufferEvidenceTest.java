@@ -28,7 +28,8 @@ class BufferEvidenceTest {
         assertThat(line(Placement.BEFORE, 1024, 8, null, null))
                 .isEqualTo("8 bytes before the start of a 1,024-byte buffer allocated at trainer/ops.py:27 (jitter)");
         assertThat(line(Placement.INSIDE, 4, 1, null, null))
-                .isEqualTo("inside a 4-byte buffer allocated at trainer/ops.py:27 (jitter), 1 byte from its start");
+                .isEqualTo("misaligned, inside a 4-byte buffer allocated at trainer/ops.py:27 (jitter), 1 byte from its"
+                        + " start");
     }
 
     @Test

@@ -172,8 +172,8 @@ class BufferNamerTest {
 
     @Test
     void anAccessInsideABlockTheJobFreedIsAUseAfterFreeWithBothLines() throws IOException {
-        // the issue's sparse bmm repro: memcheck's "inside" allocation of 2,328,840 bytes, freed before the kernel read
-        // it
+        // the numbers of the issue's sparse bmm repro, as the issue read it (a block freed before the read); on the
+        // card it was a misaligned read of live memory (PublicProgramsH100RecordTest)
         file(
                 "alloc-7.jsonl",
                 HEADER,
@@ -214,7 +214,7 @@ class BufferNamerTest {
     }
 
     @Test
-    void insideABlockTheRecordNeverSawFreedIsNotNamedAndAnOldRecordNamesAsBefore() throws IOException {
+    void insideABlockTheRecordNeverSawFreedIsNotNamedNorInARecordWithoutFrees() throws IOException {
         file("alloc-7.jsonl", HEADER, SITE, ALLOC);
         BufferEvidence b = name(inside("0x7f0000001010", "0x7f0000001000", 6400));
         assertThat(b.placement()).isEqualTo(Placement.UNNAMED);
@@ -223,9 +223,25 @@ class BufferNamerTest {
         file("alloc-7.jsonl", SITE, ALLOC);
         Files.writeString(
                 dir.resolve("command.txt"), "compute-sanitizer --tool memcheck --padding 4096 python3 x.py\n");
-        assertThat(name(inside("0x7f0000001010", "0x7f0000001000", 6400)).summary())
-                .isEqualTo(
-                        "inside a 6,400-byte buffer allocated at trainer/ops.py:27 (jitter), 16 bytes from its start");
+        BufferEvidence old = name(inside("0x7f0000001010", "0x7f0000001000", 6400));
+        assertThat(old.placement()).isEqualTo(Placement.UNNAMED);
+        assertThat(old.summary()).contains("holds no frees: which buffer is not known");
+    }
+
+    @Test
+    void aMisalignedAccessInsideALiveBufferNamesItAndOneTheRecordSawFreedIsNotNamed() throws IOException {
+        file("alloc-7.jsonl", HEADER, SITE, ALLOC);
+        NearestAllocation misaligned = NearestAllocation.parse("Access to 0x7f0000001404 is misaligned and is inside"
+                        + " the nearest allocation at 0x7f0000001000 of size 6,400 bytes")
+                .orElseThrow();
+        assertThat(misaligned.misaligned()).isTrue();
+        assertThat(name(misaligned).summary())
+                .isEqualTo("misaligned, inside a 6,400-byte buffer allocated at trainer/ops.py:27 (jitter), 1,028"
+                        + " bytes from its start");
+        file("alloc-7.jsonl", HEADER, SITE, FREE_SITE, ALLOC, free("0x7f0000001000", 3));
+        BufferEvidence freed = name(misaligned);
+        assertThat(freed.placement()).isEqualTo(Placement.UNNAMED);
+        assertThat(freed.summary()).contains("the job freed that allocation (at repro.py:12 (main)) before the access");
     }
 
     @Test
