@@ -82,4 +82,42 @@ class PublicProgramsH100RecordTest {
                     .doesNotContain("not known to the gate");
         }
     }
+
+    private static String said(JsonNode report, String code) {
+        for (JsonNode r : report.get("reasons")) {
+            if (r.get("code").asText().equals(code)) {
+                return r.get("message").asText();
+            }
+        }
+        return null;
+    }
+
+    /**
+     * word_language_model's LSTM: verify.sh's time limit cut the gate while memcheck ran (memcheck of that job takes
+     * over 300 s). ERROR, by the abort; the tool's "couldn't find exit code" is the cut's, not a tool failure.
+     */
+    @Test
+    void aGateCutWhileMemcheckRanIsAnAbortNotAToolFailure() {
+        JsonNode report = analyzed("h100-2026-12-07-verify-b", "wlm-lstm", 3);
+        assertThat(report.get("verdict").asText()).isEqualTo("ERROR");
+        assertThat(report.get("reasons").findValuesAsText("code")).doesNotContain("tool-failure");
+        assertThat(said(report, "aborted"))
+                .startsWith("sanitizer-memcheck was aborted after 171.7 s (aborted: the supervisor was signalled")
+                .doesNotContain("later phases did not run");
+        assertThat(said(report, "stopped-target")).contains("(expected: the run was aborted");
+    }
+
+    /**
+     * The transformer job under initcheck (that jar left PyTorch's kernels out): the gate stopped initcheck at its
+     * print limit with every printed record suppressed. What it tells the user to do does not include leaving
+     * kernels out, and the filter of that run is said.
+     */
+    @Test
+    void initcheckStoppedOnNoiseAdvisesNoKernelFilter() {
+        JsonNode report = analyzed("h100-2026-12-07-verify-b", "transformer-initcheck", 0);
+        assertThat(said(report, "stopped-unchecked"))
+                .endsWith("(raise --print-limit)")
+                .doesNotContain("--kernel-name-exclude");
+        assertThat(said(report, "initcheck-kernel-filter")).contains("(--kernel-name-exclude=kns=_ZN2at6native)");
+    }
 }

@@ -112,7 +112,8 @@ public final class PhaseReasons {
                 reasons.add(Reason.error(
                         "aborted",
                         name + " was aborted after " + ProgressLog.seconds(p.wallSeconds())
-                                + " s; later phases did not run"));
+                                + " s" + (p.note() == null || p.note().isBlank() ? "" : " (" + p.note() + ")")
+                                + "; its output is partial and what it did not reach was not checked"));
             case PhaseResult.NOT_STARTED ->
                 reasons.add(Reason.error("not-started", name + " could not start: " + p.note()));
             case PhaseResult.STOPPED_EARLY ->
