@@ -9,10 +9,13 @@
 #   plain        the command as it is
 #   census       the same with bench/coverage/launch_census.so injected (CUDA_INJECTION64_PATH): the distinct kernels,
 #                their launches and the index of each one's first launch (census-PID.jsonl)
-#   full         compute-sanitizer --tool memcheck, every launch (PYTORCH_NO_CUDA_MEMORY_CACHING=1, as the gate runs it)
-#   count-N      the same with --launch-count N (the first N launches checked, the rest run unchecked)
+#   count-N      compute-sanitizer --tool memcheck --launch-count N (PYTORCH_NO_CUDA_MEMORY_CACHING=1, as the gate
+#                runs it): the first N launches checked, the rest run unchecked
 #   cold         the same with --kernel-name-exclude for the kernels the census saw at least HOT times (their first
 #                launches are what count-N checks): every other kernel checked in all its launches
+#   dump-N       count-N with --dump-kernel-launches (DUMP=0 leaves it out): the tool's own list of every launch and
+#                whether it was checked, where the release has the option
+#   full         every launch checked; last, capped at FULL_LIMIT seconds (default LIMIT)
 #   gate-full, gate-count-N   with GATE=1 and .device/ carried (jlink runtime and gpu-sanitize.jar): the whole gate,
 #                as it is (GATE_FULL=0 leaves it out), and with --sanitizer-arg=--launch-count=N (the blocking and
 #                regression runs beside it);
@@ -69,12 +72,12 @@ workspace() {
 }
 # measure PROGRAM VARIANT -- command: one timed run in a fresh copy, its output in OUTDIR/PROGRAM/VARIANT.log
 measure() {
-  local p=$1 v=$2; shift 3
-  if [ $(( $(now) + LIMIT )) -ge "$DEADLINE" ]; then printf '%s\t%s\t\t\tskipped: deadline\n' "$p" "$v" >> "$tsv"; return 1; fi
+  local p=$1 v=$2 limit=${LIM:-$LIMIT}; shift 3
+  if [ $(( $(now) + limit )) -ge "$DEADLINE" ]; then printf '%s\t%s\t\t\tskipped: deadline\n' "$p" "$v" >> "$tsv"; return 1; fi
   local ws; ws=$(workspace "$p")
   mkdir -p "$out/$p"
   local a b rc; a=$(date +%s.%N)
-  (cd "$ws" && timeout -k 10 "$LIMIT" "$@" > "$out/$p/$v.log" 2>&1); rc=$?
+  (cd "$ws" && timeout -k 10 "$limit" "$@" > "$out/$p/$v.log" 2>&1); rc=$?
   b=$(date +%s.%N)
   printf '%s\t%s\t%s\t%s\t%s\n' "$p" "$v" "$(awk -v a="$a" -v b="$b" 'BEGIN{printf "%.1f", b-a}')" "$rc" "${NOTE:-}" >> "$tsv"
   return 0
@@ -114,7 +117,6 @@ run_program() {
   GPU_SANITIZE_CENSUS_DIR=$out/$p/census CUDA_INJECTION64_PATH=$CENSUS_SO measure "$p" census -- "$@" || return
   local summary; summary=$(census_summary "$p" 2>&1)
   printf '%s\tcensus-summary\t\t\t%s\n' "$p" "$summary" >> "$tsv"
-  PYTORCH_NO_CUDA_MEMORY_CACHING=1 measure "$p" full -- $SAN --log-file "$out/$p/full.sanitizer.log" "$@" || return
   for n in $COUNTS; do
     PYTORCH_NO_CUDA_MEMORY_CACHING=1 measure "$p" "count-$n" -- $SAN --launch-count "$n" \
         --log-file "$out/$p/count-$n.sanitizer.log" "$@" || return
@@ -123,6 +125,16 @@ run_program() {
   while IFS= read -r k; do [ -n "$k" ] && excl+=(--kernel-name-exclude "kns=$k"); done < "$out/$p/hot.txt"
   PYTORCH_NO_CUDA_MEMORY_CACHING=1 NOTE="${#excl[@]} exclusion arguments" measure "$p" cold -- $SAN "${excl[@]}" \
       --log-file "$out/$p/cold.sanitizer.log" "$@" || return
+  if [ "${DUMP:-1}" = 1 ]; then
+    # the tool's own census: every launch, checked or not, with its filter status (if this release has the option)
+    local n1=${COUNTS%% *}
+    PYTORCH_NO_CUDA_MEMORY_CACHING=1 measure "$p" "dump-$n1" -- $SAN --launch-count "$n1" --dump-kernel-launches \
+        --log-file "$out/$p/dump-$n1.sanitizer.log" "$@" || return
+  fi
+  # every launch checked, last and capped at FULL_LIMIT (exit 124: longer than that; word_language_model's LSTM took
+  # more than 300 s against 15 s plain on the H100, 2026-12-07)
+  PYTORCH_NO_CUDA_MEMORY_CACHING=1 LIM=${FULL_LIMIT:-$LIMIT} measure "$p" full -- $SAN \
+      --log-file "$out/$p/full.sanitizer.log" "$@" || return
   [ "${GATE:-0}" = 1 ] || return 0
   local gate=("$repo/.device/jre/bin/java" -XX:+UseSerialGC -Xmx512m -jar "$repo/.device/gpu-sanitize.jar" run
       --no-gpu-lock --progress-interval 30)
