@@ -66,14 +66,16 @@ public final class BufferNamer {
             return unnamed(access, mismatch);
         }
         String shape = a.shape() != null && a.shapeBytes() == access.size() ? a.shape() : null;
-        Placement placement =
-                switch (access.relation()) {
-                    case AFTER -> Placement.AFTER;
-                    case BEFORE -> Placement.BEFORE;
-                    case INSIDE -> Placement.INSIDE;
-                };
-        SourceLocation freedAt = null;
-        if (placement == Placement.INSIDE && access.misaligned()) {
+        return switch (access.relation()) {
+            case AFTER -> named(Placement.AFTER, access, distance, a, shape, null);
+            case BEFORE -> named(Placement.BEFORE, access, distance, a, shape, null);
+            case INSIDE -> inside(access, distance, a, shape);
+        };
+    }
+
+    /** An access inside the recorded allocation: a misaligned one in live memory, else a use after free. */
+    private BufferEvidence inside(NearestAllocation access, long distance, AllocationLog.Allocation a, String shape) {
+        if (access.misaligned()) {
             // memcheck flags a misaligned access in live memory too (pytorch#144612's 16-byte read in cuSPARSE, on
             // the card): the buffer is the live one the record holds, unless the record saw it freed
             if (log.recordsFrees() && a.freed()) {
@@ -82,30 +84,40 @@ public final class BufferNamer {
                         "the job freed that allocation (at " + where(a.freedAt(), a.freedCaller())
                                 + ") before the access: whether it was live then is not known");
             }
-        } else if (placement == Placement.INSIDE && !log.recordsFrees()) {
+            return named(Placement.INSIDE, access, distance, a, shape, null);
+        }
+        if (!log.recordsFrees()) {
             return unnamed(
                     access,
                     "memcheck flags an aligned access inside an allocation only once it is freed, and this record (of"
                             + " an older probe) holds no frees: which buffer is not known");
-        } else if (placement == Placement.INSIDE) {
-            // memcheck does not flag an in-bounds, aligned access to live memory: its "inside" allocation was freed
-            if (!a.freedOnce()) {
-                return unnamed(
-                        access,
-                        "memcheck holds that allocation freed, but the job's record never saw it freed: which buffer"
-                                + " is not known");
-            }
-            AllocationLog.Allocation live = a.freed() ? log.liveCovering(access.addressValue()) : null;
-            if (live != null) {
-                return unnamed(
-                        access,
-                        "the job freed that allocation (at " + where(a.freedAt(), a.freedCaller())
-                                + ") and a later one, allocated at " + where(live.site(), live.caller())
-                                + ", holds the address: which buffer the access meant is not known");
-            }
-            placement = Placement.USE_AFTER_FREE;
-            freedAt = innermostInWorkDir(a.freedAt(), a.freedCaller());
         }
+        // memcheck does not flag an in-bounds, aligned access to live memory: its "inside" allocation was freed
+        if (!a.freedOnce()) {
+            return unnamed(
+                    access,
+                    "memcheck holds that allocation freed, but the job's record never saw it freed: which buffer"
+                            + " is not known");
+        }
+        AllocationLog.Allocation live = a.freed() ? log.liveCovering(access.addressValue()) : null;
+        if (live != null) {
+            return unnamed(
+                    access,
+                    "the job freed that allocation (at " + where(a.freedAt(), a.freedCaller())
+                            + ") and a later one, allocated at " + where(live.site(), live.caller())
+                            + ", holds the address: which buffer the access meant is not known");
+        }
+        return named(
+                Placement.USE_AFTER_FREE, access, distance, a, shape, innermostInWorkDir(a.freedAt(), a.freedCaller()));
+    }
+
+    private BufferEvidence named(
+            Placement placement,
+            NearestAllocation access,
+            long distance,
+            AllocationLog.Allocation a,
+            String shape,
+            SourceLocation freedAt) {
         return new BufferEvidence(
                         placement,
                         access.address(),
