@@ -73,24 +73,6 @@ final class DeliberateStop {
         return out;
     }
 
-    /** The tools whose sanitizer run was aborted or timed out, with how ("aborted", "timed out and killed"). */
-    private static Map<String, String> cutTools(RunRecord record) {
-        Map<String, String> tools = new HashMap<>();
-        if (record == null || record.execution() == null || record.execution().phases() == null) {
-            return tools;
-        }
-        for (Report.PhaseJson p : record.execution().phases()) {
-            if (p != null && PhaseReasons.phaseOf(p) == Phase.SANITIZER && p.tool() != null) {
-                if (PhaseResult.ABORTED.equals(p.status())) {
-                    tools.put(p.tool(), "aborted");
-                } else if (PhaseResult.TIMED_OUT.equals(p.status())) {
-                    tools.put(p.tool(), "timed out and killed");
-                }
-            }
-        }
-        return tools;
-    }
-
     /**
      * A sanitizer run the gate stopped early whose every printed record was suppressed noise (cuDNN's LSTM kernels
      * under initcheck: 131,072 records on a clean job): the tool checked the job only until the stop, and nothing it
@@ -136,16 +118,34 @@ final class DeliberateStop {
 
     /** The tools whose sanitizer run the gate stopped early, with the stop's note. */
     private static Map<String, String> stoppedTools(RunRecord record) {
+        return sanitizerTools(
+                record,
+                p -> PhaseResult.STOPPED_EARLY.equals(p.status())
+                        ? (p.note() == null ? "stopped early" : p.note())
+                        : null);
+    }
+
+    /** The tools whose sanitizer run was aborted or timed out, with how ("aborted", "timed out and killed"). */
+    private static Map<String, String> cutTools(RunRecord record) {
+        return sanitizerTools(
+                record,
+                p -> PhaseResult.ABORTED.equals(p.status())
+                        ? "aborted"
+                        : PhaseResult.TIMED_OUT.equals(p.status()) ? "timed out and killed" : null);
+    }
+
+    /** Each sanitizer run's tool with what {@code how} says of its phase, where it says something. */
+    private static Map<String, String> sanitizerTools(
+            RunRecord record, java.util.function.Function<Report.PhaseJson, String> how) {
         Map<String, String> tools = new HashMap<>();
         if (record == null || record.execution() == null || record.execution().phases() == null) {
             return tools;
         }
         for (Report.PhaseJson p : record.execution().phases()) {
-            if (p != null
-                    && PhaseResult.STOPPED_EARLY.equals(p.status())
-                    && PhaseReasons.phaseOf(p) == Phase.SANITIZER
-                    && p.tool() != null) {
-                tools.put(p.tool(), p.note() == null ? "stopped early" : p.note());
+            String said =
+                    p != null && PhaseReasons.phaseOf(p) == Phase.SANITIZER && p.tool() != null ? how.apply(p) : null;
+            if (said != null) {
+                tools.put(p.tool(), said);
             }
         }
         return tools;
