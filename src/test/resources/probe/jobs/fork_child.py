@@ -3,9 +3,10 @@ import os
 import sys
 
 import torch
+import torch.optim.optimizer as optimizer  # torch.optim drops the submodule's name, as the real one does
 
 x = torch.cuda_empty(4, 0x7f0000001000)
-for hook in torch.optim.optimizer._global_step_post_hooks:
+for hook in optimizer._global_step_post_hooks:
     hook(None, (), {})  # the parent's one optimizer step
 pid = os.fork()
 if pid == 0:
