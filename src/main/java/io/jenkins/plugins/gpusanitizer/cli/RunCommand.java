@@ -165,7 +165,8 @@ final class RunCommand implements Callable<Integer> {
                     + "--kernel-name-exclude: cuBLAS/cuBLASLt, cuDNN, cuFFT, NCCL, flash and memory-efficient "
                     + "attention, by kernel-name substrings): cheaper on a transformer, but an out-of-bounds access "
                     + "inside them (a wrong shape, stride or count passed to the library) and one in a kernel of the "
-                    + "job's own whose name holds such a substring go unseen; the report says the exclusion was on.")
+                    + "job's own whose name holds such a substring go unseen; the report says the exclusion was on."
+                    + " Not for initcheck, which checks every kernel.")
     boolean excludeVendorKernels;
 
     @Option(

@@ -529,7 +529,10 @@ public final class RunSpec implements Serializable {
         return this;
     }
 
-    /** Whether initcheck checks PyTorch's own kernels and their records count (issue #48, 2): off by default. */
+    /**
+     * Whether initcheck's records in PyTorch's own kernels count (issue #48, 2): off by default, when they are
+     * suppressed and listed; initcheck checks every kernel either way (InitcheckKernelFilter).
+     */
     public boolean countPyTorchKernels() {
         return countPyTorchKernels;
     }

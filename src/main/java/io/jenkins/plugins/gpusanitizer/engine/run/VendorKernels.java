@@ -7,7 +7,8 @@ import java.util.List;
  * --kernel-name-exclude} ({@code --exclude-vendor-kernels}): memcheck then checks the job's own kernels, PyTorch's
  * and Triton's, not cuBLAS's GEMMs, cuDNN's convolutions, NCCL's collectives or the attention kernels, where a
  * transformer spends most of its GPU time. Several {@code kns=} keys in one filter exclude a kernel matching any of
- * them (on the H200, docs/h200-sanitizer-options: cuDNN's LSTM kernels were gone from initcheck's records).
+ * them (on the H200, docs/h200-sanitizer-options: cuDNN's LSTM kernels were gone from initcheck's records). initcheck
+ * takes none of it since 2026-12-07: what a kernel left out writes reads as uninitialized (InitcheckKernelFilter).
  *
  * <p>What it misses: an out-of-bounds access by one of these kernels, which is nearly always a wrong shape, stride
  * or count the caller passed (a leading dimension of a hand-made GEMM call, an NCCL count larger than the buffer, a
