@@ -12,7 +12,8 @@ nanoGPT's snapshot showed alive under memcheck), trained with AdamW for STEPS st
   detach      full, with every saved tensor packed as a CPU-side marker (saved_tensors_hooks): who frees saved tensors
 After each step: HOLD VARIANT step N allocated MiB, live CUDA tensors gc sees, saved tensors packed and not yet
 released (the graph's own count, from weakref finalizers on what the pack hook saw). With --chain, CHAIN lines: who
-refers to what holds one left-behind tensor, four levels up (a frame kept alive names the code that keeps it).
+refers to what holds one left-behind tensor, four levels up (a frame kept alive names the code that keeps it). With
+--frames, FRAMES lines: the frames alive after the steps by code, and whether three of them are still executing.
 """
 import gc
 import sys
@@ -129,6 +130,27 @@ def chain(seen, depth=4):
         level = nxt
 
 
+def frames():
+    """The frames still alive after the steps (FRAMES lines): how many per code, and for three of them their
+    reference count and whether Python holds them executing (frame.clear() refuses an executing frame): a frame kept
+    by native code that never popped it reads as executing, one merely referred to can be cleared."""
+    ftype = type(sys._getframe())
+    alive = [o for o in gc.get_objects() if isinstance(o, ftype) and o is not sys._getframe()]
+    by = {}
+    for f in alive:
+        key = "%s:%s" % (f.f_code.co_filename.rsplit("/", 1)[-1], f.f_code.co_name)
+        by[key] = by.get(key, 0) + 1
+    print("FRAMES alive %d: %s" % (len(alive), sorted(by.items(), key=lambda kv: -kv[1])[:8]), flush=True)
+    for f in [f for f in alive if f.f_code.co_name in ("attn", "_call_impl", "forward")][:3]:
+        refs = sys.getrefcount(f) - 2
+        try:
+            f.clear()
+            state = "cleared (not executing)"
+        except RuntimeError as e:
+            state = "refused: %s" % e
+        print("FRAMES %s:%d refcount %d %s" % (describe(f), f.f_lineno, refs, state), flush=True)
+
+
 t0 = time.time()
 seen = set()
 for s in range(1, steps + 1):
@@ -144,3 +166,5 @@ for s in range(1, steps + 1):
 who(seen)
 if "--chain" in sys.argv:
     chain(seen)
+if "--frames" in sys.argv:
+    frames()

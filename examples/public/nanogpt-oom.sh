@@ -67,6 +67,8 @@ case "$part" in
         echo "== $v memcheck"; timeout 120 $CS python3 "$repo/examples/public/hold_probe.py" "$v" 4 2>&1 \
           | grep -E "^(HOLD|WHO)|Error|ERROR SUMMARY" | head -10
       done
+      echo "== nograd memcheck --frames (who keeps the frames: executing or referred to)"
+      timeout 60 $CS python3 "$repo/examples/public/hold_probe.py" nograd 3 --frames 2>&1 | grep -E "^(HOLD|FRAMES)|Error" | head -12
       echo "== nanogpt gc"
       MEM_TRACE_GC=1 timeout 150 $CS python3 "$repo/examples/public/mem_trace.py" train.py "${ARGS[@]}" --max_iters=3 \
         --eval_interval=1000 --eval_iters=2 2>&1 | grep -E '^(GC|HELD|MEM) step' | head -40
