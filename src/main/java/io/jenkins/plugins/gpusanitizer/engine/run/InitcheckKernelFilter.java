@@ -20,14 +20,12 @@ final class InitcheckKernelFilter {
 
     /** What the report says of an initcheck run whose command filtered kernels (an info reason), or null. */
     static String unchecked(String phaseName, List<String> command) {
-        if (command == null || !isInitcheck(command)) {
+        if (!"initcheck".equals(SanitizerOptions.tool(command))) {
             return null;
         }
-        for (int i = 0; i < command.size(); i++) {
-            String arg = command.get(i);
-            if (arg != null && arg.startsWith("--kernel-name")) {
-                String filter = arg.contains("=") || i + 1 >= command.size() ? arg : arg + " " + command.get(i + 1);
-                return phaseName + " ran with a kernel filter (" + filter + "): initcheck did not check the kernels"
+        for (SanitizerOptions.Option o : SanitizerOptions.of(command)) {
+            if (o.name().startsWith("--kernel-name")) {
+                return phaseName + " ran with a kernel filter (" + o.text() + "): initcheck did not check the kernels"
                         + " it left out, and what they wrote stays uninitialized to the tool, so a checked kernel"
                         + " reading it is reported as an uninitialized read it is not (on an H100: 117,880 such"
                         + " records in a clean job's own kernel reading a PyTorch result); a pass is not a full check,"
@@ -35,14 +33,5 @@ final class InitcheckKernelFilter {
             }
         }
         return null;
-    }
-
-    private static boolean isInitcheck(List<String> command) {
-        for (int i = 0; i + 1 < command.size(); i++) {
-            if ("--tool".equals(command.get(i)) && "initcheck".equals(command.get(i + 1))) {
-                return true;
-            }
-        }
-        return command.contains("--tool=initcheck");
     }
 }

@@ -1,7 +1,6 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import java.util.List;
-import java.util.Set;
 
 /**
  * compute-sanitizer's launch window ({@code --launch-skip N}, {@code --launch-count M}, {@code -s}, {@code -c}): a
@@ -9,13 +8,9 @@ import java.util.Set;
  * of such a run is not a full check and the report says which launches were checked (issue #49: the verdict says
  * which mode ran).
  *
- * <p>Read from the sanitizer's own options only: they end at the job's command, the first word that is neither an
- * option nor an option's value; a job's own {@code --launch-count} after it is the job's.
+ * <p>Read from the sanitizer's own options only (SanitizerOptions): a job's own {@code --launch-count} is the job's.
  */
 final class LaunchWindow {
-    /** compute-sanitizer options this gate passes that take no value: the word after them is the next option. */
-    private static final Set<String> FLAGS = Set.of("--xml");
-
     /** The reason's code (info). */
     static final String CODE = "launch-window";
 
@@ -28,22 +23,11 @@ final class LaunchWindow {
         }
         Long skip = null;
         Long count = null;
-        for (int i = 1; i < command.size(); i++) {
-            String arg = command.get(i);
-            if (arg == null || !arg.startsWith("-")) {
-                break; // the job's command
-            }
-            int eq = arg.indexOf('=');
-            String name = eq < 0 ? arg : arg.substring(0, eq);
-            String value = eq >= 0 ? arg.substring(eq + 1) : null;
-            boolean takesNext = eq < 0 && !FLAGS.contains(arg) && i + 1 < command.size();
-            if (value == null && takesNext && !command.get(i + 1).startsWith("-")) {
-                value = command.get(++i);
-            }
-            if (name.equals("--launch-skip") || name.equals("-s")) {
-                skip = number(value);
-            } else if (name.equals("--launch-count") || name.equals("-c")) {
-                count = number(value);
+        for (SanitizerOptions.Option o : SanitizerOptions.of(command)) {
+            if (o.name().equals("--launch-skip") || o.name().equals("-s")) {
+                skip = number(o.value());
+            } else if (o.name().equals("--launch-count") || o.name().equals("-c")) {
+                count = number(o.value());
             }
         }
         boolean skipped = skip != null && skip > 0;

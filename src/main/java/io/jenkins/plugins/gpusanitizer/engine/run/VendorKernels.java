@@ -56,21 +56,16 @@ final class VendorKernels {
         if (command == null) {
             return null;
         }
-        for (int i = 0; i < command.size(); i++) {
-            String arg = command.get(i);
-            if (arg == null) {
-                continue;
-            }
-            if (arg.equals(argument())) {
+        for (SanitizerOptions.Option o : SanitizerOptions.of(command)) {
+            if (o.text().equals(argument())) {
                 return phaseName + " did not check the vendor libraries' kernels (--exclude-vendor-kernels: cuBLAS,"
                         + " cuDNN, cuFFT, NCCL, flash and memory-efficient attention): an out-of-bounds access inside"
                         + " them — a wrong shape, stride or count passed to the library — was not looked for, nor one"
                         + " in a kernel of the job's own whose name holds " + String.join(", ", SUBSTRINGS)
                         + "; a pass is not a full check";
             }
-            if (arg.startsWith("--kernel-name")) { // -exclude too: the vendor set above, or the user's own filter
-                String filter = arg.contains("=") || i + 1 >= command.size() ? arg : arg + " " + command.get(i + 1);
-                return phaseName + " checked only the kernels its filter left (" + filter
+            if (o.name().startsWith("--kernel-name")) { // -exclude too: the vendor set above, or the user's own filter
+                return phaseName + " checked only the kernels its filter left (" + o.text()
                         + "): a pass is not a full check";
             }
         }
