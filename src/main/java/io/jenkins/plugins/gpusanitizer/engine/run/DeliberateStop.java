@@ -51,21 +51,16 @@ final class DeliberateStop {
             } else if (r.level() == Reason.Level.ERROR
                     && "tool-failure".equals(r.code())
                     && r.message().contains(EXIT_CODE_LOST)
-                    && stopped.containsKey(tool)) {
+                    && (stopped.containsKey(tool) || cut.containsKey(tool))) {
+                // after an abort or a timeout the run's own error grades it; the tool did not fail (wlm-lstm on the
+                // H100, 2026-12-07: the gate cut by a time limit around it said "tool-failure" as well)
                 out.add(Reason.info(
                         "stopped-target",
-                        r.message() + " (expected: the runner stopped the target early, so the tool could not read"
-                                + " its exit code)"));
-            } else if (r.level() == Reason.Level.ERROR
-                    && "tool-failure".equals(r.code())
-                    && r.message().contains(EXIT_CODE_LOST)
-                    && cut.containsKey(tool)) {
-                // the run's own "aborted" or "timeout" error grades it; the tool did not fail (wlm-lstm on the H100,
-                // 2026-12-07: the gate cut by a time limit around it said "tool-failure" as well)
-                out.add(Reason.info(
-                        "stopped-target",
-                        r.message() + " (expected: the run was " + cut.get(tool) + ", its target with it, so the tool"
-                                + " could not read its exit code)"));
+                        r.message() + " (expected: "
+                                + (stopped.containsKey(tool)
+                                        ? "the runner stopped the target early"
+                                        : "the run was " + cut.get(tool) + ", its target with it")
+                                + ", so the tool could not read its exit code)"));
             } else {
                 out.add(r);
             }
