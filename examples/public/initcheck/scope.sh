@@ -33,6 +33,7 @@ case_ mask-clean-kns-noapi 60 $KNS --check-api-memory-access no -- $MT --tail 0
 case_ mask-tail-supp 60 $SUPP -- $MT
 case_ mask-clean-supp 60 $SUPP -- $MT --tail 0
 case_ mask-tail-plain 60 -- $MT
-case_ transformer-supp "${TLIMIT:-100}" $SUPP -- $TJ
+case_ transformer-supp "${TLIMIT:-100}" $SUPP -- $TJ --steps 5
 case_ transformer-kns-noapi 60 $KNS --check-api-memory-access no -- $TJ
+case_ transformer-supp-text 45 --suppressions "$here/pytorch-kernels-text.supp.xml" -- $TJ --steps 2
 cat "$out/scope.txt"
