@@ -328,6 +328,7 @@ final class RunCommand implements Callable<Integer> {
                 }
             });
             StopSignal stop = StopSignal.install(Thread.currentThread(), run, console);
+            int exit;
             try {
                 Report report = runner.run();
                 if (!keepWorkspaces) {
@@ -342,10 +343,12 @@ final class RunCommand implements Callable<Integer> {
                 if (!output.quiet) {
                     console.println("run directory: " + runner.directory().root());
                 }
-                return ReportOutput.exitCode(report);
+                exit = ReportOutput.exitCode(report);
             } finally {
                 stop.done();
             }
+            stop.leaveTheExitToTheSignal();
+            return exit;
         } catch (RunException | InputException e) {
             err.println("gpu-sanitize: " + e.getMessage());
             return ExitCodes.ERROR;

@@ -15,11 +15,13 @@ import java.util.concurrent.TimeUnit;
 final class StopSignal {
     private final CountDownLatch finished = new CountDownLatch(1);
     private final Thread hook;
+    private volatile boolean signalled;
 
     private StopSignal(Thread worker, RunSpec spec, PrintWriter console) {
         long waitSeconds = spec.killGraceSeconds() + spec.toolWriteGraceSeconds() + 30L;
         hook = new Thread(
                 () -> {
+                    signalled = true;
                     if (finished.getCount() == 0) {
                         return;
                     }
@@ -40,6 +42,22 @@ final class StopSignal {
         StopSignal s = new StopSignal(worker, spec, console);
         Runtime.getRuntime().addShutdownHook(s.hook);
         return s;
+    }
+
+    /**
+     * After {@link #done()}: where a signal started the JVM's shutdown, its status (143, 130) is the exit status, so
+     * this thread waits for the halt instead of returning the verdict's code. A {@code System.exit} racing the
+     * signal's shutdown could otherwise halt with the verdict's code instead (seen once in CI on a loaded machine:
+     * exit 3 for a SIGTERM).
+     */
+    void leaveTheExitToTheSignal() {
+        while (signalled) {
+            try {
+                Thread.sleep(60_000);
+            } catch (InterruptedException e) {
+                // the shutdown halts the JVM; nothing here is to be cut short
+            }
+        }
     }
 
     /** The run wrote its report: a signal from now on has nothing left to wait for. */
