@@ -3,14 +3,21 @@
 # of checking fewer launches costs and covers, on public training programs of other projects. On the GPU machine,
 # from the repository root, with .ext/ carried (fetched for reading, never committed: .ext/wlm from pytorch/examples
 # word_language_model, .ext/nanogpt from karpathy/nanoGPT, .ext/ddp from pytorch/examples
-# distributed/ddp-tutorial-series, .ext/timm from huggingface/pytorch-image-models: benchmark.py and its timm package):
-#   PROGRAMS="wlm-lstm wlm-transformer nanogpt nanogpt-compile ddp timm-vit" bash bench/coverage/measure.sh OUTDIR
+# distributed/ddp-tutorial-series, .ext/dcgan from pytorch/examples dcgan (main.py, run on FakeData), .ext/timm from huggingface/pytorch-image-models: benchmark.py and its timm package):
+#   PROGRAMS="wlm-lstm wlm-transformer nanogpt nanogpt-compile ddp dcgan timm-vit" bash bench/coverage/measure.sh OUTDIR
+# VARIANTS="floor count late pair cold full" (the default; add dump to try --dump-kernel-launches) picks the sanitizer variants after plain and census.
 # For each program, one after the other on the one card, each in a fresh copy of the program's folder:
 #   plain        the command as it is
 #   census       the same with bench/coverage/launch_census.so injected (CUDA_INJECTION64_PATH): the distinct kernels,
 #                their launches and the index of each one's first launch (census-PID.jsonl)
+#   floor, floor-cache  memcheck attached with a kernel filter that matches nothing: the tool's own cost, without and
+#                with PyTorch's caching allocator
 #   count-N      compute-sanitizer --tool memcheck --launch-count N (PYTORCH_NO_CUDA_MEMORY_CACHING=1, as the gate
 #                runs it): the first N launches checked, the rest run unchecked
+#   late-N       memcheck on every launch of every kernel except those the census saw first launched before N/2
+#                (--kernel-name-exclude kne=NAME each): the kernels a window of N would miss, and any the census never saw
+#   pair-N       count-N and late-N side by side on the one card (bench/coverage/pair.sh), as a gate would run them:
+#                the cost of checking each kernel at least once
 #   cold         the same with --kernel-name-exclude for the kernels the census saw at least HOT times (their first
 #                launches are what count-N checks): every other kernel checked in all its launches
 #   dump-N       count-N with --dump-kernel-launches (DUMP=0 leaves it out): the tool's own list of every launch and
@@ -66,6 +73,7 @@ workspace() {
     wlm*) cp -r "$repo/.ext/wlm/." "$ws/" ;;
     nanogpt*) cp -r "$repo/.ext/nanogpt/." "$ws/" && python3 "$repo/examples/public/nanogpt-data.py" "$ws" > /dev/null ;;
     ddp) cp -r "$repo/.ext/ddp/." "$ws/" ;;
+    dcgan) cp -r "$repo/.ext/dcgan/." "$ws/" ;;
     timm*) cp -r "$repo/.ext/timm/." "$ws/" ;;
   esac
   echo "$ws"
@@ -103,13 +111,22 @@ for f in glob.glob(os.path.join(d, "census", "census-*.jsonl")):
         k = kernels.setdefault(r["name"], {"launches": 0, "first": r["first"]})
         k["launches"] += r["launches"]
         k["first"] = min(k["first"], r["first"])
-hot_names = sorted(n for n, k in kernels.items() if k["launches"] >= hot and n not in ("(graph)", "(unnamed)"))
+named = {n: k for n, k in kernels.items() if n not in ("(graph)", "(unnamed)")}
+hot_names = sorted(n for n, k in named.items() if k["launches"] >= hot)
 open(os.path.join(d, "hot.txt"), "w").write("".join(n + "\n" for n in hot_names))
+for c in counts:  # the kernels a window of c launches surely checks: first launched before c/2 (a margin for drift)
+    early = sorted(n for n, k in named.items() if k["first"] < c // 2)
+    open(os.path.join(d, "early-%d.txt" % c), "w").write("".join(n + "\n" for n in early))
+    late = {n: k for n, k in named.items() if k["first"] >= c // 2}
+    print("window %d: early %d kernels; late %d kernels, %d launches" % (
+        c, len(early), len(late), sum(k["launches"] for k in late.values())), end="; ")
 late = ", ".join("after %d: %d" % (c, sum(1 for k in kernels.values() if k["first"] >= c)) for c in counts)
 print("distinct %d, launches %d, hot (>= %d) %d; first launched %s" % (
     len(kernels), sum(k["launches"] for k in kernels.values()), hot, len(hot_names), late))
 PY
 }
+# has VARIANT: whether VARIANTS names it (dump: compute-sanitizer 2025.3.1 has no --dump-kernel-launches; name it to try)
+has() { case " ${VARIANTS:-floor count late pair cold full} " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
 run_program() {
   local p=$1; shift
   measure "$p" plain -- "$@" || return
@@ -117,15 +134,41 @@ run_program() {
   GPU_SANITIZE_CENSUS_DIR=$out/$p/census CUDA_INJECTION64_PATH=$CENSUS_SO measure "$p" census -- "$@" || return
   local summary; summary=$(census_summary "$p" 2>&1)
   printf '%s\tcensus-summary\t\t\t%s\n' "$p" "$summary" >> "$tsv"
+  # the tool's floor: memcheck attached, no kernel checked (a name filter no kernel matches), with PyTorch's caching
+  # allocator off as the gate runs it (every tensor its own cudaMalloc) and on
+  if has floor; then
+    PYTORCH_NO_CUDA_MEMORY_CACHING=1 measure "$p" floor -- $SAN --kernel-name kne=gpu_sanitize_no_such_kernel \
+        --log-file "$out/$p/floor.sanitizer.log" "$@" || return
+    measure "$p" floor-cache -- $SAN --kernel-name kne=gpu_sanitize_no_such_kernel \
+        --log-file "$out/$p/floor-cache.sanitizer.log" "$@" || return
+  fi
+  if has count; then
+    for n in $COUNTS; do
+      PYTORCH_NO_CUDA_MEMORY_CACHING=1 measure "$p" "count-$n" -- $SAN --launch-count "$n" \
+          --log-file "$out/$p/count-$n.sanitizer.log" "$@" || return
+    done
+  fi
   for n in $COUNTS; do
-    PYTORCH_NO_CUDA_MEMORY_CACHING=1 measure "$p" "count-$n" -- $SAN --launch-count "$n" \
-        --log-file "$out/$p/count-$n.sanitizer.log" "$@" || return
+    local early=()
+    while IFS= read -r k; do [ -n "$k" ] && early+=(--kernel-name-exclude "kne=$k"); done < "$out/$p/early-$n.txt"
+    # late-N: every launch of every kernel the window would not surely check (the census's late kernels and any the
+    # census never saw); pair-N: the window and late-N side by side on the card, as a gate would run them
+    if has late; then
+      PYTORCH_NO_CUDA_MEMORY_CACHING=1 NOTE="${#early[@]} exclusion arguments" measure "$p" "late-$n" -- \
+          $SAN "${early[@]}" --log-file "$out/$p/late-$n.sanitizer.log" "$@" || return
+    fi
+    if has pair; then
+      PYTORCH_NO_CUDA_MEMORY_CACHING=1 NOTE="window $n beside late-$n" measure "$p" "pair-$n" -- \
+          bash "$repo/bench/coverage/pair.sh" "$out/$p/pair-$n" "$n" "$out/$p/early-$n.txt" -- "$@" || return
+    fi
   done
-  local excl=()
-  while IFS= read -r k; do [ -n "$k" ] && excl+=(--kernel-name-exclude "kns=$k"); done < "$out/$p/hot.txt"
-  PYTORCH_NO_CUDA_MEMORY_CACHING=1 NOTE="${#excl[@]} exclusion arguments" measure "$p" cold -- $SAN "${excl[@]}" \
-      --log-file "$out/$p/cold.sanitizer.log" "$@" || return
-  if [ "${DUMP:-1}" = 1 ]; then
+  if has cold; then
+    local excl=()
+    while IFS= read -r k; do [ -n "$k" ] && excl+=(--kernel-name-exclude "kns=$k"); done < "$out/$p/hot.txt"
+    PYTORCH_NO_CUDA_MEMORY_CACHING=1 NOTE="${#excl[@]} exclusion arguments" measure "$p" cold -- $SAN "${excl[@]}" \
+        --log-file "$out/$p/cold.sanitizer.log" "$@" || return
+  fi
+  if has dump; then
     # the tool's own census: every launch, checked or not, with its filter status (if this release has the option)
     local n1=${COUNTS%% *}
     PYTORCH_NO_CUDA_MEMORY_CACHING=1 measure "$p" "dump-$n1" -- $SAN --launch-count "$n1" --dump-kernel-launches \
@@ -133,8 +176,10 @@ run_program() {
   fi
   # every launch checked, last and capped at FULL_LIMIT (exit 124: longer than that; word_language_model's LSTM took
   # more than 300 s against 15 s plain on the H100, 2026-12-07)
-  PYTORCH_NO_CUDA_MEMORY_CACHING=1 LIM=${FULL_LIMIT:-$LIMIT} measure "$p" full -- $SAN \
-      --log-file "$out/$p/full.sanitizer.log" "$@" || return
+  if has full; then
+    PYTORCH_NO_CUDA_MEMORY_CACHING=1 LIM=${FULL_LIMIT:-$LIMIT} measure "$p" full -- $SAN \
+        --log-file "$out/$p/full.sanitizer.log" "$@" || return
+  fi
   [ "${GATE:-0}" = 1 ] || return 0
   local gate=("$repo/.device/jre/bin/java" -XX:+UseSerialGC -Xmx512m -jar "$repo/.device/gpu-sanitize.jar" run
       --no-gpu-lock --progress-interval 30)
@@ -159,6 +204,7 @@ for p in ${PROGRAMS:-wlm-lstm wlm-transformer nanogpt nanogpt-compile ddp timm-v
     ddp) run_program "$p" $TR --standalone --nproc_per_node=1 multigpu_torchrun.py 4 2 --batch_size 32 ;;
     timm-vit) run_program "$p" python3 benchmark.py --bench train --model vit_small_patch16_224 \
         --num-warm-iter 5 --num-bench-iter 40 -b 64 ;;
+    dcgan) run_program "$p" python3 main.py --dataset fake --niter 2 --accel --workers 2 ;;
     selftest) run_program "$p" python3 -c "print('no GPU: the script itself')" ;;  # the script on any machine
     *) printf '%s\t\t\t\tunknown program\n' "$p" >> "$tsv" ;;
   esac

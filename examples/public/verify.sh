@@ -2,7 +2,8 @@
 # Issues #47/#48 on the card: public training programs and the project's own jobs through the gate (the jar's
 # defaults), each in a workspace of its own as Jenkins would hold it. From the repository root on the GPU machine,
 # with .device/ (jlink runtime, shaded jar, commit.txt) and .ext/ (public programs fetched for reading, never
-# committed: .ext/nanogpt from karpathy/nanoGPT, .ext/wlm from pytorch/examples word_language_model) carried:
+# committed: .ext/nanogpt from karpathy/nanoGPT, .ext/wlm from pytorch/examples word_language_model, .ext/ddp its
+# distributed/ddp-tutorial-series/{multigpu_torchrun,datautils}.py) carried:
 #   GATES="nanogpt wlm-lstm resume-tmp ..." bash examples/public/verify.sh OUTDIR
 # Writes OUTDIR/summary.txt (verdict, reasons, each run's work), the consoles and the run directories (workspace
 # copies left out); with $OUT set, zipped to $OUT/NAME.zip.xz with the summary beside it.
@@ -17,6 +18,7 @@ workspace() {
     repo) (cd "$repo" && tar --exclude=./.device --exclude=./.ext -cf - .) | tar -xf - -C "$ws" ;;
     nanogpt) cp -r "$repo/.ext/nanogpt/." "$ws/" && python3 "$repo/examples/public/nanogpt-data.py" "$ws" > /dev/null ;;
     wlm) cp -r "$repo/.ext/wlm/." "$ws/" ;;
+    ddp) cp -r "$repo/.ext/ddp/." "$ws/" ;;
   esac
 }
 # gate NAME WS LIMIT options -- command: one gate run in workspace WS (made by workspace, reused for a second build)
@@ -70,6 +72,8 @@ for g in ${GATES:-nanogpt wlm-lstm resume-tmp}; do
       gate $g $g 240 --tool initcheck,memcheck -- python3 examples/mask_tail_job.py ;;
     sparse-bmm) workspace $g repo  # #48 6: pytorch/pytorch#144612 verbatim: FAIL, the buffer said truthfully
       gate $g $g 150 -- python3 examples/public/repros/sparse_bmm_144612.py ;;
+    ddp) workspace $g ddp  # the DDP tutorial (pytorch/examples distributed/ddp-tutorial-series) under torchrun: clean, PASS
+      gate $g $g 200 -- $TR --standalone --nproc_per_node=1 multigpu_torchrun.py 10 5 ;;
     hand-lstm) workspace $g repo; gate $g $g 150 -- python3 examples/hand_sgd_lstm.py ;;  # no optimizer: work = backward passes
     *) echo "== $g: unknown" >> "$out/summary.txt" ;;
   esac
