@@ -7,6 +7,7 @@ import importlib
 import json
 import os
 import shutil
+import subprocess
 import sys
 import tempfile
 import types
@@ -18,6 +19,7 @@ sys.path.insert(0, PROBE_DIR)
 
 import gpu_sanitize_alloc as alloc  # noqa: E402
 import gpu_sanitize_blocking as blocking  # noqa: E402
+import gpu_sanitize_census as census  # noqa: E402
 import gpu_sanitize_compile as compile_mode  # noqa: E402
 import gpu_sanitize_core as core  # noqa: E402
 import gpu_sanitize_frames as frames  # noqa: E402
@@ -456,3 +458,109 @@ class AllocTest(PartTest):
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
+
+
+FAKE_CUPTI = os.path.join(os.path.dirname(THIS), "fake-cupti")
+
+
+class CensusTest(PartTest):
+    """The kernel census (gpu_sanitize_census.py and .c): built with this machine's C compiler against a stand-in
+    CUPTI laid out as torch's nvidia wheel lays out its own, then driven by the stand-in's launches in a process of
+    its own (the census writes at the process's exit)."""
+
+    def wheel(self):
+        """A folder with nvidia/cuda_cupti/{include,lib} as a pip install leaves it, the stand-in libcupti built."""
+        cc = shutil.which("cc") or shutil.which("gcc")
+        if cc is None:
+            self.skipTest("no C compiler on this machine")
+        site = self.folder()
+        root = os.path.join(site, "nvidia", "cuda_cupti")
+        shutil.copytree(os.path.join(FAKE_CUPTI, "include"), os.path.join(root, "include"))
+        os.makedirs(os.path.join(root, "lib"))
+        lib = os.path.join(root, "lib", "libcupti.so.13")
+        subprocess.run([cc, "-shared", "-fPIC", "-I" + os.path.join(root, "include"),
+                        os.path.join(FAKE_CUPTI, "src", "fake_cupti.c"), "-o", lib], check=True)
+        return site, lib
+
+    def job(self, site, lib, out, body, env=None):
+        """A process that arms the census as the probe does, loads the library as the driver would and runs BODY
+        (Python, with `launch(domain, name)`); its census lines, in order."""
+        script = "\n".join([
+            "import ctypes, os, sys",
+            "sys.path[:0] = [%r, %r]" % (site, PROBE_DIR),
+            "import gpu_sanitize_census as census",
+            "print('armed', census.install())",
+            "injection = os.environ.get('CUDA_INJECTION64_PATH')",
+            "if injection:",
+            "    ctypes.CDLL(injection).InitializeInjection()",
+            "cupti = ctypes.CDLL(%r)" % lib,
+            "CBID = {1: 307, 2: 211}",
+            "def launch(domain, name):",
+            "    cupti.fake_launch(domain, CBID[domain], name.encode())",
+            body])
+        run_env = dict(os.environ, GPU_SANITIZE_CENSUS_DIR=out)
+        run_env.pop("CUDA_INJECTION64_PATH", None)
+        run_env.update(env or {})
+        done = subprocess.run([sys.executable, "-c", script], env=run_env, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, universal_newlines=True)
+        self.assertEqual(done.returncode, 0, done.stdout)
+        files = [f for f in os.listdir(out) if f.startswith("census-")] if os.path.isdir(out) else []
+        lines = []
+        for f in sorted(files):
+            with open(os.path.join(out, f)) as fh:
+                lines += [json.loads(line) for line in fh]
+        return done.stdout, lines
+
+    def test_the_census_counts_each_kernel_from_its_first_launch_per_domain_and_ignores_the_api_exit(self):
+        site, lib = self.wheel()
+        out = os.path.join(self.folder(), "census")
+        body = "\n".join([
+            "for name in ['gemm', 'gemm', 'softmax', 'gemm']:",
+            "    launch(2, name)",  # a runtime launch reaches the driver too (CUDA 12, 13)
+            "    launch(1, name)",
+            "launch(1, 'cutlass_only_driver')",
+            "launch(1, 'quote\"and\\\\backslash')"])
+        printed, lines = self.job(site, lib, out, body)
+        self.assertIn("armed True", printed)
+        firsts = [(r["domain"], r["name"], r["index"]) for r in lines if r["type"] == "first"]
+        self.assertEqual(firsts, [("runtime", "gemm", 0), ("driver", "gemm", 0), ("runtime", "softmax", 2),
+                                  ("driver", "softmax", 2), ("driver", "cutlass_only_driver", 4),
+                                  ("driver", 'quote"and\\backslash', 5)])
+        kernels = {(r["domain"], r["name"]): (r["launches"], r["first"]) for r in lines if r["type"] == "kernel"}
+        self.assertEqual(kernels[("driver", "gemm")], (3, 0))
+        self.assertEqual(kernels[("runtime", "softmax")], (1, 2))
+        total = lines[-1]
+        self.assertEqual(total["type"], "total")
+        self.assertEqual(total["launches"], {"driver": 6, "runtime": 4})
+        with open(os.path.join(out, "build.log")) as f:
+            self.assertIn("built:", f.read())
+
+    def test_a_process_killed_before_its_exit_keeps_the_kernels_it_launched_first(self):
+        site, lib = self.wheel()
+        out = os.path.join(self.folder(), "census")
+        _, lines = self.job(site, lib, out, "launch(1, 'a')\nlaunch(1, 'b')\nlaunch(1, 'a')\nos._exit(0)")
+        self.assertEqual([(r["type"], r["name"]) for r in lines], [("first", "a"), ("first", "b")])
+
+    def test_without_a_compiler_or_cupti_the_job_runs_unarmed_and_build_log_says_why(self):
+        out = os.path.join(self.folder(), "census")
+        self.assertFalse(census.install({"GPU_SANITIZE_CENSUS_DIR": out, "PATH": self.folder()}))
+        self.assertNotIn(census.LIBRARY, os.environ.get("CUDA_INJECTION64_PATH", ""))
+        with open(os.path.join(out, "build.log")) as f:
+            self.assertIn("no census: no C compiler", f.read())
+        cc = shutil.which("cc") or shutil.which("gcc")
+        if cc:
+            empty = self.folder()
+            with mock.patch.object(census, "_wheel_roots", lambda: []), \
+                    mock.patch.object(census, "_toolkit_roots", lambda env: [empty]):
+                self.assertFalse(census.install({"GPU_SANITIZE_CENSUS_DIR": out, "CC": cc}))
+            with open(os.path.join(out, "build.log")) as f:
+                self.assertIn("no census: no CUPTI found", f.read())
+
+    def test_a_jobs_own_injection_is_left_to_it(self):
+        out = os.path.join(self.folder(), "census")
+        self.assertFalse(census.install({"GPU_SANITIZE_CENSUS_DIR": out, "CUDA_INJECTION64_PATH": "/opt/nsys/libinj.so"}))
+        with open(os.path.join(out, "build.log")) as f:
+            self.assertIn("the job sets CUDA_INJECTION64_PATH=/opt/nsys/libinj.so", f.read())
+
+    def test_no_census_outside_the_blocking_run(self):
+        self.assertFalse(census.install({}))

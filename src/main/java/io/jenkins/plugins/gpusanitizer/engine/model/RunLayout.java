@@ -12,7 +12,8 @@ import java.util.List;
  * sanitizer-TOOL/           command.txt, stdout.log, stderr.log, sanitizer.log (--log-file), sanitizer.xml (--xml --save)
  *                           probe.jsonl, alloc-PID.jsonl and alloc-PID.prev.jsonl (memcheck uncached: each process's
  *                           allocations, the buffers out-of-bounds accesses ran past are named from them)
- * blocking/                 command.txt, stdout.log, stderr.log, probe.jsonl, generated/ (torch.compile's code the output names: files.tsv, copies),
+ * blocking/                 command.txt, stdout.log, stderr.log, probe.jsonl, census/ (the kernel census: census-PID.jsonl,
+ *                           build.log; issue #49), generated/ (torch.compile's code the output names: files.tsv, copies),
  *                           nvidia-smi.csv (on one GPU: the card beside the sanitizer run, read for the regression run's place)
  * regression-beside-sanitizer/  a regression run that ran out of memory beside the sanitizer run, run again alone
  * blocking-cut/             the blocking run cut when the sanitizer runs ended clean, kept when it ran again in full
@@ -59,7 +60,14 @@ public final class RunLayout {
             "gpu_sanitize_no_import.py",
             "gpu_sanitize_sites.py",
             "gpu_sanitize_work.py",
-            "gpu_sanitize_state.py");
+            "gpu_sanitize_state.py",
+            "gpu_sanitize_census.py");
+
+    /** The kernel census's source beside the probe's modules: built by gpu_sanitize_census.py in the job's environment. */
+    public static final String CENSUS_SOURCE = "gpu_sanitize_census.c";
+
+    /** The blocking run's kernel census, a folder in its phase directory: census-PID.jsonl, build.log. */
+    public static final String CENSUS_DIR = "census";
 
     private RunLayout() {}
 }

@@ -23,8 +23,12 @@ final class ProbeInstaller {
     static final String DIR = "probe";
     static final String RESOURCES = "probe/";
     /** What is copied into {@code probe/}: the loader Python's site module imports, then the probe's modules. */
-    static final List<String> FILES = Stream.concat(Stream.of("sitecustomize.py"), RunLayout.PROBE_MODULES.stream())
+    static final List<String> FILES = Stream.of(
+                    Stream.of("sitecustomize.py"), RunLayout.PROBE_MODULES.stream(), Stream.of(RunLayout.CENSUS_SOURCE))
+            .flatMap(s -> s)
             .toList();
+    /** Where gpu_sanitize_census.py writes the kernel census (the blocking run's only): census-PID.jsonl, build.log. */
+    static final String CENSUS_DIR = "GPU_SANITIZE_CENSUS_DIR";
 
     static final String OUT = "GPU_SANITIZE_PROBE_OUT";
     static final String MODE = "GPU_SANITIZE_PROBE_MODE";
@@ -108,6 +112,10 @@ final class ProbeInstaller {
         }
         env.put(OUT, phaseDir.resolve(RunLayout.PROBE_JSONL).toString());
         env.put(MODE, phase.id());
+        if (phase == Phase.BLOCKING) {
+            // the plain run's kernel census (issue #49): the blocking run launches what the job launches, unchecked
+            env.put(CENSUS_DIR, phaseDir.resolve(RunLayout.CENSUS_DIR).toString());
+        }
         return env;
     }
 }

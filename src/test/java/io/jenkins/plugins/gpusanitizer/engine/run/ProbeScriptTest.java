@@ -88,19 +88,25 @@ class ProbeScriptTest {
                 List.of(python(), "-c", "import ast, sys; [ast.parse(open(f).read(), f) for f in sys.argv[1:]]"));
         for (String f : ProbeInstaller.FILES) {
             assertThat(probe.resolve(f)).isRegularFile();
-            argv.add(probe.resolve(f).toString());
+            if (f.endsWith(".py")) {
+                argv.add(probe.resolve(f).toString());
+            }
         }
         run(dir, java.util.Map.of(), argv);
     }
 
-    /** Every module of the probe's resources is installed: a part left out would turn the whole probe off. */
+    /**
+     * Every module of the probe's resources is installed, and the census's C source beside them: a part left out would
+     * turn the whole probe off.
+     */
     @Test
     void everyModuleOfTheProbeIsInstalled() throws IOException {
         Path resources = Path.of(
                 System.getProperty("gs.projectRoot", "."),
                 "src/main/resources/io/jenkins/plugins/gpusanitizer/engine/run/probe");
         try (var files = java.nio.file.Files.list(resources)) {
-            assertThat(files.map(f -> f.getFileName().toString()).filter(f -> f.endsWith(".py")))
+            assertThat(files.map(f -> f.getFileName().toString())
+                            .filter(f -> f.endsWith(".py") || f.endsWith(".c")))
                     .containsExactlyInAnyOrderElementsOf(ProbeInstaller.FILES);
         }
     }

@@ -55,6 +55,7 @@ The probe's parts, one module each beside this file (this one loads them and act
   gpu_sanitize_no_import.py  regression mode: a probe snapshot imports nothing
   gpu_sanitize_work.py       every mode: proof of work (steps, backward passes, optimizers, the CUDA context)
   gpu_sanitize_state.py      every mode: files opened outside the run's copy (an audit hook, armed before torch)
+  gpu_sanitize_census.py     blocking mode: the kernel census (gpu_sanitize_census.c, a CUPTI injection it builds)
 """
 
 import importlib.util
@@ -225,6 +226,12 @@ def install():
     if core._S.installed or not core._OUT or core._MODE not in ("blocking", "regression", "sanitizer"):
         return
     core._S.installed = True
+    if os.environ.get("GPU_SANITIZE_CENSUS_DIR"):
+        # before the audit hook (its build is the probe's, not the job's) and before the job can initialise CUDA
+        try:
+            _load("gpu_sanitize_census").install()
+        except Exception as e:
+            core._error("census", e)
     if os.environ.get("GPU_SANITIZE_PROBE_STATE", "1") != "0":
         _install_state()
     if "torch" in sys.modules:
