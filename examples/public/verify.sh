@@ -45,6 +45,21 @@ for x in r.get("reasons", []):
         print(f"   {x['level']} {x['code']}: {x['message'][:400]}")
 for w in r.get("work", []):
     print("   work " + json.dumps({k: v for k, v in w.items() if not isinstance(v, (list, dict))})[:400])
+census = os.path.join(run, "blocking", "census")
+if os.path.isdir(census):
+    names = set()
+    files = [f for f in os.listdir(census) if f.startswith("census-")]
+    for f in files:
+        for line in open(os.path.join(census, f)):
+            try:
+                x = json.loads(line)
+            except ValueError:
+                continue
+            if x.get("type") == "first":
+                names.add((x["domain"], x["name"]))
+    log = open(os.path.join(census, "build.log")).read().strip().splitlines() if os.path.exists(os.path.join(census, "build.log")) else []
+    print("   census %d files, %d driver kernels, %d runtime; build: %s" % (len(files), sum(1 for d, _ in names if d == "driver"),
+          sum(1 for d, _ in names if d == "runtime"), (log[-1] if log else "no build.log")[:300]))
 for d in r.get("defects", [])[:4]:
     print("   defect " + json.dumps({k: d.get(k) for k in ("kind", "kernel", "location", "buffer") if d.get(k)})[:400])
 PY
