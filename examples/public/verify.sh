@@ -60,6 +60,8 @@ if os.path.isdir(census):
     log = open(os.path.join(census, "build.log")).read().strip().splitlines() if os.path.exists(os.path.join(census, "build.log")) else []
     print("   census %d files, %d driver kernels, %d runtime; build: %s" % (len(files), sum(1 for d, _ in names if d == "driver"),
           sum(1 for d, _ in names if d == "runtime"), (log[-1] if log else "no build.log")[:300]))
+for c in r.get("coverage") or []:
+    print("   coverage " + c.get("summary", "")[:400])
 for d in r.get("defects", [])[:4]:
     print("   defect " + json.dumps({k: d.get(k) for k in ("kind", "kernel", "location", "buffer") if d.get(k)})[:400])
 PY

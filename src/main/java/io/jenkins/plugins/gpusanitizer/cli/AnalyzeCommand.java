@@ -3,6 +3,7 @@ package io.jenkins.plugins.gpusanitizer.cli;
 import io.jenkins.plugins.gpusanitizer.engine.analysis.AnalysisInput;
 import io.jenkins.plugins.gpusanitizer.engine.analysis.SanitizerInput;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
+import io.jenkins.plugins.gpusanitizer.engine.report.KernelCoverage;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportMapper;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunDirectory;
@@ -114,10 +115,11 @@ final class AnalyzeCommand implements Callable<Integer> {
                 var record = dir.readRecord();
                 // the runner's own analysis: the phases' recorded outcomes count as they did for 'run'
                 var judged = dir.judge(record, gatePolicy, List.of());
-                Report report = output.compare(new ReportMapper(gatePolicy.frameClassifier())
+                Report report = new ReportMapper(gatePolicy.frameClassifier())
                         .toReport(judged.analysis())
                         .withExecution(record.execution())
-                        .withWork(judged.work()));
+                        .withWork(judged.work());
+                report = output.compare(report.withCoverage(KernelCoverage.forRun(runDir, report.execution())));
                 output.write(report, out);
                 return ReportOutput.exitCode(report);
             } catch (InputException e) {

@@ -26,7 +26,8 @@ import java.util.List;
     "reference",
     "fixed",
     "probe",
-    "work"
+    "work",
+    "coverage"
 })
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record Report(
@@ -45,7 +46,8 @@ public record Report(
         String reference,
         List<DefectJson> fixed,
         ProbeJson probe,
-        List<WorkJson> work) {
+        List<WorkJson> work,
+        List<CoverageJson> coverage) {
 
     public static final int SCHEMA_VERSION = 1;
 
@@ -70,6 +72,11 @@ public record Report(
     /** The report with what each run did ({@link WorkJson}). */
     public Report withWork(List<WorkJson> w) {
         return copy().work(w).build();
+    }
+
+    /** The report with which kernels each sanitizer run checked against the plain run's census ({@link CoverageJson}). */
+    public Report withCoverage(List<CoverageJson> c) {
+        return copy().coverage(c).build();
     }
 
     /** The report with one more reason after its own, its verdict unchanged (a warning found after the gate). */
@@ -97,6 +104,7 @@ public record Report(
         private List<DefectJson> fixed = List.of();
         private ProbeJson probe;
         private List<WorkJson> work = List.of();
+        private List<CoverageJson> coverage = List.of();
 
         private Builder() {}
 
@@ -117,6 +125,7 @@ public record Report(
             fixed = r.fixed;
             probe = r.probe;
             work = r.work == null ? List.of() : r.work;
+            coverage = r.coverage == null ? List.of() : r.coverage;
         }
 
         public Builder generator(String value) {
@@ -197,6 +206,12 @@ public record Report(
             return this;
         }
 
+        /** Each sanitizer run's kernel coverage (issue #49); empty without a census. */
+        public Builder coverage(List<CoverageJson> value) {
+            coverage = value;
+            return this;
+        }
+
         public Report build() {
             return new Report(
                     schemaVersion,
@@ -214,7 +229,8 @@ public record Report(
                     reference,
                     fixed,
                     probe,
-                    work);
+                    work,
+                    coverage);
         }
     }
 

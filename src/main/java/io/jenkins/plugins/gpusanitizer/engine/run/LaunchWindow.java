@@ -1,5 +1,6 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
+import io.jenkins.plugins.gpusanitizer.engine.model.SanitizerOptions;
 import java.util.List;
 
 /**

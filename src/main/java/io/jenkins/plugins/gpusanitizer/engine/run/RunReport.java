@@ -3,6 +3,7 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
 import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.report.HtmlReport;
+import io.jenkins.plugins.gpusanitizer.engine.report.KernelCoverage;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReferenceComparison;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
@@ -34,6 +35,7 @@ final class RunReport {
                 .toReport(judged.analysis())
                 .withExecution(record.execution())
                 .withWork(judged.work());
+        report = report.withCoverage(KernelCoverage.forRun(dir.root(), report.execution()));
         if (spec.compareWith() != null) {
             report = compared(report);
         }

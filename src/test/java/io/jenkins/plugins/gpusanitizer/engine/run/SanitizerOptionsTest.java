@@ -2,6 +2,7 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jenkins.plugins.gpusanitizer.engine.model.SanitizerOptions;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

@@ -1,4 +1,4 @@
-package io.jenkins.plugins.gpusanitizer.engine.run;
+package io.jenkins.plugins.gpusanitizer.engine.model;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -8,9 +8,10 @@ import java.util.Set;
  * compute-sanitizer's own options in a sanitizer run's recorded command ({@code compute-sanitizer --tool memcheck
  * ... python3 train.py ...}): they end at the job's command, the first word that is neither an option nor an
  * option's value, so a job's own {@code --launch-count} or {@code --kernel-name} after it is the job's. One reading
- * for every sentence about what the tool was told (LaunchWindow, VendorKernels, InitcheckKernelFilter).
+ * for every sentence about what the tool was told (the runner's LaunchWindow, VendorKernels, InitcheckKernelFilter) and
+ * for the report's kernel coverage.
  */
-final class SanitizerOptions {
+public final class SanitizerOptions {
     /**
      * compute-sanitizer's options that take no value (its manual's "N/A" rows, 2025.x): the word after them is the next
      * option or the job's command. An option not named here is read as taking the next word when that is no option.
@@ -41,12 +42,12 @@ final class SanitizerOptions {
      * One option as given: {@code --name=value}, {@code --name value}, or a flag (value null); {@code text} is the
      * word or the two words as the command has them, for a sentence.
      */
-    record Option(String name, String value, String text) {}
+    public record Option(String name, String value, String text) {}
 
     private SanitizerOptions() {}
 
     /** The options between the tool's path (the first word) and the job's command; empty for no command. */
-    static List<Option> of(List<String> command) {
+    public static List<Option> of(List<String> command) {
         List<Option> options = new ArrayList<>();
         if (command == null) {
             return options;
@@ -74,7 +75,7 @@ final class SanitizerOptions {
     }
 
     /** The tool the command ran ({@code --tool X}), or null. */
-    static String tool(List<String> command) {
+    public static String tool(List<String> command) {
         for (Option o : of(command)) {
             if (o.name().equals("--tool")) {
                 return o.value();
