@@ -44,6 +44,11 @@ public final class ConsoleSummary {
                 out.println("  " + oneLine(e));
             }
         }
+        if (r.coverage() != null) {
+            for (var c : r.coverage()) {
+                out.println("  coverage: " + oneLine(c.summary()));
+            }
+        }
         out.flush();
     }
 

@@ -79,7 +79,8 @@ public record KernelCensus(List<Kernel> kernels, int processes, boolean complete
     }
 
     private static Kernel merge(Kernel a, Kernel b) {
-        Long launches = a.launches() == null ? b.launches()
+        Long launches = a.launches() == null
+                ? b.launches()
                 : b.launches() == null ? a.launches() : (Long) (a.launches() + b.launches());
         return new Kernel(a.name(), Math.min(a.first(), b.first()), launches);
     }
@@ -123,7 +124,8 @@ public record KernelCensus(List<Kernel> kernels, int processes, boolean complete
                 problems.add(f.getFileName() + ": " + bad + " line(s) not JSON, skipped (a process cut mid-line)");
             }
             String domain = first.entrySet().stream()
-                    .max(Comparator.comparingInt((Map.Entry<String, Map<String, Long>> e) -> e.getValue().size())
+                    .max(Comparator.comparingInt((Map.Entry<String, Map<String, Long>> e) ->
+                                    e.getValue().size())
                             .thenComparing(e -> e.getKey().equals("driver")))
                     .map(Map.Entry::getKey)
                     .orElse("driver");

@@ -169,6 +169,7 @@ public final class HtmlReport {
             PhasesSection.append(h, r.execution(), r.sanitizerRuns(), rawBase);
         }
         WorkSection.append(h, r.work(), rawBase);
+        CoverageSection.append(h, r.coverage());
         DefectsSection.append(
                 h, r.defects().stream().filter(d -> !d.suppressed()).toList(), "Defects");
         List<Report.DefectJson> suppressed =

@@ -94,9 +94,10 @@ public final class KernelCoverage {
         List<String> missed = new ArrayList<>();
         for (KernelCensus.Kernel k : census.kernels()) {
             if (KernelCensus.NOT_KERNELS.contains(k.name())) {
-                problems.add(k.name().equals("(graph)")
-                        ? "CUDA graph launches: the kernels inside a graph are not in the census"
-                        : "launches without a kernel name in the census");
+                problems.add(
+                        k.name().equals("(graph)")
+                                ? "CUDA graph launches: the kernels inside a graph are not in the census"
+                                : "launches without a kernel name in the census");
                 continue;
             }
             String status = status(k);
@@ -113,7 +114,8 @@ public final class KernelCoverage {
             }
         }
         if (census.kernels().size() > MAX_KERNELS) {
-            problems.add("only the first " + MAX_KERNELS + " of " + census.kernels().size() + " kernels are listed");
+            problems.add(
+                    "only the first " + MAX_KERNELS + " of " + census.kernels().size() + " kernels are listed");
         }
         unreadable.forEach(u -> problems.add("filter not understood, its kernels are unknown: " + u));
         int distinct = checked + notChecked + unknown;
@@ -157,7 +159,13 @@ public final class KernelCoverage {
     }
 
     private String summary(
-            String phase, int distinct, int checked, int notChecked, int unknown, List<String> missed, boolean complete) {
+            String phase,
+            int distinct,
+            int checked,
+            int notChecked,
+            int unknown,
+            List<String> missed,
+            boolean complete) {
         StringBuilder s = new StringBuilder(phase)
                 .append(" checked ")
                 .append(checked)

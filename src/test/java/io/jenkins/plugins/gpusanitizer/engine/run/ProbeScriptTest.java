@@ -105,8 +105,7 @@ class ProbeScriptTest {
                 System.getProperty("gs.projectRoot", "."),
                 "src/main/resources/io/jenkins/plugins/gpusanitizer/engine/run/probe");
         try (var files = java.nio.file.Files.list(resources)) {
-            assertThat(files.map(f -> f.getFileName().toString())
-                            .filter(f -> f.endsWith(".py") || f.endsWith(".c")))
+            assertThat(files.map(f -> f.getFileName().toString()).filter(f -> f.endsWith(".py") || f.endsWith(".c")))
                     .containsExactlyInAnyOrderElementsOf(ProbeInstaller.FILES);
         }
     }
