@@ -562,5 +562,9 @@ class CensusTest(PartTest):
         with open(os.path.join(out, "build.log")) as f:
             self.assertIn("the job sets CUDA_INJECTION64_PATH=/opt/nsys/libinj.so", f.read())
 
-    def test_no_census_outside_the_blocking_run(self):
+    def test_no_census_outside_the_blocking_run_or_when_the_job_turns_it_off(self):
         self.assertFalse(census.install({}))
+        out = os.path.join(self.folder(), "census")
+        self.assertFalse(census.install({"GPU_SANITIZE_CENSUS_DIR": out, "GPU_SANITIZE_CENSUS": "0", "CC": "cc"}))
+        with open(os.path.join(out, "build.log")) as f:
+            self.assertIn("off (GPU_SANITIZE_CENSUS=0", f.read())

@@ -9,6 +9,11 @@ others, torchrun's ranks, take the same library: an atomic rename, never half a 
 or $CC: the one Triton uses) against the CUPTI its torch brings (the nvidia wheels), else the CUDA toolkit's. Whatever
 stops it is written to census/build.log and the job runs as it would have: a census is evidence, never a condition.
 Child processes inherit the variable, so each process that launches kernels writes census-PID.jsonl.
+
+CUPTI takes one subscriber per process before CUDA 13.3: a job that starts torch.profiler (Kineto) in its blocking run
+finds the census holding it and profiles without CUDA activity there (the blocking run's output only; the regression
+run, whose outputs the working directory gets, has no census). GPU_SANITIZE_CENSUS=0 in the job's environment turns
+it off.
 """
 
 import glob
@@ -120,6 +125,9 @@ def install(env=os.environ):
     try:
         os.makedirs(out, exist_ok=True)
     except OSError:
+        return False
+    if env.get("GPU_SANITIZE_CENSUS") == "0":
+        _log(out, "no census: off (GPU_SANITIZE_CENSUS=0 in the job's environment)")
         return False
     if env.get("CUDA_INJECTION64_PATH") and not env["CUDA_INJECTION64_PATH"].endswith(LIBRARY):
         _log(out, "no census: the job sets CUDA_INJECTION64_PATH=%s (the driver loads one injection)"
