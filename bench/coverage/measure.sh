@@ -8,7 +8,7 @@
 # VARIANTS="floor count late pair cold full" (the default; add dump to try --dump-kernel-launches) picks the sanitizer variants after plain and census.
 # For each program, one after the other on the one card, each in a fresh copy of the program's folder:
 #   plain        the command as it is
-#   census       the same with bench/coverage/launch_census.so injected (CUDA_INJECTION64_PATH): the distinct kernels,
+#   census       the same with the probe's gpu_sanitize_census.c built and injected (CUDA_INJECTION64_PATH): the distinct kernels,
 #                their launches and the index of each one's first launch (census-PID.jsonl)
 #   floor, floor-cache  memcheck attached with a kernel filter that matches nothing: the tool's own cost, without and
 #                with PyTorch's caching allocator
@@ -58,7 +58,7 @@ build_census() {
   cuda_inc=$(dirname "$(find / -name cuda.h -path '*include*' 2>/dev/null | head -1)")
   local so; so=$(ls "$lib"/libcupti.so* | head -1)
   echo "census: cupti.h in $inc, $so, cuda.h in $cuda_inc" >> "$out/machine.txt"
-  gcc -shared -fPIC -O2 -I"$cuda_inc" -I"$inc" "$repo/bench/coverage/launch_census.c" -o "$out/launch_census.so" \
+  gcc -shared -fPIC -O2 -I"$cuda_inc" -I"$inc" "$repo/src/main/resources/io/jenkins/plugins/gpusanitizer/engine/run/probe/gpu_sanitize_census.c" -o "$out/launch_census.so" \
       "$so" -Wl,-rpath,"$lib" -lpthread 2>> "$out/machine.txt"
 }
 build_census
