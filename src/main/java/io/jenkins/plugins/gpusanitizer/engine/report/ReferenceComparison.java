@@ -118,6 +118,7 @@ public final class ReferenceComparison {
         reasons.addAll(explained);
         // the reference's runs say what this job's runs do: a run that did none of it now checked none of it
         reasons.addAll(ReferenceWork.reasons(current, reference, referenceName));
+        reasons.addAll(ReferenceKernels.reasons(current, reference, referenceName));
         long newCount = defects.stream()
                 .filter(d -> !d.suppressed() && NEW.equals(d.status()))
                 .count();
