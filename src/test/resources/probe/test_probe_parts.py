@@ -456,10 +456,6 @@ class AllocTest(PartTest):
         self.assertEqual([], self.of("probe-error"))
 
 
-if __name__ == "__main__":
-    unittest.main(verbosity=2)
-
-
 FAKE_CUPTI = os.path.join(os.path.dirname(THIS), "fake-cupti")
 
 
@@ -568,3 +564,7 @@ class CensusTest(PartTest):
         self.assertFalse(census.install({"GPU_SANITIZE_CENSUS_DIR": out, "GPU_SANITIZE_CENSUS": "0", "CC": "cc"}))
         with open(os.path.join(out, "build.log")) as f:
             self.assertIn("off (GPU_SANITIZE_CENSUS=0", f.read())
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)

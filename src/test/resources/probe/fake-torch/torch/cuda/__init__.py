@@ -43,7 +43,10 @@ def is_available():
     is: CUDA failed to start there, as when the tool cannot see the card."""
     if os.environ.get("FAKE_TORCH_NO_CUDA"):
         return False
-    return not (os.environ.get("FAKE_TORCH_NO_CUDA_UNDER_TOOL") and os.environ.get("CUDA_INJECTION64_PATH"))
+    # the (fake) tool's injection, not the blocking run's kernel census (the probe's launch_census.so)
+    injection = os.environ.get("CUDA_INJECTION64_PATH", "")
+    under_tool = injection and not injection.endswith("launch_census.so")
+    return not (os.environ.get("FAKE_TORCH_NO_CUDA_UNDER_TOOL") and under_tool)
 
 
 def memory_stats():
