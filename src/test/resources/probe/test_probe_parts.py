@@ -531,6 +531,26 @@ class CensusTest(PartTest):
         with open(os.path.join(out, "build.log")) as f:
             self.assertIn("built:", f.read())
 
+    def test_a_wheel_whose_headers_are_incomplete_is_built_with_a_toolkits_headers_and_its_own_library(self):
+        # torch 2.11+cu130's nvidia/cu13/include has cupti.h but not crt/host_defines.h (H100, 2026-12-07)
+        site, lib = self.wheel()
+        include = os.path.join(site, "nvidia", "cuda_cupti", "include")
+        with open(os.path.join(include, "cuda.h"), "w") as f:
+            f.write('#include "crt/host_defines.h"\n')
+        toolkit = self.folder()
+        shutil.copytree(os.path.join(FAKE_CUPTI, "include"), os.path.join(toolkit, "include"))
+        out = os.path.join(self.folder(), "census")
+        printed, lines = self.job(site, lib, out, "launch(1, 'k')", env={"CUDA_HOME": toolkit})
+        self.assertIn("armed True", printed)
+        self.assertEqual([(r["type"], r["name"]) for r in lines if r["type"] == "first"], [("first", "k")])
+        with open(os.path.join(out, "build.log")) as f:
+            log = f.read()
+        self.assertIn("not built: ", log)
+        self.assertIn("crt/host_defines.h", log)
+        self.assertIn("built: ", log.split("not built: ")[-1])
+        self.assertIn("-I" + os.path.join(toolkit, "include"), log.splitlines()[-1])
+        self.assertIn(lib, log.splitlines()[-1])
+
     def test_a_process_killed_before_its_exit_keeps_the_kernels_it_launched_first(self):
         site, lib = self.wheel()
         out = os.path.join(self.folder(), "census")

@@ -57,7 +57,7 @@ public record KernelCensus(List<Kernel> kernels, int processes, boolean complete
         List<Path> files = new ArrayList<>();
         if (Files.isDirectory(dir)) {
             try (Stream<Path> s = Files.list(dir)) {
-                s.filter(p -> FILE.matcher(p.getFileName().toString()).matches())
+                s.filter(p -> FILE.matcher(String.valueOf(p.getFileName())).matches())
                         .sorted()
                         .limit(MAX_FILES)
                         .forEach(files::add);

@@ -64,21 +64,28 @@ def _find(roots, patterns):
     return None
 
 
-def locate(env=os.environ):
-    """(cupti.h's folder, cuda.h's folder, the libcupti.so to link) or a sentence why not: the wheel's CUPTI first (the
-    one torch's own profiler loads, so one libcupti in the process), the toolkit's after."""
+def candidates(env=os.environ):
+    """The (include folders, libcupti.so) pairs to build with, in order: the wheel's CUPTI with the wheel's headers (the
+    libcupti torch's own profiler loads, so one in the process), the wheel's library with a toolkit's headers (a cu13
+    wheel's include folder lacks crt/host_defines.h, which cuda.h's types need: seen on the H100, torch 2.11+cu130),
+    then a toolkit's own. Empty when no CUPTI is found."""
     wheels, toolkits = _wheel_roots(), _toolkit_roots(env)
     header_patterns = ["include/%s", "*/include/%s", "targets/*/include/%s", "extras/CUPTI/include/%s"]
     lib_patterns = ["lib/libcupti.so*", "*/lib/libcupti.so*", "lib64/libcupti.so*", "targets/*/lib/libcupti.so*",
                     "extras/CUPTI/lib64/libcupti.so*"]
-    for roots in (wheels, toolkits, wheels + toolkits):
+
+    def headers(roots):
         cupti_h = _find(roots, [p % "cupti.h" for p in header_patterns])
-        lib = _find(roots, lib_patterns)
-        cuda_h = _find(roots + toolkits, [p % "cuda.h" for p in header_patterns])
-        if cupti_h and lib and cuda_h:
-            return os.path.dirname(cupti_h), os.path.dirname(cuda_h), lib
-    return "no CUPTI found (cupti.h, cuda.h and libcupti.so in torch's nvidia wheels or a CUDA toolkit: " \
-           "CUDA_HOME, nvcc's, /usr/local/cuda)"
+        cuda_h = _find(roots, [p % "cuda.h" for p in header_patterns])
+        return [os.path.dirname(cupti_h), os.path.dirname(cuda_h)] if cupti_h and cuda_h else None
+
+    wheel_headers, toolkit_headers = headers(wheels), headers(toolkits)
+    wheel_lib, toolkit_lib = _find(wheels, lib_patterns), _find(toolkits, lib_patterns)
+    found = []
+    for include, lib in ((wheel_headers, wheel_lib), (toolkit_headers, wheel_lib), (toolkit_headers, toolkit_lib)):
+        if include and lib and (include, lib) not in found:
+            found.append((include, lib))
+    return found
 
 
 def build(out, env=os.environ):
@@ -90,31 +97,33 @@ def build(out, env=os.environ):
     if not compiler:
         _log(out, "no census: no C compiler (cc, gcc or $CC) on the job's PATH")
         return None
-    found = locate(env)
-    if isinstance(found, str):
-        _log(out, "no census: " + found)
+    tries = candidates(env)
+    if not tries:
+        _log(out, "no census: no CUPTI found (cupti.h, cuda.h and libcupti.so in torch's nvidia wheels or a CUDA "
+                  "toolkit: CUDA_HOME, nvcc's, /usr/local/cuda)")
         return None
-    cupti_inc, cuda_inc, lib = found
     partial = "%s.%d.tmp" % (target, os.getpid())
-    argv = [compiler, "-shared", "-fPIC", "-O2", "-I" + cupti_inc, "-I" + cuda_inc, _SOURCE, "-o", partial, lib,
-            "-Wl,-rpath," + os.path.dirname(lib), "-lpthread"]
-    try:
-        done = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60,
-                              env={k: v for k, v in env.items() if k != "CUDA_INJECTION64_PATH"})
-    except (OSError, subprocess.SubprocessError) as e:
-        _log(out, "no census: %s: %s" % (" ".join(argv), e))
-        return None
-    if done.returncode != 0:
-        _log(out, "no census: %s exited %d: %s" % (" ".join(argv), done.returncode,
-                                                   done.stdout.decode("utf-8", "replace")[-2000:]))
+    for include, lib in tries:
+        argv = [compiler, "-shared", "-fPIC", "-O2"] + ["-I" + i for i in dict.fromkeys(include)] + [
+            _SOURCE, "-o", partial, lib, "-Wl,-rpath," + os.path.dirname(lib), "-lpthread"]
         try:
-            os.unlink(partial)
-        except OSError:
-            pass
-        return None
-    os.replace(partial, target)
-    _log(out, "built: " + " ".join(argv))
-    return target
+            done = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60,
+                                  env={k: v for k, v in env.items() if k != "CUDA_INJECTION64_PATH"})
+        except (OSError, subprocess.SubprocessError) as e:
+            _log(out, "not built: %s: %s" % (" ".join(argv), e))
+            continue
+        if done.returncode == 0:
+            os.replace(partial, target)
+            _log(out, "built: " + " ".join(argv))
+            return target
+        _log(out, "not built: %s exited %d: %s" % (" ".join(argv), done.returncode,
+                                                   done.stdout.decode("utf-8", "replace")[-1500:]))
+    try:
+        os.unlink(partial)
+    except OSError:
+        pass
+    _log(out, "no census: no build succeeded (above)")
+    return None
 
 
 def install(env=os.environ):
