@@ -41,6 +41,26 @@ class KernelCensusTest {
         assertThat(census.kernels().get(census.kernels().size() - 1).first()).isGreaterThan(378_000);
     }
 
+    /**
+     * The census the shipped C file wrote on the H100 (records/h100-2026-12-07.md, coverage): pytorch/examples dcgan,
+     * one process; the DDP tutorial under torchrun, two processes (the launcher's, which launched nothing, and the
+     * rank's). First launches are counted per domain: the driver domain's indices are the launch order.
+     */
+    @Test
+    void theShippedCensusFormatIsReadAsTheCardWroteIt() throws IOException {
+        KernelCensus dcgan = KernelCensus.read(Records.unpacked("h100-2026-12-07-coverage/cov-b/dcgan/census"));
+        assertThat(dcgan.processes()).isEqualTo(1);
+        assertThat(dcgan.complete()).isTrue();
+        assertThat(dcgan.kernels()).hasSize(112);
+        assertThat(dcgan.kernels().stream().mapToLong(KernelCensus.Kernel::launches).sum())
+                .isEqualTo(14_647);
+        assertThat(dcgan.kernels().stream().filter(k -> k.first() >= 3000)).hasSize(3);
+        KernelCensus ddp = KernelCensus.read(Records.unpacked("h100-2026-12-07-coverage/cov-b/ddp/census"));
+        assertThat(ddp.processes()).isEqualTo(2);
+        assertThat(ddp.kernels()).hasSize(15);
+        assertThat(ddp.kernels()).allSatisfy(k -> assertThat(k.first()).isLessThan(1500));
+    }
+
     @Test
     void aProcessKilledBeforeItsExitKeepsItsFirstLaunchesWithoutCounts() throws IOException {
         Files.write(
