@@ -18,9 +18,10 @@
 # heartbeat and start marks, the phase script (command.txt holds the same command and environment), the
 # sidecar, the run's lease, and the copies of the supervisor and the probe that every run directory gets
 # (the same files are in the jar). report.html and report.css are report.json drawn for a browser:
-# `gpu-sanitize analyze --run-dir DIR --html FILE` draws them again.
+# `gpu-sanitize analyze --run-dir DIR --html FILE` draws them again. launch_census.so is the kernel census built on the
+# card from the probe's gpu_sanitize_census.c (a binary: census/build.log says how it was built).
 BOOKKEEPING_FILES=(heartbeat started target.pid supervisor.pid phase.sh sidecar.sh runner.lease
-  supervise.sh report.html report.css)
+  supervise.sh report.html report.css launch_census.so)
 # the probe's copy and its interpreter shims: only in a run directory's probe/ folder (a job's own sitecustomize.py in its
 # working directory's copy is the job's)
 PROBE_FILES=(sitecustomize.py 'gpu_sanitize_*.py' python python3 'python3.*')
