@@ -45,7 +45,9 @@ class VerifyDH100RecordTest {
     void cleanJobsPassWithEveryRunsWorkShown() {
         for (String job : List.of("ddp", "cudnn-bench", "hand-lstm")) {
             JsonNode report = analyzed(job);
-            assertThat(report.get("verdict").asText()).as(job + " " + codes(report)).isEqualTo("PASS");
+            assertThat(report.get("verdict").asText())
+                    .as(job + " " + codes(report))
+                    .isEqualTo("PASS");
             for (String run : List.of("sanitizer-memcheck", "blocking", "regression")) {
                 JsonNode w = work(report, run);
                 assertThat(w.get("backwardPasses").asLong()).as(job + " " + run).isPositive();
@@ -106,8 +108,14 @@ class VerifyDH100RecordTest {
     void bugJobsFailAtTheirLines() {
         JsonNode triton = analyzed("triton-stride");
         assertThat(triton.get("verdict").asText()).isEqualTo("FAIL");
-        assertThat(triton.get("defects").get(0).get("deviceLocation").get("line").asInt()).isEqualTo(40);
-        assertThat(triton.get("defects").get(0).get("hostLocation").get("line").asInt()).isEqualTo(51);
+        assertThat(triton.get("defects")
+                        .get(0)
+                        .get("deviceLocation")
+                        .get("line")
+                        .asInt())
+                .isEqualTo(40);
+        assertThat(triton.get("defects").get(0).get("hostLocation").get("line").asInt())
+                .isEqualTo(51);
         JsonNode bmm = analyzed("sparse-bmm");
         assertThat(bmm.get("verdict").asText()).isEqualTo("FAIL");
         assertThat(bmm.get("defects").findValuesAsText("kind")).contains("misaligned");

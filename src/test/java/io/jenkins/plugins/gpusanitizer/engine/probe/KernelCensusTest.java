@@ -52,7 +52,9 @@ class KernelCensusTest {
         assertThat(dcgan.processes()).isEqualTo(1);
         assertThat(dcgan.complete()).isTrue();
         assertThat(dcgan.kernels()).hasSize(112);
-        assertThat(dcgan.kernels().stream().mapToLong(KernelCensus.Kernel::launches).sum())
+        assertThat(dcgan.kernels().stream()
+                        .mapToLong(KernelCensus.Kernel::launches)
+                        .sum())
                 .isEqualTo(14_647);
         assertThat(dcgan.kernels().stream().filter(k -> k.first() >= 3000)).hasSize(3);
         KernelCensus ddp = KernelCensus.read(Records.unpacked("h100-2026-12-07-coverage/cov-b/ddp/census"));
