@@ -69,6 +69,19 @@ class ProbeTest(unittest.TestCase):
             self.assertEqual([], records)
             self.assertNotIn("torch", sys.modules)
 
+    def test_the_census_is_armed_in_the_blocking_run_only_and_leaves_the_jobs_output_alone(self):
+        census = os.path.join(self.tmp, "census")
+        for mode in ("sanitizer", "regression"):
+            self.run_job("plain.py", mode, env={"GPU_SANITIZE_CENSUS_DIR": census})
+            self.assertFalse(os.path.exists(census), mode)
+        rc, out, err, records = self.same_with_and_without("plain.py", "blocking",
+                                                           env={"GPU_SANITIZE_CENSUS_DIR": census})
+        self.assertEqual(3, rc)
+        with open(os.path.join(census, "build.log")) as f:
+            said = f.read()
+        # built where this machine has a C compiler and CUPTI, else the reason; either way a line for each try
+        self.assertRegex(said, r"^(built: |no census: |not built: )")
+
     def test_an_existing_sitecustomize_still_runs(self):
         other = os.path.join(self.tmp, "other")
         os.mkdir(other)

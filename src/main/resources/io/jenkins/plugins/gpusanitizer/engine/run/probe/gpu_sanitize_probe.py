@@ -226,8 +226,9 @@ def install():
     if core._S.installed or not core._OUT or core._MODE not in ("blocking", "regression", "sanitizer"):
         return
     core._S.installed = True
-    if os.environ.get("GPU_SANITIZE_CENSUS_DIR"):
-        # before the audit hook (its build is the probe's, not the job's) and before the job can initialise CUDA
+    if os.environ.get("GPU_SANITIZE_CENSUS_DIR") and core._MODE == "blocking":
+        # before the audit hook (its build is the probe's, not the job's) and before the job can initialise CUDA; the
+        # blocking run's only: under compute-sanitizer (which holds CUPTI itself) never, whatever the job's environment
         try:
             _load("gpu_sanitize_census").install()
         except Exception as e:
