@@ -184,9 +184,29 @@ public final class ProofOfWork {
                         "less-work",
                         r.run() + " did " + did + unit + " where " + most.run() + " did " + could
                                 + " with the same command: it did " + (r.worked() ? "a fraction" : "none")
-                                + " of the job's work, and only that much was checked" + cause(r)));
+                                + " of the job's work, and only that much was checked" + cause(r, most)));
             }
         }
+    }
+
+    /**
+     * Why a run did less than {@code most}: where it read state outside its copy that the run that did the work never
+     * read, that is the runs' own overlap (what lies outside the working directory is one for all runs beside each
+     * other: what one saved there, the next resumed from), said with what to do; else {@link #cause(RunWork)}.
+     */
+    static String cause(RunWork r, RunWork most) {
+        Set<String> theirs =
+                most.stateRead().stream().map(ProbeLog.StateAccess::path).collect(Collectors.toSet());
+        List<ProbeLog.StateAccess> only =
+                r.stateRead().stream().filter(s -> !theirs.contains(s.path())).toList();
+        if (only.isEmpty() || !r.isolated() || !most.isolated()) {
+            return cause(r);
+        }
+        return "; likely cause: state it read from outside its copy of the working directory that " + most.run()
+                + ", which did the work, never read: " + files(only) + ". The gate's runs each have a copy"
+                + " of the working directory but share everything outside it, so what one run saved there another"
+                + " could resume from; keep such state (a checkpoint, a snapshot, an output folder) under the"
+                + " working directory";
     }
 
     /**
