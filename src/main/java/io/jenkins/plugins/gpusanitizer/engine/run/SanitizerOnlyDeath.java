@@ -69,7 +69,9 @@ final class SanitizerOnlyDeath {
                         + " GiB a step, held by the Python frames of finished calls: docs/how-it-works.md, 'Out of"
                         + " memory under the tool'): give the tool a"
                         + " shorter run (sanitizerCommand, CLI --sanitizer-command, with fewer steps) that ends"
-                        + " before the card fills");
+                        + " before the card fills; a launch window (--launch-count) does not: it lets the job run"
+                        + " faster under the tool and fill the card sooner (pytorch/examples word_language_model"
+                        + " within a minute on an H100)");
     }
 
     /** "the blocking and regression runs passed", or null unless every run without the tool passed. */
