@@ -323,6 +323,21 @@ class ProbeTest(unittest.TestCase):
         self.assertTrue(all(isinstance(r["ts"], float) for r in state))
         self.assertEqual([], self.of(records, "probe-error"))
 
+    def test_a_checkpoint_torch_saves_outside_the_copy_is_named_as_a_write_and_saved_unchanged(self):
+        copy = os.path.join(self.tmp, "o", "copy")
+        phase = os.path.join(self.tmp, "phase")
+        os.makedirs(copy)
+        os.mkdir(phase)
+        env = {"GPU_SANITIZE_PROBE_ROOT": copy, "TMPDIR": self.tmp}
+        off = self.run_job("save_outside.py", None, env=env, cwd=copy)
+        for mode in ("blocking", "regression", "sanitizer"):
+            rc, out, err, records = self.run_job("save_outside.py", mode, env=env, cwd=copy, out_dir=phase)
+            self.assertEqual((off[0], off[1], off[2]), (rc, out, err), mode)
+            state = [(r["event"], os.path.relpath(r["path"], self.tmp)) for r in self.of(records, "state")]
+            self.assertEqual([("write", "o/snapshot.pt")], state, mode)
+            self.assertTrue(self.of(records, "probe")[0]["saveWatched"], mode)
+        self.assertIn("same function True save", off[1])
+
     def test_the_state_hook_can_be_turned_off(self):
         copy = os.path.join(self.tmp, "o", "copy")
         phase = os.path.join(self.tmp, "phase")

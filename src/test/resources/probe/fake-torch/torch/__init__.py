@@ -189,6 +189,8 @@ from . import cuda  # noqa: E402
 from . import jit  # noqa: E402
 from . import nn  # noqa: E402
 from . import optim  # noqa: E402
+from . import serialization  # noqa: E402
+from .serialization import save  # noqa: E402,F401
 
 _lazy_modules = {"_dynamo", "_inductor"}
 

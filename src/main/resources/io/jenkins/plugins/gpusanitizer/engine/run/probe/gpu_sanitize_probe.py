@@ -158,6 +158,11 @@ def _on_torch(torch):
         elif core._MODE == "regression":
             sites._install_regression(torch)
         hello["work"] = work._install_work(torch)
+        if core._S.state is not None:
+            try:
+                hello["saveWatched"] = core._S.state.watch_save(torch)
+            except Exception as e:
+                core._error("state-save", e)
         core._emit(hello, force=True)
         import atexit
 

@@ -7,6 +7,8 @@ flags). The first open of each path outside the copy is written as one record, a
   {"type": "state", "event": "read"|"write", "path": "/abs/path", "where": "tmp"|"home"|"workspace"|"other", "ts": ...}
 `workspace` is the original working directory (a run that reached it by its absolute path, not its copy).
 
+torch.save writes through C++ and opens no file Python sees: watch_save() names its path as a write.
+
 Left out: the Python installation and every site-packages, the probe's folder and phase folder, /proc, /sys,
 /dev, /usr, /etc, /run, compile caches (Inductor, Triton, CuPy, CUDA's ~/.nv), shared libraries and Python source.
 
@@ -103,6 +105,34 @@ def install(emit, env=None):
     _chdir()
     sys.addaudithook(_hook)
     _S.installed = True
+    return True
+
+
+def watch_save(torch):
+    """torch.save writes a file through its C++ writer (PyTorchFileWriter), which opens the path without Python's
+    open(): the audit hook never sees a checkpoint saved outside the copy. The job's torch.save (and
+    torch.serialization.save, the same function) names its path as a write the way an open() for writing would be,
+    then saves exactly as it would have. Returns True when it wrapped it."""
+    original = getattr(torch, "save", None)
+    if original is None or getattr(original, "__gpu_sanitize_wrapped__", False) or not _S.installed:
+        return False
+
+    def save(obj, f, *args, **kwargs):
+        if isinstance(f, (str, bytes)) or type(f) in _path_types():
+            _hook("open", (f, "wb", 0))
+        return original(obj, f, *args, **kwargs)
+
+    for name in ("__module__", "__name__", "__qualname__", "__doc__"):
+        try:
+            setattr(save, name, getattr(original, name))
+        except (AttributeError, TypeError):
+            pass
+    save.__wrapped__ = original
+    save.__gpu_sanitize_wrapped__ = True
+    torch.save = save
+    serialization = sys.modules.get(getattr(torch, "__name__", "torch") + ".serialization")
+    if serialization is not None and getattr(serialization, "save", None) is original:
+        serialization.save = save
     return True
 
 
