@@ -74,6 +74,45 @@ public final class SanitizerOptions {
         return options;
     }
 
+    /**
+     * The launch window the tool was told ({@code --launch-skip N} / {@code -s N}, {@code --launch-count M} /
+     * {@code -c M}): the last value of each, null where it was not given or was no number; {@code unparsable} holds
+     * the options whose value was no number, as given.
+     */
+    public record Window(Long skip, Long count, List<String> unparsable) {}
+
+    /** The command's launch window; both null for a command that checks every launch. */
+    public static Window window(List<String> command) {
+        Long skip = null;
+        Long count = null;
+        List<String> unparsable = new ArrayList<>();
+        for (Option o : of(command)) {
+            boolean isSkip = o.name().equals("--launch-skip") || o.name().equals("-s");
+            boolean isCount = o.name().equals("--launch-count") || o.name().equals("-c");
+            if (!isSkip && !isCount) {
+                continue;
+            }
+            Long value = number(o.value());
+            if (value == null) {
+                unparsable.add(o.text());
+            }
+            if (isSkip) {
+                skip = value;
+            } else {
+                count = value;
+            }
+        }
+        return new Window(skip, count, List.copyOf(unparsable));
+    }
+
+    private static Long number(String value) {
+        try {
+            return value == null ? null : Long.parseLong(value.trim());
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
     /** The tool the command ran ({@code --tool X}), or null. */
     public static String tool(List<String> command) {
         for (Option o : of(command)) {

@@ -18,8 +18,7 @@ final class CoverageSection {
         for (CoverageJson c : coverage) {
             h.append("<p>").append(Html.esc(c.summary())).append("</p>");
             List<CoverageJson.Kernel> missed = c.kernels().stream()
-                    .filter(k -> !k.checked().equals(KernelCoverage.EVERY_LAUNCH)
-                            && !k.checked().equals(KernelCoverage.FIRST_LAUNCHES))
+                    .filter(k -> !KernelCoverage.isChecked(k.checked()))
                     .toList();
             if (!missed.isEmpty()) {
                 h.append("<p>Not checked, or not known to be:</p>");

@@ -30,11 +30,13 @@ public final class KernelCoverage {
     static final String NOT_IN_WINDOW = "not-checked-after-window";
     static final String UNKNOWN = "unknown";
     static final int MAX_KERNELS = 2000;
+    /** The phase whose census is read: the blocking run launches what the job launches, unchecked. */
+    private static final String CENSUS_PHASE = "blocking";
 
     private final List<Filter> include = new ArrayList<>();
     private final List<Filter> exclude = new ArrayList<>();
-    private long skip;
-    private long count;
+    private final long skip;
+    private final long count;
     private final List<String> unreadable = new ArrayList<>();
 
     private KernelCoverage(List<String> command) {
@@ -42,13 +44,20 @@ public final class KernelCoverage {
             switch (o.name()) {
                 case "--kernel-name" -> include.add(Filter.of(o.value(), unreadable, o.text()));
                 case "--kernel-name-exclude" -> exclude.add(Filter.of(o.value(), unreadable, o.text()));
-                case "--launch-skip", "-s" -> skip = number(o.value(), o.text());
-                case "--launch-count", "-c" -> count = number(o.value(), o.text());
                 case "--kernel-regex", "--kernel-regex-exclude", "--filter", "--exclude" ->
                     unreadable.add(o.text() + " (an option of older releases)");
                 default -> {}
             }
         }
+        SanitizerOptions.Window window = SanitizerOptions.window(command);
+        skip = window.skip() == null ? 0 : Math.max(0, window.skip());
+        count = window.count() == null ? 0 : Math.max(0, window.count());
+        unreadable.addAll(window.unparsable());
+    }
+
+    /** Whether a kernel's {@code checked} status says the run checked it (in every launch or its first ones). */
+    static boolean isChecked(String status) {
+        return EVERY_LAUNCH.equals(status) || FIRST_LAUNCHES.equals(status);
     }
 
     /**
@@ -61,7 +70,7 @@ public final class KernelCoverage {
         }
         KernelCensus census;
         try {
-            census = KernelCensus.read(runRoot.resolve("blocking").resolve(RunLayout.CENSUS_DIR));
+            census = KernelCensus.read(runRoot.resolve(CENSUS_PHASE).resolve(RunLayout.CENSUS_DIR));
         } catch (IOException e) {
             return List.of();
         }
@@ -101,13 +110,13 @@ public final class KernelCoverage {
                 continue;
             }
             String status = status(k);
-            switch (status) {
-                case EVERY_LAUNCH, FIRST_LAUNCHES -> checked++;
-                case UNKNOWN -> unknown++;
-                default -> {
-                    notChecked++;
-                    missed.add(k.name());
-                }
+            if (isChecked(status)) {
+                checked++;
+            } else if (UNKNOWN.equals(status)) {
+                unknown++;
+            } else {
+                notChecked++;
+                missed.add(k.name());
             }
             if (kernels.size() < MAX_KERNELS) {
                 kernels.add(new CoverageJson.Kernel(k.name(), k.first(), k.launches(), status));
@@ -122,7 +131,7 @@ public final class KernelCoverage {
         return new CoverageJson(
                 phase,
                 tool,
-                "blocking",
+                CENSUS_PHASE,
                 census.complete(),
                 distinct,
                 checked,
@@ -187,15 +196,6 @@ public final class KernelCoverage {
             s.append("; ").append(unknown).append(" not known from the census (a filter it cannot replay)");
         }
         return s.toString();
-    }
-
-    private long number(String value, String text) {
-        try {
-            return value == null ? 0 : Math.max(0, Long.parseLong(value.trim()));
-        } catch (NumberFormatException e) {
-            unreadable.add(text);
-            return 0;
-        }
     }
 
     /** One {@code --kernel-name} or {@code --kernel-name-exclude} value: every key in it must match. */

@@ -34,8 +34,7 @@ final class ReferenceKernels {
                 continue;
             }
             long checked = fresh.stream()
-                    .filter(k -> k.checked().equals(KernelCoverage.EVERY_LAUNCH)
-                            || k.checked().equals(KernelCoverage.FIRST_LAUNCHES))
+                    .filter(k -> KernelCoverage.isChecked(k.checked()))
                     .count();
             StringBuilder s = new StringBuilder()
                     .append(fresh.size())

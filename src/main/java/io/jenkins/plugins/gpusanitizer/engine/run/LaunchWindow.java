@@ -22,15 +22,9 @@ final class LaunchWindow {
         if (command == null || command.isEmpty()) {
             return null;
         }
-        Long skip = null;
-        Long count = null;
-        for (SanitizerOptions.Option o : SanitizerOptions.of(command)) {
-            if (o.name().equals("--launch-skip") || o.name().equals("-s")) {
-                skip = number(o.value());
-            } else if (o.name().equals("--launch-count") || o.name().equals("-c")) {
-                count = number(o.value());
-            }
-        }
+        SanitizerOptions.Window window = SanitizerOptions.window(command);
+        Long skip = window.skip();
+        Long count = window.count();
         boolean skipped = skip != null && skip > 0;
         boolean counted = count != null && count > 0;
         String tail = "; a pass is not a full check";
@@ -48,13 +42,5 @@ final class LaunchWindow {
                     + "): they ran unchecked" + tail;
         }
         return null;
-    }
-
-    private static Long number(String value) {
-        try {
-            return value == null ? null : Long.parseLong(value.trim());
-        } catch (NumberFormatException e) {
-            return null;
-        }
     }
 }

@@ -28,7 +28,7 @@ final class ProbeInstaller {
             .flatMap(s -> s)
             .toList();
     /** Where gpu_sanitize_census.py writes the kernel census (the blocking run's only): census-PID.jsonl, build.log. */
-    static final String CENSUS_DIR = "GPU_SANITIZE_CENSUS_DIR";
+    static final String CENSUS_VARIABLE = "GPU_SANITIZE_CENSUS_DIR";
 
     static final String OUT = "GPU_SANITIZE_PROBE_OUT";
     static final String MODE = "GPU_SANITIZE_PROBE_MODE";
@@ -114,7 +114,7 @@ final class ProbeInstaller {
         env.put(MODE, phase.id());
         if (phase == Phase.BLOCKING) {
             // the plain run's kernel census (issue #49): the blocking run launches what the job launches, unchecked
-            env.put(CENSUS_DIR, phaseDir.resolve(RunLayout.CENSUS_DIR).toString());
+            env.put(CENSUS_VARIABLE, phaseDir.resolve(RunLayout.CENSUS_DIR).toString());
         }
         return env;
     }

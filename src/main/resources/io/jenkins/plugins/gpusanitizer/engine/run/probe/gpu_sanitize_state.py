@@ -20,6 +20,7 @@ GPU_SANITIZE_PROBE_ROOT: the root of the run's copy (the runner's; else the proc
 GPU_SANITIZE_PROBE_WORKSPACE: the original working directory the copy was taken from.
 """
 
+import functools
 import os
 import sys
 import threading
@@ -122,12 +123,7 @@ def watch_save(torch):
             _hook("open", (f, "wb", 0))
         return original(obj, f, *args, **kwargs)
 
-    for name in ("__module__", "__name__", "__qualname__", "__doc__"):
-        try:
-            setattr(save, name, getattr(original, name))
-        except (AttributeError, TypeError):
-            pass
-    save.__wrapped__ = original
+    functools.update_wrapper(save, original)
     save.__gpu_sanitize_wrapped__ = True
     torch.save = save
     serialization = sys.modules.get(getattr(torch, "__name__", "torch") + ".serialization")
