@@ -287,6 +287,46 @@ class ProbeTest(unittest.TestCase):
         [end] = [r for r in work if r["event"] == "exit"]
         self.assertEqual((0, 6), (end["steps"], end["backward"]))
 
+    def coverage_stop(self, content, mode="sanitizer"):
+        """train_steps.py with GPU_SANITIZE_COVERAGE_STOP naming a file that holds CONTENT (None: no file yet)."""
+        stop = os.path.join(self.tmp, "coverage-stop.json")
+        if content is not None:
+            with open(stop, "w") as f:
+                f.write(content)
+        return self.run_job("train_steps.py", mode, env={"GPU_SANITIZE_COVERAGE_STOP": stop})
+
+    def test_the_sanitizer_run_ends_itself_at_the_coverage_stop_the_runner_wrote(self):
+        rc, out, err, records = self.coverage_stop('{"unit": "steps", "at": 3}')
+        self.assertEqual(0, rc, err)
+        # the stop is in step 3's optimizer post hook, inside opt.step(): the job's own "step 3" line is never reached
+        self.assertEqual("step 1\nstep 2\n", out, "the job's output up to the stop, flushed; nothing after")
+        [stop] = self.of(records, "coverage-stop")
+        self.assertEqual(("steps", 3, 3, 3, True), (stop["unit"], stop["at"], stop["steps"], stop["backward"],
+                                                    stop["synchronized"]))
+        [end] = [r for r in self.of(records, "work") if r["event"] == "exit"]
+        self.assertEqual((3, 3), (end["steps"], end["backward"]), "the work's exit record says what was done")
+
+    def test_a_coverage_stop_in_backward_passes_ends_the_run_before_that_pass(self):
+        rc, out, err, records = self.coverage_stop('{"unit": "backward", "at": 2}')
+        self.assertEqual(0, rc, err)
+        self.assertEqual("step 1\n", out)
+        [stop] = self.of(records, "coverage-stop")
+        self.assertEqual(("backward", 2, 1, 2), (stop["unit"], stop["at"], stop["steps"], stop["backward"]))
+
+    def test_without_a_stop_written_or_with_a_broken_one_the_job_runs_to_its_end(self):
+        off = self.run_job("train_steps.py", None)
+        for content in (None, "{\"unit\": \"steps\"", '{"unit": "epochs", "at": 2}', '{"unit": "steps", "at": 0}'):
+            rc, out, err, records = self.coverage_stop(content)
+            self.assertEqual(off[:3], (rc, out, err), content)
+            self.assertEqual([], self.of(records, "coverage-stop"), content)
+
+    def test_only_the_sanitizer_run_honours_a_coverage_stop(self):
+        off = self.run_job("train_steps.py", None)
+        for mode in ("blocking", "regression"):
+            rc, out, err, records = self.coverage_stop('{"unit": "steps", "at": 3}', mode)
+            self.assertEqual(off[:3], (rc, out, err), mode)
+            self.assertEqual([], self.of(records, "coverage-stop"), mode)
+
     def test_optimizers_built_and_their_states_loaded_are_counted_where_no_step_was_taken(self):
         rc, out, err, records = self.same_with_and_without("resumed.py", "regression")
         self.assertEqual(0, rc, err)

@@ -551,6 +551,45 @@ class CensusTest(PartTest):
         self.assertIn("-I" + os.path.join(toolkit, "include"), log.splitlines()[-1])
         self.assertIn(lib, log.splitlines()[-1])
 
+    def test_the_probe_reads_the_count_step_by_step_from_the_library_the_driver_loaded(self):
+        site, lib = self.wheel()
+        out = os.path.join(self.folder(), "census")
+        probe_out = os.path.join(self.folder(), "probe.jsonl")
+        body = "\n".join([
+            "import gpu_sanitize_coverage as coverage",
+            "launch(2, 'gemm')",
+            "coverage.tick('backward', 0, 1)",  # the first pass: one kernel so far
+            "launch(2, 'gemm')",
+            "coverage.tick('step', 1, 1)",  # nothing new: no record
+            "launch(2, 'softmax')",
+            "launch(1, 'softmax')",  # the driver's side of the same launch is a pair of its own
+            "coverage.tick('backward', 1, 2)",
+            "coverage.tick('step', 2, 2)",
+            "print('count', ctypes.CDLL(injection).gpu_sanitize_census_distinct())"])
+        printed, lines = self.job(site, lib, out, body, env={
+            "GPU_SANITIZE_PROBE_OUT": probe_out, "GPU_SANITIZE_PROBE_MODE": "blocking"})
+        self.assertIn("count 3", printed)
+        with open(probe_out) as f:
+            records = [json.loads(line) for line in f]
+        self.assertEqual([("backward", 0, 1, 1), ("backward", 1, 2, 3)],
+                         [(r["hook"], r["steps"], r["backward"], r["distinct"]) for r in records
+                          if r["type"] == "census"])
+        self.assertEqual(3, [r for r in lines if r["type"] == "total"][0]["distinct"], "the same count at the exit")
+
+    def test_without_the_census_loaded_the_probe_counts_nothing(self):
+        probe_out = os.path.join(self.folder(), "probe.jsonl")
+        script = "\n".join([
+            "import sys",
+            "sys.path[:0] = [%r]" % PROBE_DIR,
+            "import gpu_sanitize_coverage as coverage",
+            "coverage.tick('step', 1, 1)"])
+        env = dict(os.environ, GPU_SANITIZE_PROBE_OUT=probe_out, GPU_SANITIZE_PROBE_MODE="blocking",
+                   CUDA_INJECTION64_PATH=os.path.join(self.folder(), "launch_census.so"))
+        done = subprocess.run([sys.executable, "-c", script], env=env, stdout=subprocess.PIPE,
+                              stderr=subprocess.STDOUT, universal_newlines=True)
+        self.assertEqual(0, done.returncode, done.stdout)
+        self.assertFalse(os.path.exists(probe_out) and open(probe_out).read().strip(), "no census record, no error")
+
     def test_a_process_killed_before_its_exit_keeps_the_kernels_it_launched_first(self):
         site, lib = self.wheel()
         out = os.path.join(self.folder(), "census")

@@ -61,7 +61,8 @@ public final class RunLayout {
             "gpu_sanitize_sites.py",
             "gpu_sanitize_work.py",
             "gpu_sanitize_state.py",
-            "gpu_sanitize_census.py");
+            "gpu_sanitize_census.py",
+            "gpu_sanitize_coverage.py");
 
     /** The kernel census's source beside the probe's modules: built by gpu_sanitize_census.py in the job's environment. */
     public static final String CENSUS_SOURCE = "gpu_sanitize_census.c";

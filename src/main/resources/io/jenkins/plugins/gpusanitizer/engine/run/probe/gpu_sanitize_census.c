@@ -9,6 +9,7 @@
  *                                                     before it in this process (so a run cut or killed keeps these)
  *   {"type":"kernel","domain":D,"name":N,"launches":L,"first":I}   at the process's exit, one per (domain, kernel)
  *   {"type":"total","pid":P,"launches":{"driver":L,"runtime":L},"distinct":K,"overflow":O}   at exit, last
+ * and answers gpu_sanitize_census_distinct() while the process runs (the probe's step-by-step count, issue #49).
  * D is "driver" or "runtime": a runtime launch reaches the driver's callback too on CUDA 12 and 13, so the reader keeps
  * the domain that saw more (cuBLASLt and Triton launch through the driver only). A CUDA graph launch is one launch of
  * "(graph)": the kernels inside a graph are not seen one by one.
@@ -44,6 +45,7 @@ static uint64_t distinct;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static pid_t owner;
 static int out = -1;
+static int subscribed;
 
 static int slot_domain(CUpti_CallbackDomain domain) { return domain == CUPTI_CB_DOMAIN_DRIVER_API ? 0 : 1; }
 static const char *domain_name(int d) { return d == 0 ? "driver" : "runtime"; }
@@ -106,7 +108,7 @@ static void count(const char *name, CUpti_CallbackDomain cupti_domain) {
             s->domain = domain;
             s->launches = 1;
             s->first = index;
-            distinct++;
+            __atomic_add_fetch(&distinct, 1, __ATOMIC_RELAXED); /* read without the lock, below */
             first_seen(name, domain, index);
             pthread_mutex_unlock(&lock);
             return;
@@ -159,6 +161,16 @@ static void dump(void) {
     pthread_mutex_unlock(&lock);
 }
 
+/* The distinct (domain, kernel) pairs seen so far, or -1 when the census is not counting in this process (not
+ * subscribed, or a forked child): the probe reads it at each optimizer step and backward pass (gpu_sanitize_coverage.py)
+ * to say after which step the plain run launched no new kernel. */
+__attribute__((visibility("default"))) long long gpu_sanitize_census_distinct(void) {
+    if (!__atomic_load_n(&subscribed, __ATOMIC_ACQUIRE) || getpid() != owner) {
+        return -1;
+    }
+    return (long long)__atomic_load_n(&distinct, __ATOMIC_RELAXED);
+}
+
 static int enable(CUpti_SubscriberHandle sub, CUpti_CallbackDomain domain, CUpti_CallbackId cbid) {
     return cuptiEnableCallback(1, sub, domain, cbid) == CUPTI_SUCCESS;
 }
@@ -189,5 +201,6 @@ int InitializeInjection(void) {
     enable(sub, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernelExC_v11060);
     enable(sub, CUPTI_CB_DOMAIN_RUNTIME_API, CUPTI_RUNTIME_TRACE_CBID_cudaLaunchCooperativeKernel_v9000);
     atexit(dump);
+    __atomic_store_n(&subscribed, 1, __ATOMIC_RELEASE);
     return 1;
 }

@@ -56,6 +56,7 @@ The probe's parts, one module each beside this file (this one loads them and act
   gpu_sanitize_work.py       every mode: proof of work (steps, backward passes, optimizers, the CUDA context)
   gpu_sanitize_state.py      every mode: files opened outside the run's copy (an audit hook, armed before torch)
   gpu_sanitize_census.py     blocking mode: the kernel census (gpu_sanitize_census.c, a CUPTI injection it builds)
+  gpu_sanitize_coverage.py   blocking mode: the census's count step by step; sanitizer mode: the coverage stop
 """
 
 import importlib.util
@@ -90,6 +91,7 @@ blocking = _load("gpu_sanitize_blocking")
 _load("gpu_sanitize_no_import")
 sites = _load("gpu_sanitize_sites")
 work = _load("gpu_sanitize_work")
+coverage = _load("gpu_sanitize_coverage")
 
 
 def _after_fork():
@@ -97,6 +99,7 @@ def _after_fork():
     thread of the parent held at the fork would never be released in the child."""
     core._after_fork()
     work._work_after_fork()
+    coverage._after_fork()
     alloc._alloc_after_fork()
     if core._S.state is not None:
         core._S.state.after_fork()

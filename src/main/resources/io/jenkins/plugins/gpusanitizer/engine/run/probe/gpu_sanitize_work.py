@@ -56,6 +56,7 @@ def _work_step(optimizer, args, kwargs):
     """torch's global optimizer-step post hook: one counter, a progress record every few seconds."""
     _W.steps += 1
     _work_progress(_W.steps == 1)
+    _coverage_tick("step")
 
 
 def _work_progress(first):
@@ -67,6 +68,13 @@ def _work_progress(first):
                         "ts": round(now, 3)}, force=True)
     except Exception:
         pass
+
+
+def _coverage_tick(hook):
+    """The census's count in the blocking run, the coverage stop in the sanitizer run (gpu_sanitize_coverage.py)."""
+    coverage = sys.modules.get("gpu_sanitize_coverage")
+    if coverage is not None:
+        coverage.tick(hook, _W.steps, _W.backward)
 
 
 def _counting_optimizer(original, counter):
@@ -99,6 +107,7 @@ def _counting_backward(original):
     def counted(*args, **kwargs):
         _W.backward += 1
         _work_progress(_W.backward == 1)
+        _coverage_tick("backward")
         return original(*args, **kwargs)
 
     counted._gpu_sanitize_probe = True
