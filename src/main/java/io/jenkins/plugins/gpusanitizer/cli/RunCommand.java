@@ -1,5 +1,6 @@
 package io.jenkins.plugins.gpusanitizer.cli;
 
+import io.jenkins.plugins.gpusanitizer.engine.model.CoverageMode;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
@@ -87,6 +88,14 @@ final class RunCommand implements Callable<Integer> {
             description =
                     "end each sanitizer run once N distinct defects were seen (saves GPU time on a job that errors every step; the report says it stopped early). Default 0: never.")
     int stopAfterDefects;
+
+    @Option(
+            names = "--coverage",
+            paramLabel = "MODE",
+            defaultValue = "kernels",
+            description =
+                    "how much of the job the sanitizer run checks: 'kernels' (default) every launch until the job has launched every kernel the blocking run launched, then it ends one optimizer step (or backward pass) after the step by which the blocking run had launched them all (the whole job where new kernels come until its last step); 'full' every launch of the whole job.")
+    String coverage;
 
     @Option(
             names = "--keep-caching-allocator",
@@ -370,6 +379,11 @@ final class RunCommand implements Callable<Integer> {
             s.timeoutSeconds(phase(cl, "--timeout", k), v);
         });
         s.stopAfterDefects(stopAfterDefects);
+        try {
+            s.coverage(CoverageMode.of(coverage, "--coverage"));
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(cl, e.getMessage());
+        }
         if (gpus != null) {
             s.gpus(gpus, "--gpu");
         }

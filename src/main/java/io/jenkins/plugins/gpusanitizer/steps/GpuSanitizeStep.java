@@ -47,6 +47,7 @@ public class GpuSanitizeStep extends Step implements Serializable {
     static final String DEFAULT_TOOLS = "memcheck";
 
     static final String DEFAULT_PHASES = "sanitizer,blocking,regression";
+    static final String DEFAULT_COVERAGE = "kernels";
     static final String DEFAULT_ID = "gpu-sanitizer";
     static final String DEFAULT_NAME = "GPU Sanitizer";
 
@@ -60,6 +61,7 @@ public class GpuSanitizeStep extends Step implements Serializable {
     private List<SanitizerTool> sanitizerTools;
     private int printLimit = 1000;
     private int stopAfterDefects;
+    private String sanitizerCoverage = DEFAULT_COVERAGE;
     private boolean keepCachingAllocator;
     private String phases = DEFAULT_PHASES;
     private int sanitizerTimeout = 3600;
@@ -175,6 +177,15 @@ public class GpuSanitizeStep extends Step implements Serializable {
     @DataBoundSetter
     public void setStopAfterDefects(int stopAfterDefects) {
         this.stopAfterDefects = stopAfterDefects;
+    }
+
+    public String getSanitizerCoverage() {
+        return sanitizerCoverage;
+    }
+
+    @DataBoundSetter
+    public void setSanitizerCoverage(String sanitizerCoverage) {
+        this.sanitizerCoverage = blankTo(sanitizerCoverage, DEFAULT_COVERAGE);
     }
 
     public boolean isKeepCachingAllocator() {

@@ -2,6 +2,7 @@ package io.jenkins.plugins.gpusanitizer.steps;
 
 import io.jenkins.plugins.gpusanitizer.engine.gate.GateAction;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
+import io.jenkins.plugins.gpusanitizer.engine.model.CoverageMode;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.run.Phase;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunSpec;
@@ -34,6 +35,7 @@ final class RunSpecMapping {
                 .command(List.of(required(step.getCommand(), "command")))
                 .printLimit(step.getPrintLimit())
                 .stopAfterDefects(step.getStopAfterDefects())
+                .coverage(CoverageMode.of(step.getSanitizerCoverage(), "sanitizerCoverage"))
                 .keepCachingAllocator(step.isKeepCachingAllocator())
                 .regressionSeconds(step.getRegressionSeconds())
                 .regressionMultiple(step.getRegressionMultiple())

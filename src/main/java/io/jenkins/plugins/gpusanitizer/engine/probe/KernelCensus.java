@@ -78,6 +78,45 @@ public record KernelCensus(List<Kernel> kernels, int processes, boolean complete
         return new KernelCensus(List.copyOf(kernels), files.size(), complete, List.copyOf(problems));
     }
 
+    /**
+     * Each process's count at its exit of distinct (domain, kernel) pairs, the census's own {@code total} line: the
+     * unit of the probe's step-by-step {@code census} records ({@link ProbeLog.CensusCount}). A process killed before
+     * its exit has none.
+     */
+    public static Map<Long, Long> distinctAtExit(Path dir) throws IOException {
+        Map<Long, Long> totals = new LinkedHashMap<>();
+        if (!Files.isDirectory(dir)) {
+            return totals;
+        }
+        List<Path> files;
+        try (Stream<Path> s = Files.list(dir)) {
+            files = s.filter(p -> FILE.matcher(String.valueOf(p.getFileName())).matches())
+                    .sorted()
+                    .limit(MAX_FILES)
+                    .toList();
+        }
+        for (Path f : files) {
+            try (BufferedReader r = Files.newBufferedReader(f, StandardCharsets.UTF_8)) {
+                long n = 0;
+                for (String line = r.readLine(); line != null && n < MAX_LINES; line = r.readLine(), n++) {
+                    if (!line.contains("\"total\"")) {
+                        continue;
+                    }
+                    try {
+                        JsonNode o = JSON.readTree(line);
+                        if ("total".equals(o.path("type").asText())) {
+                            totals.put(
+                                    o.path("pid").asLong(), o.path("distinct").asLong());
+                        }
+                    } catch (IOException e) {
+                        // a line cut by a kill: the process has no total
+                    }
+                }
+            }
+        }
+        return totals;
+    }
+
     private static Kernel merge(Kernel a, Kernel b) {
         Long launches = a.launches() == null
                 ? b.launches()

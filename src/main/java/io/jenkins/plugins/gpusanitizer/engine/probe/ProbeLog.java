@@ -17,6 +17,10 @@ import java.util.Map;
  * @param truncated the file was longer than the bound and its end was not read
  * @param state     files the job's processes opened outside their run's copy of the working directory (the probe's
  *                  {@code state} records), each path once per event, in the order first seen
+ * @param census    the blocking run's distinct-kernel counts as they grew, step by step ({@code census} records, issue
+ *                  #49)
+ * @param coverageStops where the sanitizer run's probe ended the job at the runner's coverage stop ({@code
+ *                  coverage-stop} records)
  */
 public record ProbeLog(
         String phase,
@@ -34,7 +38,23 @@ public record ProbeLog(
         long badLines,
         boolean cutLastLine,
         boolean truncated,
-        List<StateAccess> state) {
+        List<StateAccess> state,
+        List<CensusCount> census,
+        List<CoverageStop> coverageStops) {
+
+    public ProbeLog {
+        census = List.copyOf(census);
+        coverageStops = List.copyOf(coverageStops);
+    }
+
+    /**
+     * The census's count of distinct kernels (domain and name pairs) in one process when it grew, read at an optimizer
+     * step's post hook ({@code hook} "step") or at a backward pass's call ("backward"), with the counts then.
+     */
+    public record CensusCount(long pid, String hook, long steps, long backward, long distinct) {}
+
+    /** The sanitizer run's probe ended the job at the coverage stop {@code (unit, at)}, its counts then. */
+    public record CoverageStop(long pid, String unit, long at, long steps, long backward, boolean synchronizedGpu) {}
 
     /**
      * What one process did on the GPU (the probe's {@code work} records, issue #40).

@@ -37,6 +37,8 @@ public final class ProbeParser {
     static final int MAX_FRAMES = 8;
     static final int MAX_ARGS = 8;
     static final int MAX_SITES_PER_SAMPLE = 100;
+    /** Census counts kept: one per growth of a process's distinct kernels, bounded by the census's own slots. */
+    static final int MAX_CENSUS_COUNTS = 1 << 16;
     /** Distinct files opened outside the copy kept: a job that reads a dataset of many files outside names enough. */
     static final int MAX_STATE = 1_000;
 
@@ -62,6 +64,8 @@ public final class ProbeParser {
                 0,
                 false,
                 false,
+                List.of(),
+                List.of(),
                 List.of());
     }
 
@@ -139,7 +143,9 @@ public final class ProbeParser {
                 s.badLines,
                 s.cutLastLine,
                 s.truncated,
-                List.copyOf(s.state.values()));
+                List.copyOf(s.state.values()),
+                s.census,
+                s.coverageStops);
     }
 
     private static boolean endsWithNewline(Path file) throws IOException {
@@ -165,6 +171,8 @@ public final class ProbeParser {
         final Map<Long, List<ProbeLog.Sample>> samples = new LinkedHashMap<>();
         final Map<Long, String> ranks = new LinkedHashMap<>();
         final Set<String> errors = new LinkedHashSet<>();
+        final List<ProbeLog.CensusCount> census = new ArrayList<>();
+        final List<ProbeLog.CoverageStop> coverageStops = new ArrayList<>();
         long records;
         long badLines;
         boolean lastBad;
@@ -243,6 +251,27 @@ public final class ProbeParser {
                             n.hasNonNull("watchedCalls") ? n.get("watchedCalls").asLong() : null,
                             n.hasNonNull("samples") ? n.get("samples").asLong() : null));
                 case "work" -> work(n, pid);
+                case "census" -> {
+                    if (census.size() < MAX_CENSUS_COUNTS) {
+                        census.add(new ProbeLog.CensusCount(
+                                pid,
+                                n.path("hook").asText(""),
+                                n.path("steps").asLong(0),
+                                n.path("backward").asLong(0),
+                                n.path("distinct").asLong(0)));
+                    }
+                }
+                case "coverage-stop" -> {
+                    if (coverageStops.size() < MAX_CENSUS_COUNTS) {
+                        coverageStops.add(new ProbeLog.CoverageStop(
+                                pid,
+                                n.path("unit").asText(""),
+                                n.path("at").asLong(0),
+                                n.path("steps").asLong(0),
+                                n.path("backward").asLong(0),
+                                n.path("synchronized").asBoolean(false)));
+                    }
+                }
                 case "state" -> state(n, pid);
                 case "probe-error" ->
                     error(text(n, "where") + ": " + text(n, "error") + (rank == null ? "" : " (rank " + rank + ")"));

@@ -2,7 +2,10 @@ package io.jenkins.plugins.gpusanitizer.engine.report;
 
 import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.model.SanitizerOptions;
+import io.jenkins.plugins.gpusanitizer.engine.probe.CoverageDecision;
 import io.jenkins.plugins.gpusanitizer.engine.probe.KernelCensus;
+import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeLog;
+import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeParser;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -38,6 +41,8 @@ public final class KernelCoverage {
     private final long skip;
     private final long count;
     private final List<String> unreadable = new ArrayList<>();
+    /** The run ended at its coverage stop (issue #49): each kernel's launches up to the stop were checked, no later. */
+    private String stoppedAt;
 
     private KernelCoverage(List<String> command) {
         for (SanitizerOptions.Option o : SanitizerOptions.of(command)) {
@@ -77,7 +82,7 @@ public final class KernelCoverage {
         List<CoverageJson> out = new ArrayList<>();
         for (Report.PhaseJson p : execution.phases()) {
             if (p.tool() != null && p.command() != null && !p.command().isEmpty()) {
-                CoverageJson c = of(p.name(), p.tool(), p.command(), census);
+                CoverageJson c = of(p.name(), p.tool(), p.command(), census, stoppedAt(runRoot.resolve(p.name())));
                 if (c != null) {
                     out.add(c);
                 }
@@ -88,10 +93,34 @@ public final class KernelCoverage {
 
     /** The coverage of one sanitizer run against the census; null without a census. */
     static CoverageJson of(String phase, String tool, List<String> command, KernelCensus census) {
+        return of(phase, tool, command, census, null);
+    }
+
+    /**
+     * The same for a run that ended at its coverage stop ({@code stoppedAt}, e.g. "optimizer step 3"; null for a run
+     * that went on to its end): the stop comes after every census kernel's first launch, so each was checked in its
+     * first launches.
+     */
+    static CoverageJson of(String phase, String tool, List<String> command, KernelCensus census, String stoppedAt) {
         if (census == null || census.isEmpty()) {
             return null;
         }
-        return new KernelCoverage(command).judge(phase, tool, census);
+        KernelCoverage coverage = new KernelCoverage(command);
+        coverage.stoppedAt = stoppedAt;
+        return coverage.judge(phase, tool, census);
+    }
+
+    /** Where the run in {@code phaseDir} ended at the coverage stop its runner decided; null where it did not. */
+    static String stoppedAt(Path phaseDir) {
+        CoverageDecision decision = CoverageDecision.read(phaseDir);
+        if (decision == null || !decision.stops()) {
+            return null;
+        }
+        ProbeLog log = new ProbeParser().parse("sanitizer", phaseDir.resolve(RunLayout.PROBE_JSONL));
+        return decision.agreesWith(log.coverageStops())
+                ? (CoverageDecision.STEPS.equals(decision.unit()) ? "optimizer step " : "backward pass ")
+                        + decision.at()
+                : null;
     }
 
     private CoverageJson judge(String phase, String tool, KernelCensus census) {
@@ -151,7 +180,7 @@ public final class KernelCoverage {
             return NOT_BY_NAME;
         }
         if (skip == 0 && count == 0) {
-            return EVERY_LAUNCH;
+            return stoppedAt == null ? EVERY_LAUNCH : FIRST_LAUNCHES;
         }
         boolean filtered = !include.isEmpty() || !exclude.isEmpty();
         // the filters count only their own launches: a kernel's index among them is at most its index among all
@@ -184,7 +213,13 @@ public final class KernelCoverage {
         if (!complete) {
             s.append(" before it stopped");
         }
-        s.append(skip == 0 && count == 0 ? " (every launch of each)" : " (a launch window: the first launches)");
+        if (stoppedAt != null) {
+            s.append(" (every launch of each until the coverage stop at the job's ")
+                    .append(stoppedAt)
+                    .append(')');
+        } else {
+            s.append(skip == 0 && count == 0 ? " (every launch of each)" : " (a launch window: the first launches)");
+        }
         if (notChecked > 0) {
             s.append("; ").append(notChecked).append(" never: ");
             s.append(String.join(", ", missed.subList(0, Math.min(5, missed.size()))));

@@ -139,6 +139,7 @@ final class BlockingPhase {
                         .build());
         context.reference().offer(result.timeToFailure(), ReferenceTime.BLOCKING);
         copyGeneratedCode(phaseDir);
+        context.blockingEnd().ended(result);
         return result;
     }
 

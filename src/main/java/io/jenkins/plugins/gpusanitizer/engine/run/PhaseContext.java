@@ -8,7 +8,8 @@ import java.util.Map;
 
 /**
  * What the phase classes share for one run: the spec, the inherited environment, the run directory,
- * the launcher, the progress log, and the state whose owners they update (reasons, reference time).
+ * the launcher, the progress log, and the state whose owners they update (reasons, reference time, the blocking run's
+ * end).
  */
 record PhaseContext(
         RunSpec spec,
@@ -20,7 +21,8 @@ record PhaseContext(
         ReferenceTime reference,
         EnvironmentCheck environmentCheck,
         PhaseProbe probe,
-        ToolLocator tools) {
+        ToolLocator tools,
+        BlockingEnd blockingEnd) {
     /**
      * The whole environment, once the check answered. The phases started before its answer take what they need
      * otherwise: the sanitizer run the tool's path ({@link EnvironmentCheck#partial()}), a blocking or regression run

@@ -117,6 +117,7 @@ public final class RunDirectory {
         reasons.addAll(
                 new ProofOfWork(work.stream().map(RunWorkReader.Read::work).toList()).reasons());
         reasons.addAll(DeliberateStop.uncheckedPastTheStop(record, analysis, policy));
+        reasons.addAll(CoverageReasons.of(record, this));
         reasons.addAll(SanitizerOnlyDeath.graded(
                 record, DeliberateStop.expected(record, analysis.gate().reasons()), sanitizerOutOfMemory(record)));
         Gate.Result gate = new Gate.Result(Gate.verdictOf(reasons), Gate.ordered(reasons));

@@ -3,6 +3,7 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 import io.jenkins.plugins.gpusanitizer.engine.findings.PatternSuppression;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GateAction;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
+import io.jenkins.plugins.gpusanitizer.engine.model.CoverageMode;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.run.process.PhaseProcess;
 import io.jenkins.plugins.gpusanitizer.engine.run.workspace.Isolation;
@@ -37,6 +38,9 @@ public final class RunSpec implements Serializable {
     private int padding = 4096;
 
     private boolean keepCachingAllocator;
+    /** How much of the job the sanitizer run checks (issue #49): until every kernel the plain run launched ran, or all. */
+    private CoverageMode coverage = CoverageMode.KERNELS;
+
     private List<Phase> phases = new ArrayList<>(List.of(Phase.SANITIZER, Phase.BLOCKING, Phase.REGRESSION));
     private final Map<Phase, Integer> timeoutSeconds =
             new EnumMap<>(Map.of(Phase.SANITIZER, 3600, Phase.BLOCKING, 3600, Phase.REGRESSION, 3600));
@@ -299,6 +303,15 @@ public final class RunSpec implements Serializable {
     /** End a sanitizer run once this many distinct unsuppressed defects were seen; 0 = never (default). */
     public int stopAfterDefects() {
         return stopAfterDefects;
+    }
+
+    public CoverageMode coverage() {
+        return coverage;
+    }
+
+    public RunSpec coverage(CoverageMode mode) {
+        coverage = mode == null ? CoverageMode.KERNELS : mode;
+        return this;
     }
 
     public RunSpec stopAfterDefects(int n) {

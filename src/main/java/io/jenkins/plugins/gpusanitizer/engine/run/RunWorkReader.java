@@ -60,7 +60,9 @@ final class RunWorkReader {
                             p.name(),
                             sanitizer,
                             p.command(),
-                            end(p),
+                            sanitizer && log != null && CoverageReasons.stoppedAsDecided(folder, log)
+                                    ? RunWork.End.STOPPED
+                                    : end(p),
                             p.wallSeconds(),
                             probe(probed, log),
                             log == null ? 0 : log.processes().size(),

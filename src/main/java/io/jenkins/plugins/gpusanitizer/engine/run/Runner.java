@@ -367,7 +367,17 @@ public final class Runner {
                 new PhaseLauncher(spec, baseEnv, secrets, dir, progress, runId, starter, owner, lease, workspaces());
         PhaseProbe probe = new PhaseProbe(spec, baseEnv, new ProbeInstaller(dir.root()), reasons);
         return new PhaseContext(
-                spec, Map.copyOf(baseEnv), dir, launcher, progress, reasons, reference, environment, probe, tools);
+                spec,
+                Map.copyOf(baseEnv),
+                dir,
+                launcher,
+                progress,
+                reasons,
+                reference,
+                environment,
+                probe,
+                tools,
+                new BlockingEnd());
     }
 
     private RunWorkspaces workspaces;

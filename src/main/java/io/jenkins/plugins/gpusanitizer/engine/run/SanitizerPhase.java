@@ -105,6 +105,18 @@ final class SanitizerPhase {
         // mode
         Map<String, String> probe = context.probe().sanitizerEnv(phaseDir);
         set.putAll(probe);
+        // coverage mode kernels: the probe ends the job at the step the blocking run's census decides (issue #49)
+        CoverageStop coverage = CoverageStop.start(
+                spec.coverage(),
+                !probe.isEmpty(),
+                phaseDir,
+                context.dir().dir(Phase.BLOCKING.id()),
+                context.blockingEnd(),
+                context.progress(),
+                name);
+        if (coverage != null) {
+            set.put(CoverageStop.VARIABLE, coverage.stopFile().toString());
+        }
         List<String> argv = argv(phaseDir, log);
         if (!probe.isEmpty()) {
             // the allocation record says the guard zone the driver counts in each size: BufferNamer matches exactly
@@ -115,6 +127,9 @@ final class SanitizerPhase {
         // started beside the environment check, the run stops when the check finds the environment unusable
         EnvironmentCheck check = context.environmentCheck();
         Supplier<String> stopEarly = () -> {
+            if (coverage != null) {
+                coverage.poll();
+            }
             String unusable = check.stopReason();
             if (unusable != null) {
                 return unusable;

@@ -1,0 +1,119 @@
+package io.jenkins.plugins.gpusanitizer.engine.probe;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.jenkins.plugins.gpusanitizer.engine.model.CoverageMode;
+import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Where a sanitizer run ends (issue #49), kept in its phase folder as {@value #FILE}: in {@link CoverageMode#KERNELS}
+ * the runner decides, once the blocking run beside it ended, the optimizer step (or backward pass) at which the
+ * sanitizer run's probe ends the job: the one after the step by which the blocking run had launched every kernel of
+ * its census. The probe reads only {@value #STOP_FILE} ({@code unit}, {@code at}); this file is the report's, with the
+ * reason, so a run stopped at a point nobody decided is told from one stopped where it was.
+ *
+ * @param mode    the coverage mode the run was asked for
+ * @param unit    {@code steps} or {@code backward} where it stops; null where it runs to its end
+ * @param at      the count at which the probe ends the job; null where it runs to its end
+ * @param of      the blocking run's count in that unit: the whole job's
+ * @param kernels the distinct kernels of the blocking run's census
+ * @param reason  why it stops there, or why it runs to its end; null while the blocking run goes on
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record CoverageDecision(String mode, String unit, Long at, Long of, Integer kernels, String reason) {
+    public static final String FILE = "coverage.json";
+    public static final String STOP_FILE = "coverage-stop.json";
+    public static final String STEPS = "steps";
+    public static final String BACKWARD = "backward";
+
+    private static final ObjectMapper JSON = JsonMapper.builder().build();
+
+    /** Asked for, not decided yet (the blocking run goes on), or {@code full}: nothing to decide. */
+    public static CoverageDecision asked(CoverageMode mode) {
+        return new CoverageDecision(
+                mode.id(),
+                null,
+                null,
+                null,
+                null,
+                mode == CoverageMode.FULL ? "--coverage full: every launch of the whole job" : null);
+    }
+
+    public boolean stops() {
+        return at != null && unit != null;
+    }
+
+    /** Whether the runner decided (a stop, or to run to the end); false while the blocking run goes on. */
+    public boolean decided() {
+        return reason != null;
+    }
+
+    /**
+     * The decision from a blocking run that ended: stop where its census says every kernel had appeared, or run to
+     * the end, said why.
+     *
+     * @param blockingDir    the blocking run's folder (its {@code census/} and {@code probe.jsonl})
+     * @param blockingPassed it ended by itself with exit code 0: a run that failed or was stopped is no measure of what
+     *                       the job launches
+     */
+    public static CoverageDecision decide(Path blockingDir, boolean blockingPassed) throws IOException {
+        if (!blockingPassed) {
+            return toEnd("the blocking run did not end clean, so it is no measure of the kernels the job launches");
+        }
+        Path censusDir = blockingDir.resolve(RunLayout.CENSUS_DIR);
+        KernelCensus census = KernelCensus.read(censusDir);
+        if (census.isEmpty()) {
+            return toEnd("the blocking run has no kernel census (" + RunLayout.CENSUS_DIR + "/build.log says why)");
+        }
+        if (!census.complete()) {
+            return toEnd("a process of the blocking run wrote no census totals at its exit");
+        }
+        ProbeLog log = new ProbeParser().parse("blocking", blockingDir.resolve(RunLayout.PROBE_JSONL));
+        return StopPoint.of(KernelCensus.distinctAtExit(censusDir), log)
+                .decision(census.kernels().size());
+    }
+
+    static CoverageDecision toEnd(String why) {
+        return new CoverageDecision(
+                CoverageMode.KERNELS.id(), null, null, null, null, "the sanitizer run checks the whole job: " + why);
+    }
+
+    /** The decision in a phase folder; null where there is none or it cannot be read. */
+    public static CoverageDecision read(Path phaseDir) {
+        Path f = phaseDir.resolve(FILE);
+        try {
+            return Files.isRegularFile(f) ? JSON.readValue(f.toFile(), CoverageDecision.class) : null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
+    /** Writes this decision, and where it stops the probe's stop file after it; each file whole or not at all. */
+    public void write(Path phaseDir) throws IOException {
+        atomically(phaseDir.resolve(FILE), JSON.writeValueAsBytes(this));
+        if (stops()) {
+            atomically(phaseDir.resolve(STOP_FILE), JSON.writeValueAsBytes(Map.of("unit", unit, "at", at)));
+        }
+    }
+
+    private static void atomically(Path target, byte[] bytes) throws IOException {
+        Path partial = target.resolveSibling(target.getFileName() + ".partial");
+        Files.write(partial, bytes);
+        Files.move(partial, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    /**
+     * Whether a sanitizer run's probe stopped where this decision said: every stop record at this unit and count.
+     * False where it stopped with no stop decided: the run is then not known to have reached its coverage.
+     */
+    public boolean agreesWith(List<ProbeLog.CoverageStop> stops) {
+        return !stops.isEmpty() && stops() && stops.stream().allMatch(s -> unit.equals(s.unit()) && at.equals(s.at()));
+    }
+}

@@ -1,0 +1,105 @@
+package io.jenkins.plugins.gpusanitizer.engine.run;
+
+import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
+import io.jenkins.plugins.gpusanitizer.engine.model.CoverageMode;
+import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
+import io.jenkins.plugins.gpusanitizer.engine.probe.CoverageDecision;
+import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeLog;
+import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeParser;
+import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What each sanitizer run's coverage was (issue #49), from its {@value CoverageDecision#FILE} and its probe's
+ * {@code coverage-stop} records: which mode ran, where a run in mode {@code kernels} ended and why, or why it checked
+ * the whole job. A job ended at a stop the runner never decided (a stop file someone else wrote) is an error: what came
+ * after it was not checked, and nothing says it need not be.
+ */
+final class CoverageReasons {
+    static final String STOPPED = "coverage-stop";
+    static final String WHOLE = "coverage-whole";
+    static final String UNSET = "coverage-stop-unset";
+
+    private CoverageReasons() {}
+
+    static List<Reason> of(RunRecord record, RunDirectory dir) {
+        List<Reason> out = new ArrayList<>();
+        if (record == null || record.execution() == null || record.execution().phases() == null) {
+            return out;
+        }
+        for (Report.PhaseJson p : record.execution().phases()) {
+            if (p == null || p.name() == null || PhaseReasons.phaseOf(p) != Phase.SANITIZER) {
+                continue;
+            }
+            Path folder = dir.dir(p.name());
+            CoverageDecision decision = CoverageDecision.read(folder);
+            ProbeLog log = new ProbeParser().parse(p.name(), folder.resolve(RunLayout.PROBE_JSONL));
+            Reason r = of(p, decision, log.coverageStops());
+            if (r != null) {
+                out.add(r);
+            }
+        }
+        return out;
+    }
+
+    /** Whether the run ended at the stop the runner decided: ended on purpose, not by itself. */
+    static boolean stoppedAsDecided(Path folder, ProbeLog log) {
+        CoverageDecision decision = CoverageDecision.read(folder);
+        return decision != null && decision.agreesWith(log.coverageStops());
+    }
+
+    static Reason of(Report.PhaseJson p, CoverageDecision decision, List<ProbeLog.CoverageStop> stops) {
+        String name = p.name();
+        if (!stops.isEmpty() && (decision == null || !decision.agreesWith(stops))) {
+            ProbeLog.CoverageStop s = stops.get(0);
+            return Reason.error(
+                    UNSET,
+                    name + " was ended by its probe at " + s.unit() + " " + s.at() + ", a coverage stop the gate never"
+                            + " set ("
+                            + (decision == null || !decision.stops()
+                                    ? "it decided none"
+                                    : "it decided " + decision.unit() + " " + decision.at())
+                            + "; the stop file " + CoverageDecision.STOP_FILE + " was written by someone else): the"
+                            + " rest of the job was not checked");
+        }
+        if (decision == null) {
+            return null; // a run directory from before coverage modes
+        }
+        if (CoverageMode.FULL.id().equals(decision.mode())) {
+            return Reason.info(WHOLE, name + " checked every launch of the whole job (coverage full)");
+        }
+        if (decision.stops() && !stops.isEmpty()) {
+            String word = CoverageDecision.STEPS.equals(decision.unit()) ? "optimizer step" : "backward pass";
+            return Reason.info(
+                    STOPPED,
+                    name + " checked every launch until the job's " + word + " " + decision.at() + " (of the "
+                            + decision.of() + " the blocking run took) and ended the job there (coverage kernels): the"
+                            + " blocking run had launched all " + decision.kernels() + " of its kernels by its " + word
+                            + " " + (decision.at() - 1)
+                            + ". Each of them ran under the tool by then if the job launches"
+                            + " them in the same order there; the rest of the job was not checked, so a fault that"
+                            + " needs a later launch of a kernel is not looked for (coverage full checks it all)");
+        }
+        if (!PhaseResult.PASSED.equals(p.status())
+                && !(PhaseResult.FAILED.equals(p.status())
+                        && p.exitCode() != null
+                        && p.exitCode() == SanitizerPhase.ERROR_EXIT)) {
+            return null; // stopped, timed out or failed: its own reasons say how far it got
+        }
+        if (decision.stops()) {
+            return Reason.info(
+                    WHOLE,
+                    name + " checked the whole job (coverage kernels): it ended before the stop" + " at "
+                            + decision.unit() + " " + decision.at() + " was reached");
+        }
+        return Reason.info(
+                WHOLE,
+                decision.decided()
+                        ? name + " " + decision.reason().replaceFirst("^the sanitizer run ", "") + " (coverage kernels)"
+                        : name
+                                + " checked the whole job (coverage kernels): it ended before the blocking run beside it,"
+                                + " whose kernel census decides where it may stop");
+    }
+}

@@ -1,0 +1,156 @@
+package io.jenkins.plugins.gpusanitizer.engine.run;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
+import io.jenkins.plugins.gpusanitizer.engine.model.CoverageMode;
+import io.jenkins.plugins.gpusanitizer.engine.probe.CoverageDecision;
+import io.jenkins.plugins.gpusanitizer.engine.report.CoverageJson;
+import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import io.jenkins.plugins.gpusanitizer.testing.Records;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
+
+/**
+ * Coverage mode {@code kernels} through the runner (issue #49): the blocking run's kernel census (the one the DDP
+ * tutorial's rank wrote on an H100: 15 kernels, 30 domain and name pairs, every one by its first optimizer step), the
+ * probe's step-by-step counts beside it, the decision written once the blocking run ended, and the sanitizer run's job
+ * (the fake python3, which waits for that decision as the probe would read it) ended at the stop. Ordered by events:
+ * the job under the tool goes on only once the runner decided.
+ */
+@Execution(ExecutionMode.CONCURRENT)
+class CoverageStopRunTest {
+    private static final long RANK_PID = 4120; // the census file's process
+    private static final String PROBE = "{\"type\":\"probe\",\"mode\":\"%s\",\"torch\":\"2.11.0+cu130\",\"pid\":%d}\n";
+    private static final String WORK_EXIT =
+            "{\"type\":\"work\",\"event\":\"exit\",\"steps\":640,\"backward\":640,\"optimizers\":1,\"loads\":0,"
+                    + "\"cuda\":true,\"pid\":%d}\n";
+
+    @TempDir
+    Path dir;
+
+    private final List<String> console = new ArrayList<>();
+
+    private RunSpec spec(String out) {
+        return new RunSpec()
+                .probeMemory(true)
+                .command(List.of("python3", "multigpu_torchrun.py", "50", "10"))
+                .outDir(dir.resolve(out).toString())
+                .killGraceSeconds(1)
+                .toolWriteGraceSeconds(5)
+                .progressIntervalSeconds(1)
+                .samplerIntervalMs(100)
+                .regressionSeconds(600.0);
+    }
+
+    /** The DDP tutorial's rank: its census, and the probe's counts: 24 pairs at the first backward pass, 30 by step 1. */
+    private FakeGpu ddp(String name, long lastCount) throws IOException {
+        FakeGpu gpu = new FakeGpu(dir.resolve(name)).clean();
+        Files.createDirectories(gpu.caseDir.resolve("blocking.census"));
+        gpu.putFile(
+                Records.unpacked("h100-2026-12-07-coverage/cov-b/ddp/census/census-4120.jsonl"),
+                "blocking.census/census-4120.jsonl");
+        return gpu.put(
+                        "blocking.probe.jsonl",
+                        String.format(PROBE, "blocking", RANK_PID)
+                                + "{\"type\":\"census\",\"hook\":\"backward\",\"steps\":0,\"backward\":1,\"distinct\":24,"
+                                + "\"pid\":4120}\n"
+                                + "{\"type\":\"census\",\"hook\":\"step\",\"steps\":1,\"backward\":1,\"distinct\":"
+                                + lastCount + ",\"pid\":4120}\n"
+                                + String.format(WORK_EXIT, RANK_PID))
+                .put("async.probe.jsonl", String.format(PROBE, "regression", 9001) + String.format(WORK_EXIT, 9001))
+                .put("memcheck-app.probe.jsonl", String.format(PROBE, "sanitizer", 9002))
+                .put("memcheck-app.coverage-stop", "");
+    }
+
+    private static List<String> codes(Report r) {
+        return r.reasons().stream().map(x -> x.code()).toList();
+    }
+
+    @Test
+    void theSanitizerRunEndsOneStepAfterThePlainRunHadLaunchedEveryKernelAndSaysSo() throws IOException {
+        FakeGpu gpu = ddp("gpu", 30);
+        Report r = new Runner(spec("run"), gpu.env(), console::add).run();
+        Path memcheck = dir.resolve("run").resolve("sanitizer-memcheck");
+
+        assertThat(gpu.logged("env-memcheck-app.txt"))
+                .contains(CoverageStop.VARIABLE + "=" + memcheck.resolve(CoverageDecision.STOP_FILE) + "\n");
+        CoverageDecision decision = CoverageDecision.read(memcheck);
+        assertThat(decision.stops()).isTrue();
+        assertThat(List.of(decision.unit(), decision.at(), decision.of(), decision.kernels()))
+                .containsExactly("steps", 2L, 640L, 15);
+        assertThat(r.verdict()).as(String.join("\n", console)).isEqualTo(Verdict.PASS);
+        assertThat(codes(r)).contains(CoverageReasons.STOPPED).doesNotContain("less-work");
+        assertThat(r.reasons())
+                .filteredOn(x -> x.code().equals(CoverageReasons.STOPPED))
+                .singleElement()
+                .satisfies(x -> assertThat(x.message())
+                        .contains("until the job's optimizer step 2 (of the 640 the blocking run took)")
+                        .contains("all 15 of its kernels by its optimizer step 1"));
+        CoverageJson coverage = r.coverage().get(0);
+        assertThat(coverage.checked()).isEqualTo(coverage.distinct()).isEqualTo(15);
+        assertThat(coverage.kernels()).allMatch(k -> k.checked().equals("first-launches"));
+        assertThat(coverage.summary()).contains("until the coverage stop at the job's optimizer step 2");
+        assertThat(console)
+                .anyMatch(l -> l.contains("the sanitizer run checks every launch up to its optimizer step 2"));
+    }
+
+    @Test
+    void kernelsFirstLaunchedAfterTheLastStepKeepTheWholeJobUnderTheTool() throws IOException {
+        FakeGpu gpu = ddp("gpu", 28); // two pairs came after the last count: an evaluation at the end
+        Report r = new Runner(spec("run"), gpu.env(), console::add).run();
+        Path memcheck = dir.resolve("run").resolve("sanitizer-memcheck");
+
+        assertThat(memcheck.resolve(CoverageDecision.STOP_FILE)).doesNotExist();
+        assertThat(CoverageDecision.read(memcheck).stops()).isFalse();
+        assertThat(r.verdict()).isEqualTo(Verdict.PASS);
+        assertThat(r.reasons())
+                .filteredOn(x -> x.code().equals(CoverageReasons.WHOLE))
+                .singleElement()
+                .satisfies(x -> assertThat(x.message())
+                        .startsWith("sanitizer-memcheck checks the whole job: process 4120 launched 2 new kernel(s)"
+                                + " after its last optimizer step or backward pass"));
+        assertThat(r.coverage().get(0).kernels()).allMatch(k -> k.checked().equals("every-launch"));
+    }
+
+    @Test
+    void inModeFullNothingStopsTheRunAndTheReportSaysWhichModeRan() throws IOException {
+        FakeGpu gpu = ddp("gpu", 30).drop("memcheck-app.coverage-stop");
+        Report r = new Runner(spec("run").coverage(CoverageMode.FULL), gpu.env(), console::add).run();
+
+        assertThat(gpu.logged("env-memcheck-app.txt")).doesNotContain(CoverageStop.VARIABLE);
+        assertThat(r.verdict()).isEqualTo(Verdict.PASS);
+        assertThat(r.reasons())
+                .filteredOn(x -> x.code().equals(CoverageReasons.WHOLE))
+                .singleElement()
+                .satisfies(x -> assertThat(x.message()).contains("every launch of the whole job (coverage full)"));
+    }
+
+    @Test
+    void aStopTheGateNeverSetIsAnErrorNotAPass() throws IOException {
+        // a job (or another user) that writes the probe's stop record itself: its run ended where nobody decided
+        FakeGpu gpu = ddp("gpu", 30)
+                .drop("memcheck-app.coverage-stop")
+                .put(
+                        "memcheck-app.probe.jsonl",
+                        String.format(PROBE, "sanitizer", 9002)
+                                + "{\"type\":\"coverage-stop\",\"unit\":\"steps\",\"at\":1,\"steps\":1,\"backward\":1,"
+                                + "\"synchronized\":true,\"pid\":9002}\n");
+        Report r = new Runner(spec("run").coverage(CoverageMode.FULL), gpu.env(), console::add).run();
+
+        assertThat(r.verdict()).isEqualTo(Verdict.ERROR);
+        assertThat(r.reasons())
+                .filteredOn(x -> x.code().equals(CoverageReasons.UNSET))
+                .singleElement()
+                .satisfies(x -> assertThat(x.message())
+                        .contains(
+                                "ended by its probe at steps 1, a coverage stop the gate never set (it decided none"));
+    }
+}
