@@ -110,6 +110,17 @@ public record CoverageDecision(String mode, String unit, Long at, Long of, Integ
     }
 
     /**
+     * Where the job actually ended in this decision's unit: the highest count its processes' stop records give, at or
+     * after {@link #at()} (a stop decided after the run had passed it ends the job at its next step).
+     */
+    public long reached(List<ProbeLog.CoverageStop> stops) {
+        return stops.stream()
+                .mapToLong(s -> STEPS.equals(unit) ? s.steps() : s.backward())
+                .max()
+                .orElse(at == null ? 0 : at);
+    }
+
+    /**
      * Whether a sanitizer run's probe stopped where this decision said: every stop record at this unit and count.
      * False where it stopped with no stop decided: the run is then not known to have reached its coverage.
      */

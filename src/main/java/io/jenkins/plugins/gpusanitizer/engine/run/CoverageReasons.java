@@ -72,15 +72,19 @@ final class CoverageReasons {
         }
         if (decision.stops() && !stops.isEmpty()) {
             String word = CoverageDecision.STEPS.equals(decision.unit()) ? "optimizer step" : "backward pass";
+            long reached = decision.reached(stops);
             return Reason.info(
                     STOPPED,
-                    name + " checked every launch until the job's " + word + " " + decision.at() + " (of the "
-                            + decision.of() + " the blocking run took) and ended the job there (coverage kernels): the"
-                            + " blocking run had launched all " + decision.kernels() + " of its kernels by its " + word
-                            + " " + (decision.at() - 1)
-                            + ". Each of them ran under the tool by then if the job launches"
-                            + " them in the same order there; the rest of the job was not checked, so a fault that"
-                            + " needs a later launch of a kernel is not looked for (coverage full checks it all)");
+                    name + " checked every launch until the job's " + word + " " + reached + " (of the "
+                            + decision.of() + " the blocking run took) and ended the job there (coverage kernels"
+                            + (reached == decision.at()
+                                    ? ""
+                                    : "; its stop was set at " + word + " " + decision.at() + ", which the job had"
+                                            + " passed by the time the blocking run ended")
+                            + "): the blocking run had launched all " + decision.kernels() + " of its kernels by its "
+                            + word + " " + (decision.at() - 1) + ". Each of them ran under the tool by then if the job"
+                            + " launches them in the same order there; the rest of the job was not checked, so a fault"
+                            + " that needs a later launch of a kernel is not looked for (coverage full checks it all)");
         }
         if (!PhaseResult.PASSED.equals(p.status())
                 && !(PhaseResult.FAILED.equals(p.status())

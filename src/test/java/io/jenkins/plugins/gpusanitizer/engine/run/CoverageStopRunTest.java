@@ -103,6 +103,23 @@ class CoverageStopRunTest {
     }
 
     @Test
+    void aStopDecidedAfterTheJobPassedItEndsTheJobAtItsNextStepAndSaysWhere() throws IOException {
+        // on the H100 the hand-written LSTM's sanitizer run was at backward pass 44 when the stop at 3 was written
+        FakeGpu gpu = ddp("gpu", 30).put("memcheck-app.coverage-stop", "41");
+        Report r = new Runner(spec("run"), gpu.env(), console::add).run();
+
+        assertThat(r.verdict()).as(String.join("\n", console)).isEqualTo(Verdict.PASS);
+        assertThat(r.reasons())
+                .filteredOn(x -> x.code().equals(CoverageReasons.STOPPED))
+                .singleElement()
+                .satisfies(x -> assertThat(x.message())
+                        .contains("until the job's optimizer step 43 (of the 640 the blocking run took)")
+                        .contains("its stop was set at optimizer step 2, which the job had passed"));
+        assertThat(r.coverage().get(0).summary()).contains("until the coverage stop at the job's optimizer step 43");
+        assertThat(codes(r)).doesNotContain("less-work");
+    }
+
+    @Test
     void kernelsFirstLaunchedAfterTheLastStepKeepTheWholeJobUnderTheTool() throws IOException {
         FakeGpu gpu = ddp("gpu", 28); // two pairs came after the last count: an evaluation at the end
         Report r = new Runner(spec("run"), gpu.env(), console::add).run();
