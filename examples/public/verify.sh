@@ -3,7 +3,8 @@
 # defaults), each in a workspace of its own as Jenkins would hold it. From the repository root on the GPU machine,
 # with .device/ (jlink runtime, shaded jar, commit.txt) and .ext/ (public programs fetched for reading, never
 # committed: .ext/nanogpt from karpathy/nanoGPT, .ext/wlm from pytorch/examples word_language_model, .ext/ddp its
-# distributed/ddp-tutorial-series/{multigpu_torchrun,datautils}.py) carried:
+# distributed/ddp-tutorial-series/{multigpu_torchrun,datautils}.py, .ext/dcgan its dcgan/main.py, .ext/gcn its gcn/main.py)
+# carried:
 #   GATES="nanogpt wlm-lstm resume-tmp ..." bash examples/public/verify.sh OUTDIR
 # Writes OUTDIR/summary.txt (verdict, reasons, each run's work), the consoles and the run directories (workspace
 # copies left out); with $OUT set, zipped to $OUT/NAME.zip.xz with the summary beside it.
@@ -20,6 +21,7 @@ workspace() {
     wlm) cp -r "$repo/.ext/wlm/." "$ws/" ;;
     ddp) cp -r "$repo/.ext/ddp/." "$ws/" ;;
     dcgan) cp -r "$repo/.ext/dcgan/." "$ws/" ;;
+    gcn) cp -r "$repo/.ext/gcn/." "$ws/" && python3 "$repo/examples/public/gcn-offline.py" "$ws" ;;
   esac
 }
 # gate NAME WS LIMIT options -- command: one gate run in workspace WS (made by workspace, reused for a second build);
@@ -120,6 +122,7 @@ for g in ${GATES:-nanogpt wlm-lstm resume-tmp}; do
       gate $g $g 200 -- $TR --standalone --nproc_per_node=1 multigpu_torchrun.py 10 5 ;;
     hand-lstm) workspace $g repo; gate $g $g 150 -- python3 examples/hand_sgd_lstm.py ;;  # no optimizer: work = backward passes
     dcgan) workspace $g dcgan; gate $g $g 200 -- python3 main.py --dataset fake --niter 2 --accel --workers 2 ;;
+    gcn) workspace $g gcn; gate $g $g 200 -- python3 main.py --epochs 200 ;;  # pytorch/examples gcn, Cora's shape offline
     *) echo "== $g: unknown" >> "$out/summary.txt" ;;
   esac
 done
