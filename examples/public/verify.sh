@@ -123,6 +123,8 @@ for g in ${GATES:-nanogpt wlm-lstm resume-tmp}; do
     hand-lstm) workspace $g repo; gate $g $g 150 -- python3 examples/hand_sgd_lstm.py ;;  # no optimizer: work = backward passes
     dcgan) workspace $g dcgan; gate $g $g 200 -- python3 main.py --dataset fake --niter 2 --accel --workers 2 ;;
     gcn) workspace $g gcn; gate $g $g 200 -- python3 main.py --epochs 200 ;;  # pytorch/examples gcn, Cora's shape offline
+    repro-*) workspace $g repo  # examples/public/repros/NAME.py, verbatim from a public issue thread: it must FAIL
+      gate $g $g 150 -- python3 "examples/public/repros/${g#repro-}.py" ;;
     *) echo "== $g: unknown" >> "$out/summary.txt" ;;
   esac
 done
