@@ -1,7 +1,9 @@
 package io.jenkins.plugins.gpusanitizer.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.jenkins.plugins.gpusanitizer.engine.model.CoverageMode;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunSpec;
 import org.junit.jupiter.api.Test;
 import picocli.CommandLine;
@@ -27,5 +29,17 @@ class RunCommandBesideTest {
                 .as("the blocking run still goes beside")
                 .isTrue();
         assertThat(asked.excludeVendorKernels()).isTrue();
+    }
+
+    @Test
+    void theCoverageModeIsKernelsUnlessAskedAndABadOneIsRefusedNamingTheChoices() {
+        assertThat(spec("--", "python3", "train.py").coverage()).isEqualTo(CoverageMode.KERNELS);
+        assertThat(spec("--coverage", "full", "--", "python3", "train.py").coverage())
+                .isEqualTo(CoverageMode.FULL);
+        assertThat(spec("--coverage", "Kernels", "--", "python3", "train.py").coverage())
+                .isEqualTo(CoverageMode.KERNELS);
+        assertThatThrownBy(() -> spec("--coverage", "some", "--", "python3", "train.py"))
+                .isInstanceOf(CommandLine.ParameterException.class)
+                .hasMessage("--coverage 'some': use one of kernels, full");
     }
 }

@@ -12,6 +12,7 @@ import hudson.model.Item;
 import hudson.util.FormValidation;
 import hudson.util.ListBoxModel;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GateAction;
+import io.jenkins.plugins.gpusanitizer.engine.model.CoverageMode;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunSpec;
 import java.util.List;
@@ -101,6 +102,16 @@ class StepOptionsTest {
         Suppression badRegex = new Suppression();
         badRegex.setKernel("(");
         assertThatThrownBy(badRegex::toSpec).hasMessageContaining("bad regex for kernel");
+        GpuSanitizeStep coverage = new GpuSanitizeStep("python3 train.py");
+        coverage.setSanitizerCoverage("most");
+        assertThatThrownBy(() -> RunSpecMapping.toSpec(coverage, "/o"))
+                .hasMessage("sanitizerCoverage 'most': use one of kernels, full");
+        coverage.setSanitizerCoverage("full");
+        assertThat(RunSpecMapping.toSpec(coverage, "/o").coverage()).isEqualTo(CoverageMode.FULL);
+        coverage.setSanitizerCoverage("");
+        assertThat(RunSpecMapping.toSpec(coverage, "/o").coverage())
+                .as("blank is the default")
+                .isEqualTo(CoverageMode.KERNELS);
     }
 
     /** The form's choices are the engine's enums, for those who may configure the job only. */
