@@ -306,6 +306,21 @@ class ProbeTest(unittest.TestCase):
         [end] = [r for r in self.of(records, "work") if r["event"] == "exit"]
         self.assertEqual((3, 3), (end["steps"], end["backward"]), "the work's exit record says what was done")
 
+    def test_the_ranks_of_a_job_end_at_one_agreed_step_two_after_where_the_first_read_the_stop(self):
+        # DDP's ranks: a rank that ended a step before another would leave it waiting in the next reduction
+        stop = os.path.join(self.tmp, "coverage-stop.json")
+        with open(stop, "w") as f:
+            f.write('{"unit": "steps", "at": 1}')
+        env = {"GPU_SANITIZE_COVERAGE_STOP": stop, "WORLD_SIZE": "2"}
+        first = self.run_job("train_steps.py", "sanitizer", env=env)
+        self.assertEqual("step 1\nstep 2\n", first[1], "read at step 1, agreed on step 3")
+        with open(stop + ".agreed") as f:
+            self.assertEqual("3", f.read().strip())
+        second = self.run_job("train_steps.py", "sanitizer", env=env)  # the other rank, later: the same step
+        self.assertEqual(first[1], second[1])
+        self.assertEqual([3, 3], [r["agreed"] for r in self.of(second[3], "coverage-stop")], "both ranks, one file")
+        self.assertEqual([], [n for n in os.listdir(self.tmp) if ".agreed." in n], "no partial file left")
+
     def test_a_coverage_stop_in_backward_passes_ends_the_run_before_that_pass(self):
         rc, out, err, records = self.coverage_stop('{"unit": "backward", "at": 2}')
         self.assertEqual(0, rc, err)

@@ -9,7 +9,8 @@ At its exit the census writes its total (census-PID.jsonl): a total above the la
 launched after the last step (an evaluation at the end), and then the sanitizer run is not stopped.
 
 Sanitizer mode, GPU_SANITIZE_COVERAGE_STOP set (a file in the run's folder): the runner writes it, once the blocking run
-ended, as {"unit":"steps"|"backward","at":N}. At the hook where the count reaches N the probe waits for the GPU
+ended, as {"unit":"steps"|"backward","at":N}; the probe looks for it at each hook (a failed open until then). The
+processes of a job agree on one count to end at (_agreed: DDP's ranks must end at the same step), N or later. There the probe waits for the GPU
 (torch.cuda.synchronize: every kernel launched so far has run, so the tool has checked it), writes a `coverage-stop`
 record and its work's exit record, flushes the job's stdout and stderr and ends the process with exit code 0 (os._exit:
 no more of the job runs, so nothing of it is launched unchecked). The runner judges that record against what it wrote:
@@ -24,7 +25,6 @@ import gpu_sanitize_core as core
 
 CENSUS_LIBRARY = "launch_census.so"  # gpu_sanitize_census.LIBRARY, not imported: that module builds, this one reads
 _STOP_PATH = os.environ.get("GPU_SANITIZE_COVERAGE_STOP") or None
-_READ_EVERY = 0.5  # seconds between reads of the stop file: a stat a step would cost nothing, a parse might
 
 
 class _Coverage(object):
@@ -32,7 +32,7 @@ class _Coverage(object):
     next_try = 0.0
     last = -1
     stop = None  # (unit, at) once the runner wrote it
-    next_read = 0.0
+    agreed = None  # the count every process of the job ends at (_agreed)
 
 
 _C = _Coverage()
@@ -42,6 +42,8 @@ def _after_fork():
     """A forked child counts nothing of the census (the library answers -1 there) and stops nothing."""
     _C.count = None
     _C.last = -1
+    _C.stop = None
+    _C.agreed = None
 
 
 def _distinct():
@@ -78,10 +80,6 @@ def _census_tick(hook, steps, backward):
 
 
 def _read_stop():
-    now = time.monotonic()
-    if now < _C.next_read:
-        return None
-    _C.next_read = now + _READ_EVERY
     try:
         import json
 
@@ -89,19 +87,59 @@ def _read_stop():
             stop = json.load(f)
         unit, at = stop.get("unit"), int(stop.get("at"))
     except (OSError, ValueError, TypeError, AttributeError):
-        return None  # not written yet (the blocking run goes on), or half written: read again later
+        return None  # not written yet (the blocking run goes on), or half written: read again at the next hook
     if unit in ("steps", "backward") and at > 0:
         _C.stop = (unit, at)
     return _C.stop
 
 
+def _ranks():
+    try:
+        return max(int(os.environ.get("WORLD_SIZE", "1")), int(os.environ.get("LOCAL_WORLD_SIZE", "1")))
+    except ValueError:
+        return 1
+
+
+def _agreed(unit, at, reached):
+    """The count at which every process of the job ends (a file beside the stop file, written once, whole, by the
+    first process that read the stop): DDP's ranks move in step (a rank is at most one step ahead of another: each
+    step's gradients are reduced across them), and a rank that ended at a step the others had not reached would leave
+    them waiting in the next reduction. The first to read the stop ends two steps after where it is, which no rank has
+    reached yet; a job of one process ends where it is."""
+    if _C.agreed is not None:
+        return _C.agreed
+    path = _STOP_PATH + ".agreed"
+    try:
+        with open(path, "r") as f:
+            _C.agreed = int(f.read().strip())
+            return _C.agreed
+    except (OSError, ValueError):
+        pass
+    mine = max(at, reached + 2 if _ranks() > 1 else reached)
+    partial = "%s.%d" % (path, os.getpid())
+    try:
+        with open(partial, "w") as f:
+            f.write("%d\n" % mine)
+        try:
+            os.link(partial, path)  # whole or not at all, and only the first process's
+        except FileExistsError:
+            with open(path, "r") as f:
+                mine = int(f.read().strip())
+        finally:
+            os.unlink(partial)
+    except (OSError, ValueError) as e:
+        core._error("coverage-agree", e)
+    _C.agreed = mine
+    return mine
+
+
 def _stop_tick(hook, steps, backward):
     stop = _C.stop or _read_stop()
-    if stop is None:
+    if stop is None or hook != ("step" if stop[0] == "steps" else "backward"):
         return
     unit, at = stop
     reached = steps if unit == "steps" else backward
-    if reached < at or hook != ("step" if unit == "steps" else "backward"):
+    if reached < at or reached < _agreed(unit, at, reached):
         return
     torch = core._S.torch
     synchronized = False
@@ -112,7 +150,7 @@ def _stop_tick(hook, steps, backward):
     except Exception as e:
         core._error("coverage-synchronize", e)
     core._emit({"type": "coverage-stop", "unit": unit, "at": at, "steps": steps, "backward": backward,
-                "synchronized": synchronized, "ts": round(time.time(), 3)}, force=True)
+                "agreed": _C.agreed, "synchronized": synchronized, "ts": round(time.time(), 3)}, force=True)
     work = sys.modules.get("gpu_sanitize_work")
     if work is not None:
         work._work_exit()
