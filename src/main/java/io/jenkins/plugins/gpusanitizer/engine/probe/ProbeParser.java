@@ -251,33 +251,39 @@ public final class ProbeParser {
                             n.hasNonNull("watchedCalls") ? n.get("watchedCalls").asLong() : null,
                             n.hasNonNull("samples") ? n.get("samples").asLong() : null));
                 case "work" -> work(n, pid);
-                case "census" -> {
-                    if (census.size() < MAX_CENSUS_COUNTS) {
-                        census.add(new ProbeLog.CensusCount(
-                                pid,
-                                n.path("hook").asText(""),
-                                n.path("steps").asLong(0),
-                                n.path("backward").asLong(0),
-                                n.path("distinct").asLong(0)));
-                    }
-                }
-                case "coverage-stop" -> {
-                    if (coverageStops.size() < MAX_CENSUS_COUNTS) {
-                        coverageStops.add(new ProbeLog.CoverageStop(
-                                pid,
-                                n.path("unit").asText(""),
-                                n.path("at").asLong(0),
-                                n.path("steps").asLong(0),
-                                n.path("backward").asLong(0),
-                                n.path("synchronized").asBoolean(false)));
-                    }
-                }
+                case "census" -> census(n, pid);
+                case "coverage-stop" -> coverageStop(n, pid);
                 case "state" -> state(n, pid);
                 case "probe-error" ->
                     error(text(n, "where") + ": " + text(n, "error") + (rank == null ? "" : " (rank " + rank + ")"));
                 default -> {
                     // history and future record types: nothing to keep
                 }
+            }
+        }
+
+        /** The census's count as it grew, read by the probe at a step (issue #49). */
+        private void census(JsonNode n, long pid) {
+            if (census.size() < MAX_CENSUS_COUNTS) {
+                census.add(new ProbeLog.CensusCount(
+                        pid,
+                        n.path("hook").asText(""),
+                        n.path("steps").asLong(0),
+                        n.path("backward").asLong(0),
+                        n.path("distinct").asLong(0)));
+            }
+        }
+
+        /** Where the sanitizer run's probe ended the job at its coverage stop. */
+        private void coverageStop(JsonNode n, long pid) {
+            if (coverageStops.size() < MAX_CENSUS_COUNTS) {
+                coverageStops.add(new ProbeLog.CoverageStop(
+                        pid,
+                        n.path("unit").asText(""),
+                        n.path("at").asLong(0),
+                        n.path("steps").asLong(0),
+                        n.path("backward").asLong(0),
+                        n.path("synchronized").asBoolean(false)));
             }
         }
 
