@@ -151,6 +151,20 @@ class CoverageStopRunTest {
     }
 
     @Test
+    void withoutTheProbeNothingCanEndTheJobAtAStepAndTheWholeJobIsChecked() throws IOException {
+        FakeGpu gpu = ddp("gpu", 30);
+        Report r = new Runner(spec("run").probe(false), gpu.env(), console::add).run();
+
+        assertThat(gpu.logged("env-memcheck-app.txt")).doesNotContain(CoverageStop.VARIABLE);
+        assertThat(r.reasons())
+                .filteredOn(x -> x.code().equals(CoverageReasons.WHOLE))
+                .singleElement()
+                .satisfies(x -> assertThat(x.message())
+                        .isEqualTo("sanitizer-memcheck checks the whole job: without the probe nothing ends it at a"
+                                + " step (coverage kernels)"));
+    }
+
+    @Test
     void aStopTheGateNeverSetIsAnErrorNotAPass() throws IOException {
         // a job (or another user) that writes the probe's stop record itself: its run ended where nobody decided
         FakeGpu gpu = ddp("gpu", 30)
