@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Where a sanitizer run ends (issue #49), kept in its phase folder as {@value #FILE}: in {@link CoverageMode#KERNELS}
@@ -64,6 +65,34 @@ public record CoverageDecision(String mode, String unit, Long at, Long of, Integ
      *                       the job launches
      */
     public static CoverageDecision decide(Path blockingDir, boolean blockingPassed) throws IOException {
+        return decide(blockingDir, blockingPassed, null);
+    }
+
+    /**
+     * The same, against the reference build's census ({@code referenceKernels}, the kernel names its report's coverage
+     * lists; null or empty where there is none): kernels new since the reference build (a changed custom kernel, a new
+     * Triton config) are checked in every launch, so where there are any the whole job is.
+     */
+    public static CoverageDecision decide(Path blockingDir, boolean blockingPassed, Set<String> referenceKernels)
+            throws IOException {
+        CoverageDecision decision = decideByCensus(blockingDir, blockingPassed);
+        if (!decision.stops() || referenceKernels == null || referenceKernels.isEmpty()) {
+            return decision;
+        }
+        List<String> fresh = KernelCensus.read(blockingDir.resolve(RunLayout.CENSUS_DIR)).kernels().stream()
+                .map(KernelCensus.Kernel::name)
+                .filter(k -> !KernelCensus.NOT_KERNELS.contains(k) && !referenceKernels.contains(k))
+                .toList();
+        if (fresh.isEmpty()) {
+            return decision;
+        }
+        return toEnd(fresh.size() + " kernel(s) the plain run launched are new since the reference build ("
+                + String.join(", ", fresh.subList(0, Math.min(3, fresh.size())))
+                + (fresh.size() > 3 ? ", and " + (fresh.size() - 3) + " more" : "")
+                + "), and a new kernel is checked in every launch");
+    }
+
+    private static CoverageDecision decideByCensus(Path blockingDir, boolean blockingPassed) throws IOException {
         if (!blockingPassed) {
             return toEnd("the blocking run did not end clean, so it is no measure of the kernels the job launches");
         }

@@ -2,8 +2,12 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import io.jenkins.plugins.gpusanitizer.engine.model.CoverageMode;
 import io.jenkins.plugins.gpusanitizer.engine.probe.CoverageDecision;
+import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.LinkedHashSet;
+import java.util.Set;
 
 /**
  * A sanitizer run's coverage stop (issue #49, {@link CoverageMode#KERNELS}): asked for as the run starts
@@ -20,19 +24,30 @@ final class CoverageStop {
     private final BlockingEnd blocking;
     private final ProgressLog progress;
     private final String name;
+    private final String reference;
     private boolean decided;
 
-    private CoverageStop(Path phaseDir, Path blockingDir, BlockingEnd blocking, ProgressLog progress, String name) {
+    private CoverageStop(
+            Path phaseDir,
+            Path blockingDir,
+            BlockingEnd blocking,
+            ProgressLog progress,
+            String name,
+            String reference) {
         this.phaseDir = phaseDir;
         this.blockingDir = blockingDir;
         this.blocking = blocking;
         this.progress = progress;
         this.name = name;
+        this.reference = reference;
     }
 
     /**
      * Records the mode asked for in the phase folder; in {@code kernels} mode, with the probe on, the stop to poll
      * (null otherwise: without the probe nothing can end the job at a step, and the run checks all of it).
+     *
+     * @param reference the reference report ({@code --reference}), whose census's new kernels keep the whole job
+     *                  under the tool; null: none
      */
     static CoverageStop start(
             CoverageMode mode,
@@ -41,7 +56,8 @@ final class CoverageStop {
             Path blockingDir,
             BlockingEnd blocking,
             ProgressLog progress,
-            String name)
+            String name,
+            String reference)
             throws IOException {
         if (mode == CoverageMode.KERNELS && !probed) {
             new CoverageDecision(
@@ -55,7 +71,31 @@ final class CoverageStop {
             return null;
         }
         CoverageDecision.asked(mode).write(phaseDir);
-        return mode == CoverageMode.KERNELS ? new CoverageStop(phaseDir, blockingDir, blocking, progress, name) : null;
+        return mode == CoverageMode.KERNELS
+                ? new CoverageStop(phaseDir, blockingDir, blocking, progress, name, reference)
+                : null;
+    }
+
+    /**
+     * The kernels the reference build's plain run launched (its report's coverage, {@code --reference}); null where
+     * there is no reference, or it has no census, or it cannot be read (said, and the stop decided without it).
+     */
+    private Set<String> referenceKernels() {
+        if (reference == null) {
+            return null;
+        }
+        try {
+            Set<String> known = new LinkedHashSet<>();
+            Report old = ReportJson.read(Path.of(reference));
+            if (old.coverage() != null) {
+                old.coverage().forEach(c -> c.kernels().forEach(k -> known.add(k.name())));
+            }
+            return known;
+        } catch (RuntimeException e) { // InputException (an unreadable report) among them
+            progress.say(name + ": the reference report's kernels could not be read (" + e.getMessage()
+                    + "); the coverage stop is decided without them");
+            return null;
+        }
     }
 
     Path stopFile() {
@@ -71,7 +111,8 @@ final class CoverageStop {
         decided = true;
         CoverageDecision decision;
         try {
-            decision = CoverageDecision.decide(blockingDir, PhaseResult.PASSED.equals(ended.status()));
+            decision =
+                    CoverageDecision.decide(blockingDir, PhaseResult.PASSED.equals(ended.status()), referenceKernels());
         } catch (IOException | RuntimeException e) {
             decision = new CoverageDecision(
                     CoverageMode.KERNELS.id(),

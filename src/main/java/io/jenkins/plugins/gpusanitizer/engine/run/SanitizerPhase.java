@@ -113,7 +113,8 @@ final class SanitizerPhase {
                 context.dir().dir(Phase.BLOCKING.id()),
                 context.blockingEnd(),
                 context.progress(),
-                name);
+                name,
+                spec.compareWith());
         if (coverage != null) {
             set.put(CoverageStop.VARIABLE, coverage.stopFile().toString());
         }

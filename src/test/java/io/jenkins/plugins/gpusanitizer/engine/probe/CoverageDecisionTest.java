@@ -136,4 +136,29 @@ class CoverageDecisionTest {
         assertThat(CoverageDecision.asked(CoverageMode.KERNELS).agreesWith(List.of(there)))
                 .isFalse();
     }
+
+    @Test
+    void kernelsNewSinceTheReferenceBuildKeepTheWholeJobUnderTheTool() throws IOException {
+        Path blocking = blocking(count("step", 1, 1, 30) + exit(640, 640));
+        List<String> names = KernelCensus.read(blocking.resolve("census")).kernels().stream()
+                .map(KernelCensus.Kernel::name)
+                .toList();
+        assertThat(CoverageDecision.decide(blocking, true, new java.util.HashSet<>(names))
+                        .stops())
+                .as("the reference launched them all")
+                .isTrue();
+        assertThat(CoverageDecision.decide(blocking, true, java.util.Set.of()).stops())
+                .as("a reference without a census says nothing")
+                .isTrue();
+        java.util.Set<String> older = new java.util.HashSet<>(names);
+        older.remove(names.get(names.size() - 1));
+        CoverageDecision d = CoverageDecision.decide(blocking, true, older);
+        assertThat(d.stops()).isFalse();
+        assertThat(d.reason())
+                .isEqualTo(
+                        "the sanitizer run checks the whole job: 1 kernel(s) the plain run launched are new since the"
+                                + " reference build (" + names.get(names.size() - 1)
+                                + "), and a new kernel is checked in"
+                                + " every launch");
+    }
 }

@@ -151,6 +151,38 @@ class CoverageStopRunTest {
     }
 
     @Test
+    void againstTheReferenceBuildsReportOnlyAKernelNewSinceThenKeepsTheWholeJobUnderTheTool() throws IOException {
+        FakeGpu gpu = ddp("gpu", 30);
+        new Runner(spec("first"), gpu.env(), console::add).run();
+        Path reference = dir.resolve("first").resolve("report.json");
+        Report same = new Runner(spec("same").compareWith(reference.toString()), gpu.env(), console::add).run();
+        assertThat(same.reasons()).extracting(x -> x.code()).contains(CoverageReasons.STOPPED);
+
+        // the reference build's plain run never launched the census's last kernel: a new one since
+        com.fasterxml.jackson.databind.node.ObjectNode old = (com.fasterxml.jackson.databind.node.ObjectNode)
+                new com.fasterxml.jackson.databind.ObjectMapper().readTree(reference.toFile());
+        com.fasterxml.jackson.databind.node.ArrayNode kernels = (com.fasterxml.jackson.databind.node.ArrayNode)
+                old.get("coverage").get(0).get("kernels");
+        String fresh = kernels.get(kernels.size() - 1).get("name").asText();
+        kernels.remove(kernels.size() - 1);
+        Path older = dir.resolve("older.json");
+        new com.fasterxml.jackson.databind.ObjectMapper().writeValue(older.toFile(), old);
+        Report r = new Runner(spec("run").compareWith(older.toString()), gpu.env(), console::add).run();
+
+        assertThat(dir.resolve("run").resolve("sanitizer-memcheck").resolve(CoverageDecision.STOP_FILE))
+                .doesNotExist();
+        assertThat(r.reasons())
+                .filteredOn(x -> x.code().equals(CoverageReasons.WHOLE))
+                .singleElement()
+                .satisfies(x -> assertThat(x.message())
+                        .contains("1 kernel(s) the plain run launched are new since the reference build (" + fresh));
+        assertThat(r.reasons())
+                .filteredOn(x -> x.code().equals("kernels-new"))
+                .singleElement()
+                .satisfies(x -> assertThat(x.message()).endsWith("sanitizer-memcheck checked 1 of them"));
+    }
+
+    @Test
     void withoutTheProbeNothingCanEndTheJobAtAStepAndTheWholeJobIsChecked() throws IOException {
         FakeGpu gpu = ddp("gpu", 30);
         Report r = new Runner(spec("run").probe(false), gpu.env(), console::add).run();
