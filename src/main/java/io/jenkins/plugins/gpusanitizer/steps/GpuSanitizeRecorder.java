@@ -62,6 +62,15 @@ class GpuSanitizeRecorder {
             throw new AbortException(name + ": " + e.getMessage());
         }
         References references = reporter.findReferences(env);
+        if (references.report() != null && references.report().coverage() != null) {
+            // coverage mode kernels: a kernel the reference build's plain run never launched keeps the whole job under
+            // the tool (issue #49)
+            spec.referenceKernels(references.report().coverage().stream()
+                    .flatMap(c -> c.kernels().stream())
+                    .map(k -> k.name())
+                    .distinct()
+                    .toList());
+        }
         if (spec.referenceSeconds() == null
                 && spec.regressionSeconds() == null
                 && references.failureSeconds() != null) {

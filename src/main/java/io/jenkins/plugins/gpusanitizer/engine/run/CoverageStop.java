@@ -24,7 +24,7 @@ final class CoverageStop {
     private final BlockingEnd blocking;
     private final ProgressLog progress;
     private final String name;
-    private final String reference;
+    private final Set<String> reference;
     private boolean decided;
 
     private CoverageStop(
@@ -33,7 +33,7 @@ final class CoverageStop {
             BlockingEnd blocking,
             ProgressLog progress,
             String name,
-            String reference) {
+            Set<String> reference) {
         this.phaseDir = phaseDir;
         this.blockingDir = blockingDir;
         this.blocking = blocking;
@@ -46,8 +46,8 @@ final class CoverageStop {
      * Records the mode asked for in the phase folder; in {@code kernels} mode, with the probe on, the stop to poll
      * (null otherwise: without the probe nothing can end the job at a step, and the run checks all of it).
      *
-     * @param reference the reference report ({@code --reference}), whose census's new kernels keep the whole job
-     *                  under the tool; null: none
+     * @param reference the kernels the reference build's plain run launched ({@link #referenceKernels}), whose new
+     *                  ones keep the whole job under the tool; null: none
      */
     static CoverageStop start(
             CoverageMode mode,
@@ -57,7 +57,7 @@ final class CoverageStop {
             BlockingEnd blocking,
             ProgressLog progress,
             String name,
-            String reference)
+            Set<String> reference)
             throws IOException {
         if (mode == CoverageMode.KERNELS && !probed) {
             new CoverageDecision(
@@ -77,22 +77,26 @@ final class CoverageStop {
     }
 
     /**
-     * The kernels the reference build's plain run launched (its report's coverage, {@code --reference}); null where
-     * there is no reference, or it has no census, or it cannot be read (said, and the stop decided without it).
+     * The kernels the reference build's plain run launched: handed in by the Jenkins step (its reference build's
+     * report), else those of the CLI's {@code --reference} report's coverage; null where there is no reference or it
+     * cannot be read (said, and the stop decided without it). An empty set: a reference without a census.
      */
-    private Set<String> referenceKernels() {
-        if (reference == null) {
+    static Set<String> referenceKernels(RunSpec spec, ProgressLog progress) {
+        if (spec.referenceKernels() != null) {
+            return new LinkedHashSet<>(spec.referenceKernels());
+        }
+        if (spec.compareWith() == null) {
             return null;
         }
         try {
             Set<String> known = new LinkedHashSet<>();
-            Report old = ReportJson.read(Path.of(reference));
+            Report old = ReportJson.read(Path.of(spec.compareWith()));
             if (old.coverage() != null) {
                 old.coverage().forEach(c -> c.kernels().forEach(k -> known.add(k.name())));
             }
             return known;
         } catch (RuntimeException e) { // InputException (an unreadable report) among them
-            progress.say(name + ": the reference report's kernels could not be read (" + e.getMessage()
+            progress.say("the reference report's kernels could not be read (" + e.getMessage()
                     + "); the coverage stop is decided without them");
             return null;
         }
@@ -111,8 +115,7 @@ final class CoverageStop {
         decided = true;
         CoverageDecision decision;
         try {
-            decision =
-                    CoverageDecision.decide(blockingDir, PhaseResult.PASSED.equals(ended.status()), referenceKernels());
+            decision = CoverageDecision.decide(blockingDir, PhaseResult.PASSED.equals(ended.status()), reference);
         } catch (IOException | RuntimeException e) {
             decision = new CoverageDecision(
                     CoverageMode.KERNELS.id(),

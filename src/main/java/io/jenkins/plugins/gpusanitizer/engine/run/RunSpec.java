@@ -40,6 +40,8 @@ public final class RunSpec implements Serializable {
     private boolean keepCachingAllocator;
     /** How much of the job the sanitizer run checks (issue #49): until every kernel the plain run launched ran, or all. */
     private CoverageMode coverage = CoverageMode.KERNELS;
+    /** The kernels the reference build's plain run launched (its report's census), handed in by the Jenkins step. */
+    private List<String> referenceKernels;
 
     private List<Phase> phases = new ArrayList<>(List.of(Phase.SANITIZER, Phase.BLOCKING, Phase.REGRESSION));
     private final Map<Phase, Integer> timeoutSeconds =
@@ -311,6 +313,16 @@ public final class RunSpec implements Serializable {
 
     public RunSpec coverage(CoverageMode mode) {
         coverage = mode == null ? CoverageMode.KERNELS : mode;
+        return this;
+    }
+
+    /** The reference build's census kernels, or null where none was handed in (the CLI reads {@link #compareWith()}). */
+    public List<String> referenceKernels() {
+        return referenceKernels;
+    }
+
+    public RunSpec referenceKernels(List<String> names) {
+        referenceKernels = names == null ? null : new ArrayList<>(names);
         return this;
     }
 

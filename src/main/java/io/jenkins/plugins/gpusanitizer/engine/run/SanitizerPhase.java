@@ -114,7 +114,7 @@ final class SanitizerPhase {
                 context.blockingEnd(),
                 context.progress(),
                 name,
-                spec.compareWith());
+                CoverageStop.referenceKernels(spec, context.progress()));
         if (coverage != null) {
             set.put(CoverageStop.VARIABLE, coverage.stopFile().toString());
         }
