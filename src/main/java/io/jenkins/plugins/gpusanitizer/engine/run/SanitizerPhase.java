@@ -68,6 +68,19 @@ final class SanitizerPhase {
         return List.of(noted, once(gpu, true));
     }
 
+    /** Coverage mode kernels: the probe ends the job at the step the blocking run's census decides (issue #49). */
+    private CoverageStop coverageStop(Path phaseDir, String name, boolean probed) throws IOException {
+        return CoverageStop.start(
+                context.spec().coverage(),
+                probed,
+                phaseDir,
+                context.dir().dir(Phase.BLOCKING.id()),
+                context.blockingEnd(),
+                context.progress(),
+                name,
+                CoverageStop.referenceKernels(context.spec(), context.progress()));
+    }
+
     private PhaseResult once(String gpu, boolean keepCaching) throws IOException {
         RunSpec spec = context.spec();
         String name = keepCaching ? RunDirectory.cachedSanitizerDir(tool) : RunDirectory.sanitizerDir(tool);
@@ -105,16 +118,7 @@ final class SanitizerPhase {
         // mode
         Map<String, String> probe = context.probe().sanitizerEnv(phaseDir);
         set.putAll(probe);
-        // coverage mode kernels: the probe ends the job at the step the blocking run's census decides (issue #49)
-        CoverageStop coverage = CoverageStop.start(
-                spec.coverage(),
-                !probe.isEmpty(),
-                phaseDir,
-                context.dir().dir(Phase.BLOCKING.id()),
-                context.blockingEnd(),
-                context.progress(),
-                name,
-                CoverageStop.referenceKernels(spec, context.progress()));
+        CoverageStop coverage = coverageStop(phaseDir, name, !probe.isEmpty());
         if (coverage != null) {
             set.put(CoverageStop.VARIABLE, coverage.stopFile().toString());
         }
