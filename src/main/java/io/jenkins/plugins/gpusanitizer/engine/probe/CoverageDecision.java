@@ -109,7 +109,8 @@ public record CoverageDecision(String mode, String unit, Long at, Long of, Integ
                 .decision(census.kernels().size());
     }
 
-    static CoverageDecision toEnd(String why) {
+    /** Mode kernels, no stop: the sanitizer run checks the whole job, for {@code why}. */
+    public static CoverageDecision toEnd(String why) {
         return new CoverageDecision(
                 CoverageMode.KERNELS.id(), null, null, null, null, "the sanitizer run checks the whole job: " + why);
     }

@@ -60,13 +60,7 @@ final class CoverageStop {
             Set<String> reference)
             throws IOException {
         if (mode == CoverageMode.KERNELS && !probed) {
-            new CoverageDecision(
-                            mode.id(),
-                            null,
-                            null,
-                            null,
-                            null,
-                            "the sanitizer run checks the whole job: without the probe nothing ends it at a step")
+            CoverageDecision.toEnd("without the probe nothing ends it at a step")
                     .write(phaseDir);
             return null;
         }
@@ -117,14 +111,7 @@ final class CoverageStop {
         try {
             decision = CoverageDecision.decide(blockingDir, PhaseResult.PASSED.equals(ended.status()), reference);
         } catch (IOException | RuntimeException e) {
-            decision = new CoverageDecision(
-                    CoverageMode.KERNELS.id(),
-                    null,
-                    null,
-                    null,
-                    null,
-                    "the sanitizer run checks the whole job: the blocking run's census could not be read: "
-                            + e.getMessage());
+            decision = CoverageDecision.toEnd("the blocking run's census could not be read: " + e.getMessage());
         }
         try {
             decision.write(phaseDir);

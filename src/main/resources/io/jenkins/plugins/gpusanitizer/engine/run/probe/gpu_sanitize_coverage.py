@@ -39,7 +39,7 @@ _C = _Coverage()
 
 
 def _after_fork():
-    """A forked child counts nothing of the census (the library answers -1 there) and stops nothing."""
+    """A forked child counts nothing of the census (the library answers -1 there) and reads the stop anew."""
     _C.count = None
     _C.last = -1
     _C.stop = None
