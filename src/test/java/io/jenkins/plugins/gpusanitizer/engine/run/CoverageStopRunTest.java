@@ -197,6 +197,25 @@ class CoverageStopRunTest {
     }
 
     @Test
+    void aSanitizerCommandOfItsOwnIsNotStoppedByTheJobsCensus() throws IOException {
+        FakeGpu gpu = ddp("gpu", 30);
+        Report r = new Runner(
+                        spec("run").sanitizerCommand(List.of("python3 multigpu_torchrun.py 2 1")),
+                        gpu.env(),
+                        console::add)
+                .run();
+
+        assertThat(gpu.logged("env-memcheck-app.txt")).doesNotContain(CoverageStop.VARIABLE);
+        assertThat(r.reasons())
+                .filteredOn(x -> x.code().equals(CoverageReasons.WHOLE))
+                .singleElement()
+                .satisfies(x -> assertThat(x.message())
+                        .isEqualTo("sanitizer-memcheck checks the whole job: it runs a command of its own"
+                                + " (sanitizerCommand), which the blocking run's census does not describe (coverage"
+                                + " kernels)"));
+    }
+
+    @Test
     void aStopTheGateNeverSetIsAnErrorNotAPass() throws IOException {
         // a job (or another user) that writes the probe's stop record itself: its run ended where nobody decided
         FakeGpu gpu = ddp("gpu", 30)
