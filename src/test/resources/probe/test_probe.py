@@ -305,6 +305,7 @@ class ProbeTest(unittest.TestCase):
                                                     stop["synchronized"]))
         [end] = [r for r in self.of(records, "work") if r["event"] == "exit"]
         self.assertEqual((3, 3), (end["steps"], end["backward"]), "the work's exit record says what was done")
+        self.assertIs(False, stop["cudnnBenchmark"])
 
     def test_the_ranks_of_a_job_end_at_one_agreed_step_two_after_where_the_first_read_the_stop(self):
         # DDP's ranks: a rank that ended a step before another would leave it waiting in the next reduction
@@ -320,6 +321,15 @@ class ProbeTest(unittest.TestCase):
         self.assertEqual(first[1], second[1])
         self.assertEqual([3, 3], [r["agreed"] for r in self.of(second[3], "coverage-stop")], "both ranks, one file")
         self.assertEqual([], [n for n in os.listdir(self.tmp) if ".agreed." in n], "no partial file left")
+
+    def test_the_stop_says_when_cudnn_picked_its_kernels_by_timing(self):
+        stop = os.path.join(self.tmp, "coverage-stop.json")
+        with open(stop, "w") as f:
+            f.write('{"unit": "steps", "at": 2}')
+        rc, out, err, records = self.run_job("train_steps.py", "sanitizer", env={
+            "GPU_SANITIZE_COVERAGE_STOP": stop, "FAKE_CUDNN_BENCHMARK": "1"})
+        self.assertEqual(0, rc, err)
+        self.assertIs(True, self.of(records, "coverage-stop")[0]["cudnnBenchmark"])
 
     def test_a_coverage_stop_in_backward_passes_ends_the_run_before_that_pass(self):
         rc, out, err, records = self.coverage_stop('{"unit": "backward", "at": 2}')

@@ -1,9 +1,11 @@
 """A training loop of ten steps (a backward pass and an optimizer step each), saying each step as it ends: where a
 coverage stop ends the sanitizer run shows in its output."""
+import os
 import sys
 
 import torch
 
+torch.backends.cudnn.benchmark = os.environ.get("FAKE_CUDNN_BENCHMARK") == "1"
 torch.cuda.init()
 weights = torch.tensor([1.0, 2.0])
 opt = torch.optim.SGD([weights], lr=0.1)

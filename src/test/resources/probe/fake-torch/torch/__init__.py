@@ -184,6 +184,7 @@ class inference_mode(object):
 
 from . import _C  # noqa: E402
 from . import autograd  # noqa: E402
+from . import backends  # noqa: E402
 from . import compiler  # noqa: E402
 from . import cuda  # noqa: E402
 from . import jit  # noqa: E402

@@ -53,8 +53,18 @@ public record ProbeLog(
      */
     public record CensusCount(long pid, String hook, long steps, long backward, long distinct) {}
 
-    /** The sanitizer run's probe ended the job at the coverage stop {@code (unit, at)}, its counts then. */
-    public record CoverageStop(long pid, String unit, long at, long steps, long backward, boolean synchronizedGpu) {}
+    /**
+     * The sanitizer run's probe ended the job at the coverage stop {@code (unit, at)}, its counts then, and whether
+     * cuDNN's benchmark mode was on (it picks kernels by timing them: under the tool perhaps others than the census's).
+     */
+    public record CoverageStop(
+            long pid,
+            String unit,
+            long at,
+            long steps,
+            long backward,
+            boolean synchronizedGpu,
+            boolean cudnnBenchmark) {}
 
     /**
      * What one process did on the GPU (the probe's {@code work} records, issue #40).

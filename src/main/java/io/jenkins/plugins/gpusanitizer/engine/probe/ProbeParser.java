@@ -283,7 +283,8 @@ public final class ProbeParser {
                         n.path("at").asLong(0),
                         n.path("steps").asLong(0),
                         n.path("backward").asLong(0),
-                        n.path("synchronized").asBoolean(false)));
+                        n.path("synchronized").asBoolean(false),
+                        n.path("cudnnBenchmark").asBoolean(false)));
             }
         }
 

@@ -84,7 +84,11 @@ final class CoverageReasons {
                             + "): the blocking run had launched all " + decision.kernels() + " of its kernels by its "
                             + word + " " + (decision.at() - 1) + ". Each of them ran under the tool by then if the job"
                             + " launches them in the same order there; the rest of the job was not checked, so a fault"
-                            + " that needs a later launch of a kernel is not looked for (coverage full checks it all)");
+                            + " that needs a later launch of a kernel is not looked for (coverage full checks it all)"
+                            + (stops.stream().anyMatch(ProbeLog.CoverageStop::cudnnBenchmark)
+                                    ? ". cuDNN's benchmark mode was on: it picks its kernels by timing them, and under"
+                                            + " the tool it may have picked others than the plain run's"
+                                    : ""));
         }
         if (!PhaseResult.PASSED.equals(p.status())
                 && !(PhaseResult.FAILED.equals(p.status())

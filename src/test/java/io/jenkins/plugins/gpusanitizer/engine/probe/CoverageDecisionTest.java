@@ -127,8 +127,8 @@ class CoverageDecisionTest {
     @Test
     void onlyStopRecordsAtTheDecidedPointAgree() throws IOException {
         CoverageDecision d = CoverageDecision.decide(blocking(count("step", 1, 1, 30) + exit(640, 640)), true);
-        ProbeLog.CoverageStop there = new ProbeLog.CoverageStop(1, "steps", 2, 5, 5, true);
-        ProbeLog.CoverageStop elsewhere = new ProbeLog.CoverageStop(2, "steps", 1, 1, 1, true);
+        ProbeLog.CoverageStop there = new ProbeLog.CoverageStop(1, "steps", 2, 5, 5, true, false);
+        ProbeLog.CoverageStop elsewhere = new ProbeLog.CoverageStop(2, "steps", 1, 1, 1, true, false);
         assertThat(d.agreesWith(List.of(there))).isTrue();
         assertThat(d.reached(List.of(there))).isEqualTo(5);
         assertThat(d.agreesWith(List.of(there, elsewhere))).isFalse();

@@ -117,6 +117,23 @@ class CoverageStopRunTest {
                         .contains("its stop was set at optimizer step 2, which the job had passed"));
         assertThat(r.coverage().get(0).summary()).contains("until the coverage stop at the job's optimizer step 43");
         assertThat(codes(r)).doesNotContain("less-work");
+        assertThat(r.reasons())
+                .filteredOn(x -> x.code().equals(CoverageReasons.STOPPED))
+                .singleElement()
+                .satisfies(x -> assertThat(x.message()).doesNotContain("cuDNN"));
+    }
+
+    @Test
+    void withCudnnsBenchmarkModeOnTheStopSaysItsKernelsMayNotBeTheCensuss() throws IOException {
+        FakeGpu gpu = ddp("gpu", 30).put("memcheck-app.cudnn-benchmark", "");
+        Report r = new Runner(spec("run"), gpu.env(), console::add).run();
+
+        assertThat(r.reasons())
+                .filteredOn(x -> x.code().equals(CoverageReasons.STOPPED))
+                .singleElement()
+                .satisfies(x -> assertThat(x.message())
+                        .endsWith(". cuDNN's benchmark mode was on: it picks its kernels by timing them, and under"
+                                + " the tool it may have picked others than the plain run's"));
     }
 
     @Test

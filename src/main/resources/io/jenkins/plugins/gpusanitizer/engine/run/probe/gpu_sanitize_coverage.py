@@ -149,8 +149,15 @@ def _stop_tick(hook, steps, backward):
             synchronized = True
     except Exception as e:
         core._error("coverage-synchronize", e)
-    core._emit({"type": "coverage-stop", "unit": unit, "at": at, "steps": steps, "backward": backward,
-                "agreed": _C.agreed, "synchronized": synchronized, "ts": round(time.time(), 3)}, force=True)
+    rec = {"type": "coverage-stop", "unit": unit, "at": at, "steps": steps, "backward": backward,
+           "agreed": _C.agreed, "synchronized": synchronized, "ts": round(time.time(), 3)}
+    try:
+        # cuDNN's benchmark mode picks its kernels by timing them, and under the tool the timings are not the plain
+        # run's: the census's cuDNN kernels need not be the ones this run launched
+        rec["cudnnBenchmark"] = bool(torch.backends.cudnn.benchmark)
+    except Exception:
+        pass
+    core._emit(rec, force=True)
     work = sys.modules.get("gpu_sanitize_work")
     if work is not None:
         work._work_exit()
