@@ -6,6 +6,7 @@ import hudson.FilePath;
 import hudson.model.Run;
 import hudson.model.TaskListener;
 import hudson.slaves.WorkspaceList;
+import io.jenkins.plugins.gpusanitizer.engine.report.CoverageJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunSpec;
 import io.jenkins.plugins.gpusanitizer.results.AgentSummary;
@@ -65,11 +66,7 @@ class GpuSanitizeRecorder {
         if (references.report() != null && references.report().coverage() != null) {
             // coverage mode kernels: a kernel the reference build's plain run never launched keeps the whole job under
             // the tool (issue #49)
-            spec.referenceKernels(references.report().coverage().stream()
-                    .flatMap(c -> c.kernels().stream())
-                    .map(k -> k.name())
-                    .distinct()
-                    .toList());
+            spec.referenceKernels(CoverageJson.kernelNames(references.report().coverage()));
         }
         if (spec.referenceSeconds() == null
                 && spec.regressionSeconds() == null

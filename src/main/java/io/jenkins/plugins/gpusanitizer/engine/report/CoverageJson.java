@@ -33,4 +33,18 @@ public record CoverageJson(
      * {@code first-launches}, {@code not-checked-name-filter}, {@code not-checked-after-window} or {@code unknown}.
      */
     public record Kernel(String name, long firstLaunch, Long launches, String checked) {}
+
+    /**
+     * The distinct kernels a report's coverage lists (the plain run's census as stored with the build), in order;
+     * empty for a report without coverage: what a later build's kernels are new against (issue #49).
+     */
+    public static List<String> kernelNames(List<CoverageJson> coverage) {
+        return coverage == null
+                ? List.of()
+                : coverage.stream()
+                        .flatMap(c -> c.kernels().stream())
+                        .map(Kernel::name)
+                        .distinct()
+                        .toList();
+    }
 }

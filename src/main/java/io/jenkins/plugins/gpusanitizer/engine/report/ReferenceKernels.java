@@ -25,8 +25,7 @@ final class ReferenceKernels {
                 || reference.coverage().isEmpty()) {
             return reasons;
         }
-        Set<String> known = new LinkedHashSet<>();
-        reference.coverage().forEach(c -> c.kernels().forEach(k -> known.add(k.name())));
+        Set<String> known = new LinkedHashSet<>(CoverageJson.kernelNames(reference.coverage()));
         for (CoverageJson c : current.coverage()) {
             List<CoverageJson.Kernel> fresh =
                     c.kernels().stream().filter(k -> !known.contains(k.name())).toList();

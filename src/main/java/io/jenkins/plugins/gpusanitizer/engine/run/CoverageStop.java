@@ -2,7 +2,7 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import io.jenkins.plugins.gpusanitizer.engine.model.CoverageMode;
 import io.jenkins.plugins.gpusanitizer.engine.probe.CoverageDecision;
-import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import io.jenkins.plugins.gpusanitizer.engine.report.CoverageJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -83,12 +83,8 @@ final class CoverageStop {
             return null;
         }
         try {
-            Set<String> known = new LinkedHashSet<>();
-            Report old = ReportJson.read(Path.of(spec.compareWith()));
-            if (old.coverage() != null) {
-                old.coverage().forEach(c -> c.kernels().forEach(k -> known.add(k.name())));
-            }
-            return known;
+            return new LinkedHashSet<>(CoverageJson.kernelNames(
+                    ReportJson.read(Path.of(spec.compareWith())).coverage()));
         } catch (RuntimeException e) { // InputException (an unreadable report) among them
             progress.say("the reference report's kernels could not be read (" + e.getMessage()
                     + "); the coverage stop is decided without them");

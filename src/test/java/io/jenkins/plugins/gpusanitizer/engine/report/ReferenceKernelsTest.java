@@ -56,4 +56,13 @@ class ReferenceKernelsTest {
         assertThat(ReferenceKernels.reasons(none, one, "r")).isEmpty();
         assertThat(ReferenceKernels.reasons(one, one, "r")).isEmpty();
     }
+
+    @Test
+    void theKernelsALaterBuildIsNewAgainstAreEachRunsCensusKernelsOnce() {
+        Report two = report(kernel("gemm", KernelCoverage.EVERY_LAUNCH), kernel("softmax", KernelCoverage.UNKNOWN));
+        List<CoverageJson> runs = List.of(two.coverage().get(0), two.coverage().get(0)); // memcheck and initcheck
+        assertThat(CoverageJson.kernelNames(runs)).containsExactly("gemm", "softmax");
+        assertThat(CoverageJson.kernelNames(null)).isEmpty();
+        assertThat(CoverageJson.kernelNames(List.of())).isEmpty();
+    }
 }
