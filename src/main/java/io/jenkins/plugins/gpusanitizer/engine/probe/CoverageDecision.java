@@ -47,6 +47,11 @@ public record CoverageDecision(String mode, String unit, Long at, Long of, Integ
                 mode == CoverageMode.FULL ? "--coverage full: every launch of the whole job" : null);
     }
 
+    /** The unit's name in a sentence: "optimizer step" or "backward pass". */
+    public static String word(String unit) {
+        return STEPS.equals(unit) ? "optimizer step" : "backward pass";
+    }
+
     public boolean stops() {
         return at != null && unit != null;
     }
@@ -75,29 +80,10 @@ public record CoverageDecision(String mode, String unit, Long at, Long of, Integ
      */
     public static CoverageDecision decide(Path blockingDir, boolean blockingPassed, Set<String> referenceKernels)
             throws IOException {
-        CoverageDecision decision = decideByCensus(blockingDir, blockingPassed);
-        if (!decision.stops() || referenceKernels == null || referenceKernels.isEmpty()) {
-            return decision;
-        }
-        List<String> fresh = KernelCensus.read(blockingDir.resolve(RunLayout.CENSUS_DIR)).kernels().stream()
-                .map(KernelCensus.Kernel::name)
-                .filter(k -> !KernelCensus.NOT_KERNELS.contains(k) && !referenceKernels.contains(k))
-                .toList();
-        if (fresh.isEmpty()) {
-            return decision;
-        }
-        return toEnd(fresh.size() + " kernel(s) the plain run launched are new since the reference build ("
-                + String.join(", ", fresh.subList(0, Math.min(3, fresh.size())))
-                + (fresh.size() > 3 ? ", and " + (fresh.size() - 3) + " more" : "")
-                + "), and a new kernel is checked in every launch");
-    }
-
-    private static CoverageDecision decideByCensus(Path blockingDir, boolean blockingPassed) throws IOException {
         if (!blockingPassed) {
             return toEnd("the blocking run did not end clean, so it is no measure of the kernels the job launches");
         }
-        Path censusDir = blockingDir.resolve(RunLayout.CENSUS_DIR);
-        KernelCensus census = KernelCensus.read(censusDir);
+        KernelCensus census = KernelCensus.read(blockingDir.resolve(RunLayout.CENSUS_DIR));
         if (census.isEmpty()) {
             return toEnd("the blocking run has no kernel census (" + RunLayout.CENSUS_DIR + "/build.log says why)");
         }
@@ -105,8 +91,21 @@ public record CoverageDecision(String mode, String unit, Long at, Long of, Integ
             return toEnd("a process of the blocking run wrote no census totals at its exit");
         }
         ProbeLog log = new ProbeParser().parse("blocking", blockingDir.resolve(RunLayout.PROBE_JSONL));
-        return StopPoint.of(KernelCensus.distinctAtExit(censusDir), log)
+        CoverageDecision decision = StopPoint.of(census.distinctAtExit(), log)
                 .decision(census.kernels().size());
+        List<String> fresh = referenceKernels == null || referenceKernels.isEmpty()
+                ? List.of()
+                : census.kernels().stream()
+                        .map(KernelCensus.Kernel::name)
+                        .filter(k -> !KernelCensus.NOT_KERNELS.contains(k) && !referenceKernels.contains(k))
+                        .toList();
+        if (!decision.stops() || fresh.isEmpty()) {
+            return decision;
+        }
+        return toEnd(fresh.size() + " kernel(s) the plain run launched are new since the reference build ("
+                + String.join(", ", fresh.subList(0, Math.min(3, fresh.size())))
+                + (fresh.size() > 3 ? ", and " + (fresh.size() - 3) + " more" : "")
+                + "), and a new kernel is checked in every launch");
     }
 
     /** Mode kernels, no stop: the sanitizer run checks the whole job, for {@code why}. */

@@ -30,8 +30,12 @@ import java.util.stream.Stream;
  * @param processes the census files read
  * @param complete  every process wrote its counts at its exit
  * @param problems  what could not be read, one sentence each
+ * @param distinctAtExit each process's count at its exit of distinct (domain, kernel) pairs, the census's own
+ *                  {@code total} line: the unit of the probe's step-by-step {@code census} records
+ *                  ({@link ProbeLog.CensusCount}); a process killed before its exit has none
  */
-public record KernelCensus(List<Kernel> kernels, int processes, boolean complete, List<String> problems) {
+public record KernelCensus(
+        List<Kernel> kernels, int processes, boolean complete, List<String> problems, Map<Long, Long> distinctAtExit) {
     static final int MAX_FILES = 256;
     static final long MAX_LINES = 2_000_000;
     private static final Pattern FILE = Pattern.compile("census-(\\d{1,9})\\.jsonl");
@@ -65,56 +69,22 @@ public record KernelCensus(List<Kernel> kernels, int processes, boolean complete
         }
         Map<String, Kernel> merged = new LinkedHashMap<>();
         List<String> problems = new ArrayList<>();
+        Map<Long, Long> totals = new LinkedHashMap<>();
         boolean complete = !files.isEmpty();
         for (Path f : files) {
             ProcessCensus p = ProcessCensus.read(f, problems);
             complete &= p.complete;
+            if (p.pid() != null) {
+                totals.put(p.pid(), p.distinct());
+            }
             for (Kernel k : p.kernels()) {
                 merged.merge(k.name(), k, KernelCensus::merge);
             }
         }
         List<Kernel> kernels = new ArrayList<>(merged.values());
         kernels.sort(Comparator.comparingLong(Kernel::first).thenComparing(Kernel::name));
-        return new KernelCensus(List.copyOf(kernels), files.size(), complete, List.copyOf(problems));
-    }
-
-    /**
-     * Each process's count at its exit of distinct (domain, kernel) pairs, the census's own {@code total} line: the
-     * unit of the probe's step-by-step {@code census} records ({@link ProbeLog.CensusCount}). A process killed before
-     * its exit has none.
-     */
-    public static Map<Long, Long> distinctAtExit(Path dir) throws IOException {
-        Map<Long, Long> totals = new LinkedHashMap<>();
-        if (!Files.isDirectory(dir)) {
-            return totals;
-        }
-        List<Path> files;
-        try (Stream<Path> s = Files.list(dir)) {
-            files = s.filter(p -> FILE.matcher(String.valueOf(p.getFileName())).matches())
-                    .sorted()
-                    .limit(MAX_FILES)
-                    .toList();
-        }
-        for (Path f : files) {
-            try (BufferedReader r = Files.newBufferedReader(f, StandardCharsets.UTF_8)) {
-                long n = 0;
-                for (String line = r.readLine(); line != null && n < MAX_LINES; line = r.readLine(), n++) {
-                    if (!line.contains("\"total\"")) {
-                        continue;
-                    }
-                    try {
-                        JsonNode o = JSON.readTree(line);
-                        if ("total".equals(o.path("type").asText())) {
-                            totals.put(
-                                    o.path("pid").asLong(), o.path("distinct").asLong());
-                        }
-                    } catch (IOException e) {
-                        // a line cut by a kill: the process has no total
-                    }
-                }
-            }
-        }
-        return totals;
+        return new KernelCensus(
+                List.copyOf(kernels), files.size(), complete, List.copyOf(problems), Map.copyOf(totals));
     }
 
     private static Kernel merge(Kernel a, Kernel b) {
@@ -124,12 +94,17 @@ public record KernelCensus(List<Kernel> kernels, int processes, boolean complete
         return new Kernel(a.name(), Math.min(a.first(), b.first()), launches);
     }
 
-    /** The census file of one process, in the domain that saw more kernels. */
-    private record ProcessCensus(List<Kernel> kernels, boolean complete) {
+    /**
+     * The census file of one process, in the domain that saw more kernels; its pid and count of distinct pairs from its
+     * {@code total} line, null and 0 where it has none.
+     */
+    private record ProcessCensus(List<Kernel> kernels, boolean complete, Long pid, long distinct) {
         static ProcessCensus read(Path f, List<String> problems) throws IOException {
             Map<String, Map<String, Long>> first = new LinkedHashMap<>();
             Map<String, Map<String, Long>> launches = new LinkedHashMap<>();
             boolean total = false;
+            Long pid = null;
+            long distinct = 0;
             int bad = 0;
             long n = 0;
             try (BufferedReader r = Files.newBufferedReader(f, StandardCharsets.UTF_8)) {
@@ -154,6 +129,8 @@ public record KernelCensus(List<Kernel> kernels, int processes, boolean complete
                                 .put(name, o.path("launches").asLong());
                     } else if (type.equals("total")) {
                         total = true;
+                        pid = o.path("pid").asLong();
+                        distinct = o.path("distinct").asLong();
                     } else if (type.equals("error")) {
                         problems.add(f.getFileName() + ": " + o.path("message").asText());
                     }
@@ -173,7 +150,7 @@ public record KernelCensus(List<Kernel> kernels, int processes, boolean complete
             List<Kernel> kernels = new ArrayList<>();
             first.getOrDefault(domain, Map.of())
                     .forEach((name, index) -> kernels.add(new Kernel(name, index, exited ? counts.get(name) : null)));
-            return new ProcessCensus(kernels, exited);
+            return new ProcessCensus(kernels, exited, pid, distinct);
         }
     }
 }

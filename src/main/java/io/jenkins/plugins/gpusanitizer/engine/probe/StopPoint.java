@@ -81,7 +81,7 @@ record StopPoint(String unit, long last, long of, String why) {
         if (unit == null) {
             return CoverageDecision.toEnd(why);
         }
-        String word = CoverageDecision.STEPS.equals(unit) ? "optimizer step" : "backward pass";
+        String word = CoverageDecision.word(unit);
         long at = last + 1;
         if (at >= of) {
             return CoverageDecision.toEnd(

@@ -118,8 +118,7 @@ public final class KernelCoverage {
         }
         ProbeLog log = new ProbeParser().parse("sanitizer", phaseDir.resolve(RunLayout.PROBE_JSONL));
         return decision.agreesWith(log.coverageStops())
-                ? (CoverageDecision.STEPS.equals(decision.unit()) ? "optimizer step " : "backward pass ")
-                        + decision.reached(log.coverageStops())
+                ? CoverageDecision.word(decision.unit()) + " " + decision.reached(log.coverageStops())
                 : null;
     }
 

@@ -71,7 +71,7 @@ final class CoverageReasons {
             return Reason.info(WHOLE, name + " checked every launch of the whole job (coverage full)");
         }
         if (decision.stops() && !stops.isEmpty()) {
-            String word = CoverageDecision.STEPS.equals(decision.unit()) ? "optimizer step" : "backward pass";
+            String word = CoverageDecision.word(decision.unit());
             long reached = decision.reached(stops);
             return Reason.info(
                     STOPPED,

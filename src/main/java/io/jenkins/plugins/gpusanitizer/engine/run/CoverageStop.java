@@ -43,30 +43,33 @@ final class CoverageStop {
     }
 
     /**
-     * Records the mode asked for in the phase folder; in {@code kernels} mode, with the probe on, the stop to poll
-     * (null otherwise: without the probe nothing can end the job at a step, and the run checks all of it).
-     *
-     * @param reference the kernels the reference build's plain run launched ({@link #referenceKernels}), whose new
-     *                  ones keep the whole job under the tool; null: none
+     * Records the mode asked for in the phase folder; in {@code kernels} mode the stop to poll, or null where the run
+     * checks the whole job from the start, said in the folder: without the probe nothing can end the job at a step, and
+     * a {@code sanitizerCommand} of its own is not the command the blocking run's census describes.
      */
-    static CoverageStop start(
-            CoverageMode mode,
-            boolean probed,
-            Path phaseDir,
-            Path blockingDir,
-            BlockingEnd blocking,
-            ProgressLog progress,
-            String name,
-            Set<String> reference)
-            throws IOException {
-        if (mode == CoverageMode.KERNELS && !probed) {
-            CoverageDecision.toEnd("without the probe nothing ends it at a step")
-                    .write(phaseDir);
+    static CoverageStop start(PhaseContext context, Path phaseDir, String name, boolean probed) throws IOException {
+        RunSpec spec = context.spec();
+        String whole = spec.coverage() != CoverageMode.KERNELS
+                ? null
+                : !probed
+                        ? "without the probe nothing ends it at a step"
+                        : !spec.sanitizerCommand().equals(spec.command())
+                                ? "it runs a command of its own (sanitizerCommand), which the blocking run's census"
+                                        + " does not describe"
+                                : null;
+        if (whole != null) {
+            CoverageDecision.toEnd(whole).write(phaseDir);
             return null;
         }
-        CoverageDecision.asked(mode).write(phaseDir);
-        return mode == CoverageMode.KERNELS
-                ? new CoverageStop(phaseDir, blockingDir, blocking, progress, name, reference)
+        CoverageDecision.asked(spec.coverage()).write(phaseDir);
+        return spec.coverage() == CoverageMode.KERNELS
+                ? new CoverageStop(
+                        phaseDir,
+                        context.dir().dir(Phase.BLOCKING.id()),
+                        context.blockingEnd(),
+                        context.progress(),
+                        name,
+                        referenceKernels(spec, context.progress()))
                 : null;
     }
 

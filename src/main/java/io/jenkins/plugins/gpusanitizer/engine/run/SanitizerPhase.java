@@ -3,14 +3,12 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 import io.jenkins.plugins.gpusanitizer.engine.analysis.Analyzer;
 import io.jenkins.plugins.gpusanitizer.engine.findings.DefectGrouper;
 import io.jenkins.plugins.gpusanitizer.engine.findings.RuntimeKernels;
-import io.jenkins.plugins.gpusanitizer.engine.model.CoverageMode;
 import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.model.WorkPaths;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
 import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerOutput;
 import io.jenkins.plugins.gpusanitizer.engine.parse.text.SanitizerTextParser;
-import io.jenkins.plugins.gpusanitizer.engine.probe.CoverageDecision;
 import io.jenkins.plugins.gpusanitizer.engine.report.SanitizerPhaseStatus;
 import io.jenkins.plugins.gpusanitizer.engine.run.environment.EnvironmentCheck;
 import io.jenkins.plugins.gpusanitizer.engine.run.workspace.WorkspaceManifest;
@@ -70,27 +68,6 @@ final class SanitizerPhase {
         return List.of(noted, once(gpu, true));
     }
 
-    /** Coverage mode kernels: the probe ends the job at the step the blocking run's census decides (issue #49). */
-    private CoverageStop coverageStop(Path phaseDir, String name, boolean probed) throws IOException {
-        if (context.spec().coverage() == CoverageMode.KERNELS
-                && !context.spec().sanitizerCommand().equals(context.spec().command())) {
-            // the census is the job's command's: its steps say nothing of a shorter command's
-            CoverageDecision.toEnd("it runs a command of its own (sanitizerCommand), which the blocking run's census"
-                            + " does not describe")
-                    .write(phaseDir);
-            return null;
-        }
-        return CoverageStop.start(
-                context.spec().coverage(),
-                probed,
-                phaseDir,
-                context.dir().dir(Phase.BLOCKING.id()),
-                context.blockingEnd(),
-                context.progress(),
-                name,
-                CoverageStop.referenceKernels(context.spec(), context.progress()));
-    }
-
     private PhaseResult once(String gpu, boolean keepCaching) throws IOException {
         RunSpec spec = context.spec();
         String name = keepCaching ? RunDirectory.cachedSanitizerDir(tool) : RunDirectory.sanitizerDir(tool);
@@ -128,7 +105,8 @@ final class SanitizerPhase {
         // mode
         Map<String, String> probe = context.probe().sanitizerEnv(phaseDir);
         set.putAll(probe);
-        CoverageStop coverage = coverageStop(phaseDir, name, !probe.isEmpty());
+        // coverage mode kernels: the probe ends the job at the step the blocking run's census decides (issue #49)
+        CoverageStop coverage = CoverageStop.start(context, phaseDir, name, !probe.isEmpty());
         if (coverage != null) {
             set.put(CoverageStop.VARIABLE, coverage.stopFile().toString());
         }
