@@ -37,14 +37,19 @@ gate() {
     gate_once "$@"
   fi
 }
+# within_deadline NAME LIMIT: the run's own limit, or what is left before the deadline when that is less; fails (and
+# says the run was skipped) when less than MIN_LEFT seconds are left
+within_deadline() {
+  local left=$(( DEADLINE - $(now) - 15 ))
+  if [ "$left" -lt "${MIN_LEFT:-90}" ]; then echo "== $1 skipped: deadline" >> "$out/summary.txt"; return 1; fi
+  if [ "$left" -lt "$2" ]; then echo "$left"; else echo "$2"; fi
+}
 # plain NAME WS LIMIT options -- command: the job's command alone in its workspace, timed as the gate is
 plain() {
   local name=$1 ws=/tmp/ws-$2 limit=$3; shift 3
   while [ $# -gt 0 ] && [ "$1" != -- ]; do shift; done
   shift
-  local left=$(( DEADLINE - $(now) - 15 ))
-  if [ "$left" -lt "${MIN_LEFT:-90}" ]; then echo "== $name skipped: deadline" >> "$out/summary.txt"; return; fi
-  [ "$left" -lt "$limit" ] && limit=$left
+  limit=$(within_deadline "$name" "$limit") || return
   local a b; a=$(date +%s.%N)
   (cd "$ws" && timeout -k 10 "$limit" "$@" > "$out/$name.console.txt" 2>&1)
   local rc=$?; b=$(date +%s.%N)
@@ -53,10 +58,7 @@ plain() {
 }
 gate_once() {
   local name=$1 ws=/tmp/ws-$2 limit=$3; shift 3
-  # the gate's own limit, or what is left before the deadline when that is less (at least MIN_LEFT seconds, else skipped)
-  local left=$(( DEADLINE - $(now) - 15 ))
-  if [ "$left" -lt "${MIN_LEFT:-90}" ]; then echo "== $name skipped: deadline" >> "$out/summary.txt"; return; fi
-  [ "$left" -lt "$limit" ] && limit=$left
+  limit=$(within_deadline "$name" "$limit") || return
   local a b; a=$(date +%s.%N)
   (cd "$ws" && timeout -k 10 "$limit" "$JAVA" -XX:+UseSerialGC -Xmx512m -jar "$JAR" run --out "$out/$name" \
       --progress-interval 30 "$@" > "$out/$name.console.txt" 2>&1)
