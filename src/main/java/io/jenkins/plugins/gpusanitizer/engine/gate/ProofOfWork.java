@@ -13,7 +13,8 @@ import java.util.stream.Collectors;
  * fail closed. Work is optimizer steps or backward passes (hand-written updates take backward passes and no step).
  *
  * <ul>
- *   <li>{@code no-gpu-work}: the job ran but none of its processes created a CUDA context;
+ *   <li>{@code no-gpu-work}: the job ran but none of its processes created a CUDA context (a run the gate stopped
+ *       before it did any work is not judged);
  *   <li>{@code less-work}: a run that ended by itself did none of the work another run of the same command did, or
  *       under half of it and in under three quarters of its time (a time-budgeted job that steps slower under the
  *       tool in as long a time is no finding); a sanitizer run of a shorter command that did none where the job's
@@ -69,8 +70,12 @@ public final class ProofOfWork {
         return r.end() != RunWork.End.OTHER;
     }
 
+    /**
+     * A run that went its way without a CUDA context worked on the CPU. A run the gate stopped before it did any work
+     * (the blocking run cut while the job was still importing) says nothing about where the job works: no finding.
+     */
     private static void noGpuWork(RunWork r, List<Reason> reasons) {
-        if (!r.counted() || !ended(r) || r.cudaProcesses() > 0) {
+        if (!r.counted() || !ended(r) || r.cudaProcesses() > 0 || r.end() == RunWork.End.STOPPED && !r.worked()) {
             return;
         }
         reasons.add(Reason.error(

@@ -13,6 +13,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The proof-of-work rules on recorded run directories (the probe's work records as the probe writes them). */
 class ProofOfWorkTest {
@@ -234,5 +236,35 @@ class ProofOfWorkTest {
                 List.of("python3", "train.py"), 0, 6.0, "regression", List.of("python3", "train.py"), 256, 30.0);
 
         assertThat(reasons).extracting(Reason::code).containsExactly("less-work");
+    }
+    /**
+     * CI's loaded machine: the sanitizer run of a short clean job ended first and the blocking run beside it was cut
+     * 1.2 s in, while its process still imported the job's modules. That run did nothing anywhere: no "worked on the
+     * CPU". A stopped run that did take steps without a CUDA context did work on the CPU.
+     */
+    @ParameterizedTest(name = "steps before the stop: {0}")
+    @ValueSource(ints = {0, 5})
+    void aRunStoppedBeforeItCreatedACudaContextWorkedOnTheCpuOnlyWhereItTookSteps(int steps) throws IOException {
+        probe(
+                "blocking",
+                "{\"type\":\"probe\",\"pid\":7,\"t\":0.1}",
+                "{\"type\":\"work\",\"event\":\"progress\",\"pid\":7,\"steps\":" + steps
+                        + ",\"cuda\":false,\"ts\":1.1}");
+        probe("regression", work(8, 8));
+        List<Reason> reasons = reasons(record(
+                phase("blocking", PhaseResult.STOPPED_EARLY, List.of("python3", "train.py"), BlockingPhase.CUT, 1.2),
+                phase("regression", PhaseResult.PASSED, List.of("python3", "train.py"), null, 3)));
+
+        if (steps == 0) {
+            assertThat(reasons).isEmpty();
+        } else {
+            assertThat(reasons)
+                    .extracting(Reason::code, Reason::message)
+                    .singleElement()
+                    .satisfies(t -> {
+                        assertThat(t.toList().get(0)).isEqualTo("no-gpu-work");
+                        assertThat((String) t.toList().get(1)).startsWith("blocking: the job ran (5 optimizer step(s)");
+                    });
+        }
     }
 }

@@ -140,12 +140,20 @@ class WorkspaceSituationsTest {
         return tree(where.tree());
     }
 
+    /**
+     * A PASS where each run trained the job's 8 steps. The blocking run beside the sanitizer run is the one exception
+     * the gate makes by design: when the sanitizer run ends clean first (which run ends first is the machine's to
+     * decide: on CI's the blocking run was cut still importing), it is cut, and the regression run runs the whole job.
+     */
     private static void assertEveryRunTrained(Report r) {
         assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.PASS);
         assertThat(r.work())
                 .extracting(Report.WorkJson::run)
                 .containsExactlyInAnyOrder("sanitizer-memcheck", "blocking", "regression");
+        List<String> trained = RunnerTest.runsToTheEnd(r);
         assertThat(r.work())
+                .filteredOn(w -> trained.contains(w.run()))
+                .hasSize(trained.size())
                 .allSatisfy(w -> assertThat(w.optimizerSteps()).as(w.run()).isEqualTo(8));
     }
 
@@ -202,7 +210,7 @@ class WorkspaceSituationsTest {
         Report r = gate(where, command.apply(where), line -> {});
 
         assertEveryRunTrained(r);
-        for (String run : List.of("sanitizer-memcheck", "blocking", "regression")) {
+        for (String run : RunnerTest.runsToTheEnd(r)) {
             Path copy = copies().resolve(run);
             assertThat(copy.resolve("outputs/runs/events.out.tfevents")).as(run).exists();
             assertThat(copy.resolve("outputs/checkpoint-2")).as(run).doesNotExist();
@@ -235,7 +243,9 @@ class WorkspaceSituationsTest {
         assertThat(expected).containsKey("artifacts/clm/checkpoint-8/model.bin");
         assertThat(tree(where.tree())).isEqualTo(expected);
         // each run wrote its own artifacts/, none a shared one beside the copies
-        assertThat(copies().resolve("blocking/artifacts/clm/runs")).exists();
+        for (String run : RunnerTest.runsToTheEnd(r)) {
+            assertThat(copies().resolve(run + "/artifacts/clm/runs")).as(run).exists();
+        }
         assertThat(copies().resolve("artifacts")).doesNotExist();
         assertThat(console).anyMatch(l -> l.endsWith("training@tmp: a Jenkins temporary folder: never copied"));
     }
@@ -250,7 +260,7 @@ class WorkspaceSituationsTest {
         Report second = gate(where, command, line -> {});
 
         assertEveryRunTrained(second);
-        for (String run : List.of("sanitizer-memcheck", "blocking", "regression")) {
+        for (String run : RunnerTest.runsToTheEnd(second)) {
             Path copy = where.tree().resolve(GATE_DIR + "-2/workspaces/" + run);
             assertThat(copy.resolve("clm_job.py")).exists();
             assertThat(copy.resolve(GATE_DIR)).as(run).doesNotExist();
@@ -306,7 +316,7 @@ class WorkspaceSituationsTest {
         Report r = gate(where, command.apply(where), line -> {});
 
         assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.PASS);
-        for (String run : List.of("sanitizer-memcheck", "blocking", "regression")) {
+        for (String run : RunnerTest.runsToTheEnd(r)) {
             Path copy = copies().resolve(run);
             assertThat(copy.resolve("outputs/checkpoint-8")).as(run).exists();
             assertThat(copy.resolve("outputs2/checkpoint-8")).as(run).exists();
