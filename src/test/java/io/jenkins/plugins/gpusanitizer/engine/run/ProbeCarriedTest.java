@@ -31,10 +31,12 @@ import org.junit.jupiter.api.parallel.ExecutionMode;
 @Execution(ExecutionMode.CONCURRENT)
 class ProbeCarriedTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final List<String> RUNS = List.of("sanitizer-memcheck", "blocking", "regression");
 
     @TempDir
     Path dir;
+
+    /** The last gate's runs that ran the job to its end (the blocking run may be cut: {@link RunnerTest#runsToTheEnd}). */
+    private List<String> runs;
 
     private Path workspace() throws IOException, URISyntaxException {
         Path ws = Files.createDirectories(dir.resolve("ws"));
@@ -78,7 +80,7 @@ class ProbeCarriedTest {
                 .killGraceSeconds(1)
                 .toolWriteGraceSeconds(5)
                 .samplerIntervalMs(100);
-        new Runner(spec, env, line -> {}).run();
+        runs = RunnerTest.runsToTheEnd(new Runner(spec, env, line -> {}).run());
         return dir.resolve("run");
     }
 
@@ -101,7 +103,7 @@ class ProbeCarriedTest {
     @Test
     void aRunScriptThatResetsPythonpathKeepsTheProbeAndEachRunCountsItsBackwardPasses() throws Exception {
         Path run = run("run.sh");
-        for (String name : RUNS) {
+        for (String name : runs) {
             List<JsonNode> records = records(run.resolve(name).resolve("probe.jsonl"));
             assertThat(of(records, "probe-path"))
                     .as(name + ": the shim put the probe back in front of PYTHONPATH=./")
@@ -134,7 +136,7 @@ class ProbeCarriedTest {
     @Test
     void anInterpreterStartedByItsAbsolutePathAfterTheResetRunsWithoutTheProbe() throws Exception {
         Path run = run("run_absolute.sh");
-        for (String name : RUNS) {
+        for (String name : runs) {
             assertThat(Files.readString(run.resolve(name).resolve("stdout.log")))
                     .contains("trained steps 1 to 3");
             assertThat(records(run.resolve(name).resolve("probe.jsonl")))
