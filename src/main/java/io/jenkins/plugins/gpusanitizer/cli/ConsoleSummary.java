@@ -3,6 +3,7 @@ package io.jenkins.plugins.gpusanitizer.cli;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.report.Bidi;
 import io.jenkins.plugins.gpusanitizer.engine.report.Evidence;
+import io.jenkins.plugins.gpusanitizer.engine.report.ReasonJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import java.io.PrintWriter;
 
@@ -22,7 +23,7 @@ public final class ConsoleSummary {
             return;
         }
         int shown = 0;
-        for (Report.ReasonJson reason : r.reasons()) {
+        for (ReasonJson reason : r.reasons()) {
             if ("info".equals(reason.level()) && r.verdict() != Verdict.PASS) {
                 continue;
             }

@@ -2,7 +2,10 @@ package io.jenkins.plugins.gpusanitizer.results;
 
 import io.jenkins.plugins.gpusanitizer.engine.model.SourceLocation;
 import io.jenkins.plugins.gpusanitizer.engine.model.WorkPaths;
+import io.jenkins.plugins.gpusanitizer.engine.report.DiagnosisJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.Evidence;
+import io.jenkins.plugins.gpusanitizer.engine.report.LocationJson;
+import io.jenkins.plugins.gpusanitizer.engine.report.ReasonJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import java.util.ArrayList;
 import java.util.Map;
@@ -23,10 +26,10 @@ public final class Summaries {
         String first = report.reasons().stream()
                 .filter(reason ->
                         !reason.level().equals("info") && !reason.level().equals("warning"))
-                .map(Report.ReasonJson::message)
+                .map(ReasonJson::message)
                 .findFirst()
                 .orElse(null);
-        Report.DiagnosisJson diagnosis = report.diagnosis();
+        DiagnosisJson diagnosis = report.diagnosis();
         WorkPaths paths = WorkPaths.of(
                 report.execution() == null ? null : report.execution().workDirectory());
         return AgentSummary.builder()
@@ -68,7 +71,7 @@ public final class Summaries {
         return byTool;
     }
 
-    private static String where(Report.LocationJson location, WorkPaths paths) {
+    private static String where(LocationJson location, WorkPaths paths) {
         if (location == null) {
             return null;
         }

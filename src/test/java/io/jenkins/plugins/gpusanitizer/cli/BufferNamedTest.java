@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.jenkins.plugins.gpusanitizer.engine.Corpus;
 import io.jenkins.plugins.gpusanitizer.engine.report.CheckRun;
+import io.jenkins.plugins.gpusanitizer.engine.report.ExecutionJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
 import java.io.IOException;
@@ -87,8 +88,7 @@ class BufferNamedTest {
         Report report = ReportJson.read(dir.resolve("report.json"));
         // the run's working directory: the annotation is placed at the job's launch line, and names the buffer
         Report withWorkspace = report.copy()
-                .execution(new Report.ExecutionJson(
-                        null, List.of(), null, null, null, null, null, "/home/ci/workspace/lab"))
+                .execution(new ExecutionJson(null, List.of(), null, null, null, null, null, "/home/ci/workspace/lab"))
                 .build();
         assertThat(CheckRun.of(withWorkspace, "gpu-sanitize").annotations())
                 .anySatisfy(a -> assertThat(a.message()).contains("1 byte past the end of a 6,400-byte buffer"));

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
+import io.jenkins.plugins.gpusanitizer.engine.report.ReasonJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
 import io.jenkins.plugins.gpusanitizer.engine.run.FakeGpu;
@@ -75,7 +76,7 @@ class RunDirectoryAgreementTest {
                 .collect(Collectors.toSet());
     }
 
-    private static Report.ReasonJson reason(Report r, String code) {
+    private static ReasonJson reason(Report r, String code) {
         return r.reasons().stream()
                 .filter(x -> x.code().equals(code))
                 .findFirst()

@@ -10,7 +10,7 @@ import java.util.Locale;
 final class AllocationSiteTable {
     private AllocationSiteTable() {}
 
-    static void append(StringBuilder h, Report.AllocationSitesJson a) {
+    static void append(StringBuilder h, AllocationSitesJson a) {
         String end = "oom".equals(a.endAt()) ? "at the OOM" : "at the end";
         h.append("<h3>")
                 .append(Html.esc(String.format(
@@ -27,7 +27,7 @@ final class AllocationSiteTable {
                 .append("</th><th>MiB ")
                 .append(Html.esc(end))
                 .append("</th><th>growth MiB</th></tr>");
-        for (Report.AllocationSiteJson s : a.sites()) {
+        for (AllocationSiteJson s : a.sites()) {
             if (ProbeEvidence.NO_PYTHON_FRAME.equals(s.site().file())) {
                 h.append("<tr><td>no Python frame recorded (a C++/library allocation)");
             } else {
@@ -45,7 +45,7 @@ final class AllocationSiteTable {
                 h.append("<br><code>").append(Html.esc(s.site().code())).append("</code>");
             }
             h.append("</td><td>");
-            for (Report.LocationJson c : s.stack()) {
+            for (LocationJson c : s.stack()) {
                 h.append("<code>")
                         .append(Html.esc(c.file()))
                         .append(':')

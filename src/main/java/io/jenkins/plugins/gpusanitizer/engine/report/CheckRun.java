@@ -32,9 +32,9 @@ public record CheckRun(String name, String conclusion, String title, String summ
                     case UNSTABLE -> "neutral";
                     case FAIL, ERROR -> "failure";
                 };
-        List<Report.DefectJson> open =
+        List<DefectJson> open =
                 r.defects().stream().filter(d -> !d.suppressed()).toList();
-        List<Report.DefectJson> annotate = r.reference() == null
+        List<DefectJson> annotate = r.reference() == null
                 ? open
                 : open.stream()
                         .filter(d -> ReferenceComparison.NEW.equals(d.status()))
@@ -54,11 +54,11 @@ public record CheckRun(String name, String conclusion, String title, String summ
      */
     private record Annotated(List<Annotation> annotations, List<String> outside, int unannotated) {}
 
-    private static Annotated annotated(List<Report.DefectJson> defects, String workspace) {
+    private static Annotated annotated(List<DefectJson> defects, String workspace) {
         List<Annotation> annotations = new ArrayList<>();
         List<String> outside = new ArrayList<>();
         int unannotated = 0;
-        for (Report.DefectJson d : defects) {
+        for (DefectJson d : defects) {
             Placed at = annotations.size() == MAX_ANNOTATIONS ? null : place(d, workspace);
             if (at != null) {
                 annotations.add(annotation(d, at, workspace));
@@ -73,7 +73,7 @@ public record CheckRun(String name, String conclusion, String title, String summ
         return new Annotated(annotations, outside, unannotated);
     }
 
-    private static Annotation annotation(Report.DefectJson d, Placed at, String workspace) {
+    private static Annotation annotation(DefectJson d, Placed at, String workspace) {
         String where = at.location() == d.hostLocation()
                 ? ""
                 : "The fault is at " + d.hostLocation().file() + ":"
@@ -107,7 +107,7 @@ public record CheckRun(String name, String conclusion, String title, String summ
         if (r.diagnosis() != null && r.diagnosis().summary() != null) {
             s.append(md(r.diagnosis().summary())).append("\n\n");
         }
-        for (Report.ReasonJson reason : r.reasons()) {
+        for (ReasonJson reason : r.reasons()) {
             if (!reason.level().equals("info")) {
                 s.append("- ")
                         .append(reason.level())
@@ -137,14 +137,14 @@ public record CheckRun(String name, String conclusion, String title, String summ
     }
 
     /** Where a defect is annotated: the location and its path relative to the workspace. */
-    private record Placed(Report.LocationJson location, String path) {}
+    private record Placed(LocationJson location, String path) {}
 
     /**
      * The host location when it lies in the workspace, else the first user frame of the host stack
      * that does; null when none does (a fault in site-packages, /usr, generated code, or a run that does
      * not say its working directory): no annotation with a path GitHub cannot match.
      */
-    private static Placed place(Report.DefectJson d, String workspace) {
+    private static Placed place(DefectJson d, String workspace) {
         if (!isAt(d.hostLocation())) {
             return null;
         }
@@ -153,23 +153,23 @@ public record CheckRun(String name, String conclusion, String title, String summ
             return new Placed(d.hostLocation(), path);
         }
         if (d.hostStack() != null) {
-            for (Report.FrameJson f : d.hostStack()) {
+            for (FrameJson f : d.hostStack()) {
                 String framePath = "user".equals(f.role()) && f.line() != null && f.line() > 0
                         ? relativize(workspace, f.file())
                         : null;
                 if (framePath != null) {
-                    return new Placed(new Report.LocationJson(f.file(), f.line(), f.function(), null), framePath);
+                    return new Placed(new LocationJson(f.file(), f.line(), f.function(), null), framePath);
                 }
             }
         }
         return null;
     }
 
-    private static boolean isAt(Report.LocationJson l) {
+    private static boolean isAt(LocationJson l) {
         return l != null && l.file() != null && l.line() > 0;
     }
 
-    private static String title(Report.DefectJson d) {
+    private static String title(DefectJson d) {
         return d.tool() + ": " + d.kind() + (d.kernel() == null ? "" : " in " + d.kernel());
     }
 

@@ -14,7 +14,7 @@ final class DefectsSection {
 
     private DefectsSection() {}
 
-    static void append(StringBuilder h, List<Report.DefectJson> defects, String title) {
+    static void append(StringBuilder h, List<DefectJson> defects, String title) {
         h.append("<section class=\"gs-defects\"><h2>")
                 .append(Html.esc(title))
                 .append(" (")
@@ -23,7 +23,7 @@ final class DefectsSection {
         if (defects.isEmpty()) {
             h.append("<p>None.</p>");
         }
-        for (Report.DefectJson d : defects) {
+        for (DefectJson d : defects) {
             defectSummary(h, d);
             h.append("</summary><dl>");
             defectDetails(h, d);
@@ -37,7 +37,7 @@ final class DefectsSection {
     }
 
     /** The defect's line: tool, message, kernel, launch line, records, status, vendor library. */
-    private static void defectSummary(StringBuilder h, Report.DefectJson d) {
+    private static void defectSummary(StringBuilder h, DefectJson d) {
         h.append("<details class=\"gs-defect gs-")
                 .append(d.suppressed() ? "suppressed" : Html.esc(d.severity()))
                 .append("\"><summary><span class=\"gs-tool\">")
@@ -72,7 +72,7 @@ final class DefectsSection {
         }
     }
 
-    private static void defectDetails(StringBuilder h, Report.DefectJson d) {
+    private static void defectDetails(StringBuilder h, DefectJson d) {
         if (d.suppressedBy() != null) {
             dl(
                     h,
@@ -100,10 +100,10 @@ final class DefectsSection {
     }
 
     /** The host stack's first frames, each marked with its role (user, library, ...). */
-    private static void hostStack(StringBuilder h, List<Report.FrameJson> stack) {
+    private static void hostStack(StringBuilder h, List<FrameJson> stack) {
         h.append("<ol class=\"gs-stack\">");
         int shown = 0;
-        for (Report.FrameJson f : stack) {
+        for (FrameJson f : stack) {
             if (shown++ >= MAX_STACK_SHOWN) {
                 break;
             }
@@ -134,7 +134,7 @@ final class DefectsSection {
     }
 
     /** A run-time (CuPy/NVRTC) kernel's cache file is no source line: said as such, with the saved text. */
-    private static String deviceLine(Report.LocationJson l) {
+    private static String deviceLine(LocationJson l) {
         SourceLocation s = new SourceLocation(l.file(), l.line(), l.function(), l.code());
         return RuntimeKernels.isCacheFile(s) ? RuntimeKernels.at(s) : l.file() + ":" + l.line();
     }

@@ -12,7 +12,7 @@ final class DiagnosisSection {
 
     private DiagnosisSection() {}
 
-    static void append(StringBuilder h, Report.DiagnosisJson d, List<Report.DefectJson> defects) {
+    static void append(StringBuilder h, DiagnosisJson d, List<DefectJson> defects) {
         if (d == null) {
             return;
         }
@@ -36,7 +36,7 @@ final class DiagnosisSection {
             }
             h.append("</ul>");
         }
-        for (Report.OperatorEvidenceJson o : d.operatorEvidence()) {
+        for (OperatorEvidenceJson o : d.operatorEvidence()) {
             FailingOperator.append(h, o);
         }
         buffers(h, defects);
@@ -44,7 +44,7 @@ final class DiagnosisSection {
     }
 
     /** The buffers the open defects' accesses ran past (issue #42), each one line under the diagnosis. */
-    private static void buffers(StringBuilder h, List<Report.DefectJson> defects) {
+    private static void buffers(StringBuilder h, List<DefectJson> defects) {
         defects.stream()
                 .filter(x -> !x.suppressed() && x.buffer() != null && x.buffer().summary() != null)
                 .limit(MAX_BUFFERS_SHOWN)
@@ -54,7 +54,7 @@ final class DiagnosisSection {
                         .append("</p>"));
     }
 
-    private static void whereRow(StringBuilder h, String label, Report.LocationJson l, String cls) {
+    private static void whereRow(StringBuilder h, String label, LocationJson l, String cls) {
         if (l == null) {
             return;
         }

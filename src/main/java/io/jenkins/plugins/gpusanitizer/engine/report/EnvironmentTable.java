@@ -9,10 +9,10 @@ import java.util.Locale;
 final class EnvironmentTable {
     private EnvironmentTable() {}
 
-    static void append(StringBuilder h, Report.EnvironmentJson env) {
+    static void append(StringBuilder h, EnvironmentJson env) {
         h.append("<h3>Environment</h3><table class=\"gs-env\">");
         envRow(h, "driver", env.driverVersion() + " (supports CUDA " + env.driverCudaVersion() + ")");
-        for (Report.GpuJson g : env.gpus()) {
+        for (GpuJson g : env.gpus()) {
             envRow(
                     h,
                     "GPU " + g.index(),

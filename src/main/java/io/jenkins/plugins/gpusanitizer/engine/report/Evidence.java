@@ -19,7 +19,7 @@ public final class Evidence {
                     .limit(MAX_OPERATORS)
                     .forEach(o -> out.add("failing operator: " + o.summary()));
         }
-        Report.AllocationSitesJson a = allocationSites(r);
+        AllocationSitesJson a = allocationSites(r);
         if (a != null) {
             if (a.oom() != null) {
                 out.add(a.oom().summary());
@@ -32,9 +32,9 @@ public final class Evidence {
     }
 
     /** The allocation sites wherever the report holds them (beside the memory curve, or in the probe section). */
-    public static Report.AllocationSitesJson allocationSites(Report r) {
+    public static AllocationSitesJson allocationSites(Report r) {
         if (r.memory() != null) {
-            for (Report.MemoryJson m : r.memory()) {
+            for (MemoryJson m : r.memory()) {
                 if (m.allocationSites() != null) {
                     return m.allocationSites();
                 }

@@ -9,7 +9,7 @@ final class FailingOperator {
     private FailingOperator() {}
 
     /** The failing operator the probe caught: its line, its tensor arguments, the index against its bound. */
-    static void append(StringBuilder h, Report.OperatorEvidenceJson o) {
+    static void append(StringBuilder h, OperatorEvidenceJson o) {
         h.append("<div class=\"gs-evidence\"><p class=\"gs-evidence-line\">")
                 .append(Html.esc(o.summary()))
                 .append("</p>");
@@ -25,7 +25,7 @@ final class FailingOperator {
             if (o.site().code() != null) {
                 h.append(": <code>").append(Html.esc(o.site().code())).append("</code>");
             }
-            for (Report.LocationJson c : o.stack()) {
+            for (LocationJson c : o.stack()) {
                 h.append("<br>called from <code>")
                         .append(Html.esc(c.file()))
                         .append(':')
@@ -37,8 +37,8 @@ final class FailingOperator {
         }
         h.append("<table class=\"gs-args\"><tr><th>argument</th><th>shape</th><th>dtype</th><th>device</th>"
                 + "<th>values</th></tr>");
-        Report.IndexJson ix = o.index();
-        for (Report.TensorArgJson a : o.args()) {
+        IndexJson ix = o.index();
+        for (TensorArgJson a : o.args()) {
             h.append("<tr><td>")
                     .append(Html.esc(a.name()))
                     .append("</td><td><code>")

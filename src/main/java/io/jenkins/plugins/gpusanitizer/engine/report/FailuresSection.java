@@ -9,13 +9,13 @@ import java.util.List;
 final class FailuresSection {
     private FailuresSection() {}
 
-    static void append(StringBuilder h, List<Report.FailureJson> failures) {
+    static void append(StringBuilder h, List<FailureJson> failures) {
         if (failures.isEmpty()) {
             return;
         }
         h.append("<section class=\"gs-failures\"><h2>Job failures by phase</h2><table><tr><th>phase</th><th>error</th>"
                 + "<th>innermost user frame</th><th>message</th></tr>");
-        for (Report.FailureJson f : failures) {
+        for (FailureJson f : failures) {
             h.append("<tr><td>")
                     .append(Html.esc(f.phase()))
                     .append("</td><td>")
@@ -41,12 +41,12 @@ final class FailuresSection {
             h.append("</td><td>").append(Html.esc(f.message())).append("</td></tr>");
         }
         h.append("</table>");
-        for (Report.FailureJson f : failures) {
+        for (FailureJson f : failures) {
             if (f.messages() == null || f.messages().isEmpty()) {
                 continue;
             }
             h.append("<p>").append(Html.esc(f.phase())).append(": CUDA errors printed outside any traceback</p><ul>");
-            for (Report.CudaMessageJson m : f.messages()) {
+            for (CudaMessageJson m : f.messages()) {
                 h.append("<li>")
                         .append(Html.esc(m.stream()))
                         .append(" line ")

@@ -16,7 +16,7 @@ final class FixedSection {
                 .append(")</h2><p>")
                 .append(Html.esc("Reference: " + r.reference()))
                 .append("</p><ul>");
-        for (Report.DefectJson d : r.fixed()) {
+        for (DefectJson d : r.fixed()) {
             h.append("<li>")
                     .append(Html.esc(d.tool() + ": " + d.message() + (d.kernel() == null ? "" : " in " + d.kernel())
                             + (d.hostLocation() == null

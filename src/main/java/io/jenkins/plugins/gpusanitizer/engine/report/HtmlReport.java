@@ -154,7 +154,7 @@ public final class HtmlReport {
             h.append(" <span class=\"gs-total\">").append(r.errorsTotal()).append(" sanitizer error(s) counted</span>");
         }
         h.append("<ul class=\"gs-reasons\">");
-        for (Report.ReasonJson reason : r.reasons()) {
+        for (ReasonJson reason : r.reasons()) {
             h.append("<li class=\"gs-reason gs-")
                     .append(Html.esc(reason.level()))
                     .append("\"><span class=\"gs-level\">")
@@ -172,8 +172,8 @@ public final class HtmlReport {
         CoverageSection.append(h, r.coverage());
         DefectsSection.append(
                 h, r.defects().stream().filter(d -> !d.suppressed()).toList(), "Defects");
-        List<Report.DefectJson> suppressed =
-                r.defects().stream().filter(Report.DefectJson::suppressed).toList();
+        List<DefectJson> suppressed =
+                r.defects().stream().filter(DefectJson::suppressed).toList();
         if (!suppressed.isEmpty()) {
             DefectsSection.append(h, suppressed, "Suppressed defects");
         }

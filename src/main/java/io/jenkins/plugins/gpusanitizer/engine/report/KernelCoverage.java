@@ -69,7 +69,7 @@ public final class KernelCoverage {
      * Each sanitizer run's coverage against the blocking run's census in the run directory; empty where there is no
      * census (an older run, the probe off, no C compiler or CUPTI on the agent: census/build.log says which).
      */
-    public static List<CoverageJson> forRun(Path runRoot, Report.ExecutionJson execution) {
+    public static List<CoverageJson> forRun(Path runRoot, ExecutionJson execution) {
         if (runRoot == null || execution == null || execution.phases() == null) {
             return List.of();
         }
@@ -80,7 +80,7 @@ public final class KernelCoverage {
             return List.of();
         }
         List<CoverageJson> out = new ArrayList<>();
-        for (Report.PhaseJson p : execution.phases()) {
+        for (PhaseJson p : execution.phases()) {
             if (p.tool() != null && p.command() != null && !p.command().isEmpty()) {
                 CoverageJson c = of(p.name(), p.tool(), p.command(), census, stoppedAt(runRoot.resolve(p.name())));
                 if (c != null) {

@@ -12,15 +12,15 @@ final class MemoryChart {
     private MemoryChart() {}
 
     /** @param target the regression target in seconds, marked with a dashed line; null for none */
-    static String svg(List<Report.MemoryJson> curves, Double target) {
+    static String svg(List<MemoryJson> curves, Double target) {
         return svg(curves, target, 1);
     }
 
     /** @param minSeconds the time axis spans at least this (to share it with the allocation-site chart) */
-    static String svg(List<Report.MemoryJson> curves, Double target, double minSeconds) {
+    static String svg(List<MemoryJson> curves, Double target, double minSeconds) {
         double maxT = Math.max(minSeconds, target == null ? 1 : target);
         double maxY = 1;
-        for (Report.MemoryJson c : curves) {
+        for (MemoryJson c : curves) {
             for (double[] p : c.points()) {
                 maxT = Math.max(maxT, p[0]);
                 maxY = Math.max(maxY, p[1]);
@@ -37,14 +37,14 @@ final class MemoryChart {
         if (target != null) {
             target(s, target, maxT);
         }
-        for (Report.MemoryJson c : curves) {
+        for (MemoryJson c : curves) {
             // the judged window (after warm-up), shaded behind the curves
             if (c.judgedFromSeconds() != null && c.judgedToSeconds() != null) {
                 judged(s, c, maxT);
             }
         }
         int series = 0;
-        for (Report.MemoryJson c : curves) {
+        for (MemoryJson c : curves) {
             series(s, c, series++, maxT, maxY);
         }
         s.append("</svg>");
@@ -85,7 +85,7 @@ final class MemoryChart {
                 target));
     }
 
-    private static void judged(StringBuilder s, Report.MemoryJson c, double maxT) {
+    private static void judged(StringBuilder s, MemoryJson c, double maxT) {
         double x0 = PAD + (W - PAD - 10) * c.judgedFromSeconds() / maxT;
         double x1 = PAD + (W - PAD - 10) * c.judgedToSeconds() / maxT;
         s.append(String.format(
@@ -104,7 +104,7 @@ final class MemoryChart {
     }
 
     /** One curve's polyline and its legend. */
-    private static void series(StringBuilder s, Report.MemoryJson c, int series, double maxT, double maxY) {
+    private static void series(StringBuilder s, MemoryJson c, int series, double maxT, double maxY) {
         s.append("<polyline class=\"gs-series gs-series-").append(series).append("\" points=\"");
         for (double[] p : c.points()) {
             double x = PAD + (W - PAD - 10) * p[0] / maxT;

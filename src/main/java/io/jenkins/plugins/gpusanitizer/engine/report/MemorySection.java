@@ -10,10 +10,9 @@ import java.util.List;
 final class MemorySection {
     private MemorySection() {}
 
-    static void append(
-            StringBuilder h, List<Report.MemoryJson> curves, Double target, Report.AllocationSitesJson unattached) {
-        Report.AllocationSitesJson sites = unattached;
-        for (Report.MemoryJson m : curves) {
+    static void append(StringBuilder h, List<MemoryJson> curves, Double target, AllocationSitesJson unattached) {
+        AllocationSitesJson sites = unattached;
+        for (MemoryJson m : curves) {
             if (m.allocationSites() != null) {
                 sites = m.allocationSites();
             }
@@ -22,7 +21,7 @@ final class MemorySection {
             return;
         }
         h.append("<section class=\"gs-memory\"><h2>GPU memory</h2><ul>");
-        for (Report.MemoryJson m : curves) {
+        for (MemoryJson m : curves) {
             h.append("<li>")
                     .append(Html.esc(m.label()))
                     .append(" (GPU ")
@@ -53,7 +52,7 @@ final class MemorySection {
         }
         if (sites != null && !sites.series().isEmpty()) {
             double t = Math.max(seconds, target == null ? 0 : target);
-            for (Report.MemoryJson m : curves) {
+            for (MemoryJson m : curves) {
                 for (double[] p : m.points()) {
                     t = Math.max(t, p[0]);
                 }

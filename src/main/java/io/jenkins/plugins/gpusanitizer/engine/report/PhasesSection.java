@@ -12,11 +12,11 @@ import java.util.Objects;
 final class PhasesSection {
     private PhasesSection() {}
 
-    static void append(StringBuilder h, Report.ExecutionJson e, List<Report.SanitizerRunJson> runs, String rawBase) {
+    static void append(StringBuilder h, ExecutionJson e, List<SanitizerRunJson> runs, String rawBase) {
         h.append(
                 "<section class=\"gs-phases\"><h2>Phases</h2><table><tr><th>phase</th><th>command</th><th>GPU</th>"
                         + "<th>status</th><th>exit</th><th>wall</th><th>time to failure</th><th>errors counted / printed</th><th>raw outputs</th></tr>");
-        for (Report.PhaseJson p : e.phases()) {
+        for (PhaseJson p : e.phases()) {
             phaseRow(h, p, runs, rawBase);
         }
         h.append("</table>");
@@ -62,8 +62,7 @@ final class PhasesSection {
     }
 
     /** A phase's row: what ran, how it ended, what the tool counted, links to its raw outputs; its note below. */
-    private static void phaseRow(
-            StringBuilder h, Report.PhaseJson p, List<Report.SanitizerRunJson> runs, String rawBase) {
+    private static void phaseRow(StringBuilder h, PhaseJson p, List<SanitizerRunJson> runs, String rawBase) {
         h.append("<tr><td>").append(Html.esc(p.name())).append("</td><td class=\"gs-command\">");
         command(h, String.join(" ", p.command()));
         h.append("</td><td>")
@@ -103,11 +102,11 @@ final class PhasesSection {
         }
     }
 
-    private static String counted(Report.PhaseJson p, List<Report.SanitizerRunJson> runs) {
+    private static String counted(PhaseJson p, List<SanitizerRunJson> runs) {
         if (p.tool() == null) {
             return "";
         }
-        for (Report.SanitizerRunJson r : runs) {
+        for (SanitizerRunJson r : runs) {
             if (r.tool().equals(p.tool())) {
                 return (r.errorsTotal() == null ? "unknown" : r.errorsTotal().toString()) + " / " + r.recordsParsed();
             }

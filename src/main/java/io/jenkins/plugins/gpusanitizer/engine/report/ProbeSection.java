@@ -9,14 +9,14 @@ import java.util.Locale;
 final class ProbeSection {
     private ProbeSection() {}
 
-    static void append(StringBuilder h, Report.ProbeJson p) {
+    static void append(StringBuilder h, ProbeJson p) {
         if (p == null) {
             return;
         }
         h.append("<section class=\"gs-probe\"><h2>In-process probe</h2><table><tr><th>phase</th><th>status</th>"
                 + "<th>processes</th><th>records</th><th>probe time</th><th>watched calls / snapshots</th>"
                 + "<th>problems</th></tr>");
-        for (Report.ProbePhaseJson s : p.phases()) {
+        for (ProbePhaseJson s : p.phases()) {
             h.append("<tr><td>")
                     .append(Html.esc(s.phase()))
                     .append("</td><td>")

@@ -42,15 +42,15 @@ public final class ReferenceComparison {
     private ReferenceComparison() {}
 
     /** With --fail-on new, an outstanding defect's failing reason becomes information; the others stay. */
-    private static List<Report.ReasonJson> outstandingDemoted(
-            List<Report.ReasonJson> current, Map<String, String> status, boolean newOnly) {
-        List<Report.ReasonJson> reasons = new ArrayList<>();
-        for (Report.ReasonJson r : current) {
+    private static List<ReasonJson> outstandingDemoted(
+            List<ReasonJson> current, Map<String, String> status, boolean newOnly) {
+        List<ReasonJson> reasons = new ArrayList<>();
+        for (ReasonJson r : current) {
             if (newOnly
                     && r.defect() != null
                     && OUTSTANDING.equals(status.get(r.defect()))
                     && (r.level().equals("fail") || r.level().equals("unstable"))) {
-                reasons.add(new Report.ReasonJson(
+                reasons.add(new ReasonJson(
                         "info", "outstanding", "outstanding, also in the reference: " + r.message(), r.defect()));
             } else {
                 reasons.add(r);
@@ -60,35 +60,35 @@ public final class ReferenceComparison {
     }
 
     public static Report apply(Report current, Report reference, String referenceName, boolean newOnly) {
-        List<Report.DefectJson> refs =
+        List<DefectJson> refs =
                 reference.defects().stream().filter(d -> !d.suppressed()).toList();
-        Map<String, Report.DefectJson> refById = new HashMap<>();
+        Map<String, DefectJson> refById = new HashMap<>();
         refs.forEach(d -> refById.putIfAbsent(d.id(), d));
         // what a reference defect is compared by, computed once: a report holds up to 2000 defects
-        Map<Report.DefectJson, Keys> refKeys = new IdentityHashMap<>();
-        Map<String, List<Report.DefectJson>> refsByAccess = new HashMap<>();
-        for (Report.DefectJson r : refs) {
+        Map<DefectJson, Keys> refKeys = new IdentityHashMap<>();
+        Map<String, List<DefectJson>> refsByAccess = new HashMap<>();
+        for (DefectJson r : refs) {
             Keys k = Keys.of(r);
             refKeys.put(r, k);
             refsByAccess.computeIfAbsent(k.access(), x -> new ArrayList<>()).add(r);
         }
-        Set<Report.DefectJson> matchedRefs = Collections.newSetFromMap(new IdentityHashMap<>());
+        Set<DefectJson> matchedRefs = Collections.newSetFromMap(new IdentityHashMap<>());
         Map<String, String> status = new HashMap<>();
         // the same fingerprint first, so a field-by-field match never takes a defect that matches exactly elsewhere
-        for (Report.DefectJson d : current.defects()) {
-            Report.DefectJson same = d.id() == null ? null : refById.get(d.id());
+        for (DefectJson d : current.defects()) {
+            DefectJson same = d.id() == null ? null : refById.get(d.id());
             if (same != null && !matchedRefs.contains(same)) {
                 status.put(d.id(), OUTSTANDING);
                 matchedRefs.add(same);
             }
         }
-        List<Report.ReasonJson> explained = new ArrayList<>();
-        for (Report.DefectJson d : current.defects()) {
+        List<ReasonJson> explained = new ArrayList<>();
+        for (DefectJson d : current.defects()) {
             if (status.containsKey(d.id())) {
                 continue;
             }
             Keys keys = Keys.of(d);
-            Report.DefectJson same = refsByAccess.getOrDefault(keys.access(), List.of()).stream()
+            DefectJson same = refsByAccess.getOrDefault(keys.access(), List.of()).stream()
                     .filter(r -> !matchedRefs.contains(r) && difference(r, d) == null)
                     .findFirst()
                     .orElse(null);
@@ -99,9 +99,9 @@ public final class ReferenceComparison {
             }
             status.put(d.id(), NEW);
             if (!d.suppressed()) {
-                Report.DefectJson nearest = nearest(refs, refKeys, matchedRefs, keys);
+                DefectJson nearest = nearest(refs, refKeys, matchedRefs, keys);
                 if (nearest != null) {
-                    explained.add(new Report.ReasonJson(
+                    explained.add(new ReasonJson(
                             "info",
                             NEW_REASON,
                             "new: " + describe(d) + " is not the reference's " + describe(nearest) + ": "
@@ -110,11 +110,11 @@ public final class ReferenceComparison {
                 }
             }
         }
-        List<Report.DefectJson> defects =
+        List<DefectJson> defects =
                 current.defects().stream().map(d -> with(d, status.get(d.id()))).toList();
-        List<Report.DefectJson> fixed =
+        List<DefectJson> fixed =
                 refs.stream().filter(r -> !matchedRefs.contains(r)).toList();
-        List<Report.ReasonJson> reasons = outstandingDemoted(current.reasons(), status, newOnly);
+        List<ReasonJson> reasons = outstandingDemoted(current.reasons(), status, newOnly);
         reasons.addAll(explained);
         // the reference's runs say what this job's runs do: a run that did none of it now checked none of it
         reasons.addAll(ReferenceWork.reasons(current, reference, referenceName));
@@ -122,7 +122,7 @@ public final class ReferenceComparison {
         long newCount = defects.stream()
                 .filter(d -> !d.suppressed() && NEW.equals(d.status()))
                 .count();
-        reasons.add(new Report.ReasonJson(
+        reasons.add(new ReasonJson(
                 "info",
                 "reference",
                 "against " + referenceName + ": " + newCount + " new, "
@@ -143,7 +143,7 @@ public final class ReferenceComparison {
      * what differs, in words. A field the reference lacks (a report written by an older version) is named,
      * never guessed: the defect is then not the same one.
      */
-    static String difference(Report.DefectJson ref, Report.DefectJson now) {
+    static String difference(DefectJson ref, DefectJson now) {
         String missing = missing("tool", ref.tool(), now.tool());
         missing = missing != null ? missing : missing("kind", ref.kind(), now.kind());
         missing = missing != null ? missing : missing("message", ref.message(), now.message());
@@ -163,10 +163,10 @@ public final class ReferenceComparison {
         if (!Fingerprint.normalise(ref.message()).equals(Fingerprint.normalise(now.message()))) {
             return "another access (\"" + ref.message() + "\" there, \"" + now.message() + "\" here)";
         }
-        Report.LocationJson refDevice = ref.deviceLocation();
-        Report.LocationJson nowDevice = now.deviceLocation();
-        Report.LocationJson refHost = ref.hostLocation();
-        Report.LocationJson nowHost = now.hostLocation();
+        LocationJson refDevice = ref.deviceLocation();
+        LocationJson nowDevice = now.deviceLocation();
+        LocationJson refHost = ref.hostLocation();
+        LocationJson nowHost = now.hostLocation();
         if (nowDevice != null) {
             if (refDevice == null) {
                 return "the reference's defect has no device line (a report written by an older version, or a build"
@@ -214,7 +214,7 @@ public final class ReferenceComparison {
 
     /** A defect's tool, kernel (simple name), kind and message (normalised) as the comparison sees them. */
     private record Keys(String tool, String kernel, String kind, String message) {
-        static Keys of(Report.DefectJson d) {
+        static Keys of(DefectJson d) {
             return new Keys(d.tool(), KernelNames.simple(d.kernel()), d.kind(), Fingerprint.normalise(d.message()));
         }
 
@@ -228,14 +228,11 @@ public final class ReferenceComparison {
      * The reference defect a new one is most likely taken for: one of the same tool and kernel (or, without a
      * kernel, the same tool and kind), not matched yet before matched, the same kind and access first.
      */
-    private static Report.DefectJson nearest(
-            List<Report.DefectJson> refs,
-            Map<Report.DefectJson, Keys> refKeys,
-            Set<Report.DefectJson> matched,
-            Keys now) {
-        Report.DefectJson best = null;
+    private static DefectJson nearest(
+            List<DefectJson> refs, Map<DefectJson, Keys> refKeys, Set<DefectJson> matched, Keys now) {
+        DefectJson best = null;
         int bestScore = -1;
-        for (Report.DefectJson r : refs) {
+        for (DefectJson r : refs) {
             Keys ref = refKeys.get(r);
             boolean related = (ref.tool() == null || ref.tool().equals(now.tool()))
                     && (now.kernel() != null
@@ -256,27 +253,27 @@ public final class ReferenceComparison {
         return best;
     }
 
-    private static String describe(Report.DefectJson d) {
+    private static String describe(DefectJson d) {
         String what = d.kernel() != null ? KernelNames.simple(d.kernel()) : d.tool();
-        Report.LocationJson where = d.deviceLocation() != null ? d.deviceLocation() : d.hostLocation();
+        LocationJson where = d.deviceLocation() != null ? d.deviceLocation() : d.hostLocation();
         return what + " " + d.kind() + (where == null ? "" : " at " + at(where));
     }
 
-    private static boolean sameLine(Report.LocationJson a, Report.LocationJson b) {
+    private static boolean sameLine(LocationJson a, LocationJson b) {
         return a.line() == b.line() && base(a.file()).equals(base(b.file()));
     }
 
     /** The same file (base name) and, where both name it, the same function. */
-    private static boolean sameFunction(Report.LocationJson a, Report.LocationJson b) {
+    private static boolean sameFunction(LocationJson a, LocationJson b) {
         return base(a.file()).equals(base(b.file()))
                 && (a.function() == null || b.function() == null || a.function().equals(b.function()));
     }
 
-    private static String at(Report.LocationJson l) {
+    private static String at(LocationJson l) {
         return base(l.file()) + ":" + l.line();
     }
 
-    private static String function(Report.LocationJson l) {
+    private static String function(LocationJson l) {
         return base(l.file()) + (l.function() == null ? "" : " " + l.function());
     }
 
@@ -288,8 +285,8 @@ public final class ReferenceComparison {
         return slash < 0 ? path : path.substring(slash + 1);
     }
 
-    private static Report.DefectJson with(Report.DefectJson d, String status) {
-        return new Report.DefectJson(
+    private static DefectJson with(DefectJson d, String status) {
+        return new DefectJson(
                 d.id(),
                 d.tool(),
                 d.kind(),
@@ -311,7 +308,7 @@ public final class ReferenceComparison {
                 status);
     }
 
-    private static Verdict verdictOf(List<Report.ReasonJson> reasons) {
+    private static Verdict verdictOf(List<ReasonJson> reasons) {
         return Gate.verdictOf(reasons.stream()
                 .map(r -> new Reason(
                         Reason.Level.valueOf(r.level().toUpperCase(java.util.Locale.ROOT)), r.code(), r.message()))

@@ -17,8 +17,8 @@ final class ReferenceKernels {
 
     private ReferenceKernels() {}
 
-    static List<Report.ReasonJson> reasons(Report current, Report reference, String referenceName) {
-        List<Report.ReasonJson> reasons = new ArrayList<>();
+    static List<ReasonJson> reasons(Report current, Report reference, String referenceName) {
+        List<ReasonJson> reasons = new ArrayList<>();
         if (current.coverage() == null
                 || current.coverage().isEmpty()
                 || reference.coverage() == null
@@ -46,7 +46,7 @@ final class ReferenceKernels {
                 s.append(", and ").append(fresh.size() - NAMED).append(" more");
             }
             s.append("; ").append(c.phase()).append(" checked ").append(checked).append(" of them");
-            reasons.add(new Report.ReasonJson("info", CODE, s.toString()));
+            reasons.add(new ReasonJson("info", CODE, s.toString()));
         }
         return reasons;
     }

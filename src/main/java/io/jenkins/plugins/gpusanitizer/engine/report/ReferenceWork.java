@@ -20,18 +20,18 @@ final class ReferenceWork {
 
     private ReferenceWork() {}
 
-    static List<Report.ReasonJson> reasons(Report current, Report reference, String referenceName) {
-        List<Report.ReasonJson> out = new ArrayList<>();
+    static List<ReasonJson> reasons(Report current, Report reference, String referenceName) {
+        List<ReasonJson> out = new ArrayList<>();
         if (current.execution() == null || reference.execution() == null) {
             return out; // without the commands, "the same run" cannot be told
         }
-        for (Report.WorkJson now : current.work()) {
-            Report.WorkJson then = reference.work().stream()
+        for (WorkJson now : current.work()) {
+            WorkJson then = reference.work().stream()
                     .filter(w -> w.run().equals(now.run()))
                     .findFirst()
                     .orElse(null);
-            Report.PhaseJson phaseNow = phase(current, now.run());
-            Report.PhaseJson phaseThen = phase(reference, now.run());
+            PhaseJson phaseNow = phase(current, now.run());
+            PhaseJson phaseThen = phase(reference, now.run());
             if (then == null
                     || !then.worked()
                     || !now.counted()
@@ -53,7 +53,7 @@ final class ReferenceWork {
                 continue;
             }
             String unit = bySteps ? " optimizer step(s)" : " backward pass(es)";
-            out.add(new Report.ReasonJson(
+            out.add(new ReasonJson(
                     "error",
                     CODE,
                     now.run() + " did " + did + unit + " where the same run of the same command did " + could
@@ -65,7 +65,7 @@ final class ReferenceWork {
     }
 
     /** The run's argv with the run directory's path (a sanitizer run's --log-file, --save) taken out. */
-    private static List<String> command(Report.PhaseJson p, Report r) {
+    private static List<String> command(PhaseJson p, Report r) {
         String runDir = r.execution().runDirectory();
         List<String> argv = p.command() == null ? List.of() : p.command();
         if (runDir == null || runDir.isEmpty()) {
@@ -74,7 +74,7 @@ final class ReferenceWork {
         return argv.stream().map(a -> a.replace(runDir, "RUN_DIR")).toList();
     }
 
-    private static Report.PhaseJson phase(Report r, String name) {
+    private static PhaseJson phase(Report r, String name) {
         return r.execution().phases() == null
                 ? null
                 : r.execution().phases().stream()
@@ -89,7 +89,7 @@ final class ReferenceWork {
                 .anyMatch(r -> CODE.equals(r.code()) && r.message().startsWith(run + " "));
     }
 
-    private static List<ProbeLog.StateAccess> read(Report.WorkJson w) {
+    private static List<ProbeLog.StateAccess> read(WorkJson w) {
         return w.stateOutside().stream()
                 .filter(s -> "read".equals(s.event()))
                 .map(s -> new ProbeLog.StateAccess(0, s.event(), s.path(), s.where(), null))

@@ -30,8 +30,8 @@ public final class ReportMapper {
     }
 
     public Report toReport(Analysis a) {
-        List<Report.DefectJson> defects = new ArrayList<>();
-        List<Report.SanitizerRunJson> runs = new ArrayList<>();
+        List<DefectJson> defects = new ArrayList<>();
+        List<SanitizerRunJson> runs = new ArrayList<>();
         for (SanitizerRun r : a.runs()) {
             r.defects().stream()
                     .sorted(Comparator.comparing(Defect::suppressed)
@@ -39,7 +39,7 @@ public final class ReportMapper {
                                     Comparator.comparingLong(Defect::records).reversed()))
                     .forEach(d -> defects.add(defect(d)));
             var primary = r.primary();
-            runs.add(new Report.SanitizerRunJson(
+            runs.add(new SanitizerRunJson(
                     r.tool().id(),
                     r.recordsFrom(),
                     r.text() == null ? null : r.text().source(),
@@ -61,17 +61,17 @@ public final class ReportMapper {
                             r.text() == null ? List.of() : r.text().problems(),
                             r.xml() == null ? List.of() : r.xml().problems())));
         }
-        List<Report.FailureJson> failures = new ArrayList<>();
+        List<FailureJson> failures = new ArrayList<>();
         a.failures().forEach((phase, f) -> failures.add(failure(phase, f)));
         ProbeFindings probe = a.probe();
-        Report.AllocationSitesJson sites = probe.allocations() == null ? null : allocationSites(probe.allocations());
-        List<Report.MemoryJson> memory = new ArrayList<>();
+        AllocationSitesJson sites = probe.allocations() == null ? null : allocationSites(probe.allocations());
+        List<MemoryJson> memory = new ArrayList<>();
         for (MemoryCurve c : a.curves()) {
             // the regression run's curve (one per run: default or expandable_segments) gets the probe's sites
             memory.add(memory(c, memory.isEmpty() ? sites : null));
         }
         Diagnosis d = a.diagnosis();
-        Report.DiagnosisJson diagnosis = new Report.DiagnosisJson(
+        DiagnosisJson diagnosis = new DiagnosisJson(
                 loc(d.reportedAt()),
                 loc(d.faultAt()),
                 d.faultEvidence(),
@@ -79,8 +79,8 @@ public final class ReportMapper {
                 d.notes(),
                 a.cachingAllocator(),
                 probe.operators().stream().map(ReportMapper::operator).toList());
-        List<Report.ReasonJson> reasons = a.gate().reasons().stream()
-                .map(r -> new Report.ReasonJson(r.level().id(), r.code(), r.message(), r.defect()))
+        List<ReasonJson> reasons = a.gate().reasons().stream()
+                .map(r -> new ReasonJson(r.level().id(), r.code(), r.message(), r.defect()))
                 .toList();
         Report report = Report.builder()
                 .generator(GENERATOR)
@@ -98,10 +98,10 @@ public final class ReportMapper {
         return ShownPaths.inWorkspace(report, a.paths());
     }
 
-    private static Report.ProbeJson probe(ProbeFindings p, Report.AllocationSitesJson unattached) {
-        return new Report.ProbeJson(
+    private static ProbeJson probe(ProbeFindings p, AllocationSitesJson unattached) {
+        return new ProbeJson(
                 p.phases().stream()
-                        .map(s -> new Report.ProbePhaseJson(
+                        .map(s -> new ProbePhaseJson(
                                 s.phase(),
                                 s.file(),
                                 s.status(),
@@ -116,10 +116,10 @@ public final class ReportMapper {
                 unattached);
     }
 
-    private static Report.OperatorEvidenceJson operator(ProbeFindings.OperatorEvidence o) {
+    private static OperatorEvidenceJson operator(ProbeFindings.OperatorEvidence o) {
         ProbeLog.OpFailure f = o.failure();
         ProbeLog.IndexCheck c = f.check();
-        return new Report.OperatorEvidenceJson(
+        return new OperatorEvidenceJson(
                 o.phase(),
                 f.op(),
                 o.summary(),
@@ -131,7 +131,7 @@ public final class ReportMapper {
                 f.message(),
                 c == null
                         ? null
-                        : new Report.IndexJson(
+                        : new IndexJson(
                                 c.name(),
                                 c.dtype(),
                                 c.shape(),
@@ -144,13 +144,13 @@ public final class ReportMapper {
                                 c.outOfRange(),
                                 c.statsFrom()),
                 f.args().stream()
-                        .map(x -> new Report.TensorArgJson(x.name(), x.shape(), x.dtype(), x.device(), x.index()))
+                        .map(x -> new TensorArgJson(x.name(), x.shape(), x.dtype(), x.device(), x.index()))
                         .toList());
     }
 
-    private static Report.AllocationSitesJson allocationSites(ProbeFindings.AllocationGrowth g) {
+    private static AllocationSitesJson allocationSites(ProbeFindings.AllocationGrowth g) {
         ProbeFindings.OomSites o = g.oom();
-        return new Report.AllocationSitesJson(
+        return new AllocationSitesJson(
                 g.phase(),
                 g.pid(),
                 g.rank(),
@@ -165,11 +165,11 @@ public final class ReportMapper {
                 g.summary(),
                 g.sites().stream().map(ReportMapper::site).toList(),
                 g.series().stream()
-                        .map(s -> new Report.SiteSeriesJson(s.label(), s.points()))
+                        .map(s -> new SiteSeriesJson(s.label(), s.points()))
                         .toList(),
                 o == null
                         ? null
-                        : new Report.OomSitesJson(
+                        : new OomSitesJson(
                                 o.pid(),
                                 o.rank(),
                                 o.t(),
@@ -183,8 +183,8 @@ public final class ReportMapper {
                                 o.summary()));
     }
 
-    private static Report.AllocationSiteJson site(ProbeFindings.SiteGrowth s) {
-        return new Report.AllocationSiteJson(
+    private static AllocationSiteJson site(ProbeFindings.SiteGrowth s) {
+        return new AllocationSiteJson(
                 loc(s.site()),
                 s.stack().stream().map(ReportMapper::loc).toList(),
                 s.bytesAtWarmup(),
@@ -200,13 +200,13 @@ public final class ReportMapper {
         return out;
     }
 
-    private Report.DefectJson defect(Defect d) {
-        List<Report.FrameJson> stack = new ArrayList<>();
+    private DefectJson defect(Defect d) {
+        List<FrameJson> stack = new ArrayList<>();
         for (Frame f : d.hostStack()) {
-            stack.add(new Report.FrameJson(
+            stack.add(new FrameJson(
                     f.function(), f.file(), f.line() > 0 ? f.line() : null, f.module(), f.python(), role(f)));
         }
-        return new Report.DefectJson(
+        return new DefectJson(
                 d.id(),
                 d.tool().id(),
                 d.kind().id(),
@@ -217,7 +217,7 @@ public final class ReportMapper {
                 d.suppressed(),
                 d.suppressedBy() == null
                         ? null
-                        : new Report.SuppressionJson(
+                        : new SuppressionJson(
                                 d.suppressedBy().rule(), d.suppressedBy().reason()),
                 d.inVendorLibrary(),
                 d.vendorModule(),
@@ -231,11 +231,11 @@ public final class ReportMapper {
                 null);
     }
 
-    private static Report.BufferJson buffer(BufferEvidence b) {
+    private static BufferJson buffer(BufferEvidence b) {
         if (b == null) {
             return null;
         }
-        return new Report.BufferJson(
+        return new BufferJson(
                 b.placement().id(),
                 b.address(),
                 b.base(),
@@ -255,13 +255,12 @@ public final class ReportMapper {
         return classifier.isVendorFrame(f) ? "vendor" : "library";
     }
 
-    private static Report.FailureJson failure(String phase, CudaFailure f) {
+    private static FailureJson failure(String phase, CudaFailure f) {
         List<SourceLocation> frames = f.frames();
-        List<Report.LocationJson> tb =
-                frames.subList(Math.max(0, frames.size() - MAX_TRACEBACK), frames.size()).stream()
-                        .map(ReportMapper::loc)
-                        .toList();
-        return new Report.FailureJson(
+        List<LocationJson> tb = frames.subList(Math.max(0, frames.size() - MAX_TRACEBACK), frames.size()).stream()
+                .map(ReportMapper::loc)
+                .toList();
+        return new FailureJson(
                 phase,
                 f.source(),
                 f.errorClass().id(),
@@ -272,7 +271,7 @@ public final class ReportMapper {
                 loc(f.userFrame()),
                 tb,
                 f.assertions().stream()
-                        .map(x -> new Report.AssertionJson(
+                        .map(x -> new AssertionJson(
                                 x.file(),
                                 x.line(),
                                 x.function(),
@@ -284,7 +283,7 @@ public final class ReportMapper {
                 f.assertionLines(),
                 f.oom() == null
                         ? null
-                        : new Report.OomJson(
+                        : new OomJson(
                                 f.oom().triedBytes(),
                                 f.oom().gpu(),
                                 f.oom().totalBytes(),
@@ -293,7 +292,7 @@ public final class ReportMapper {
                                 f.oom().reservedUnallocatedBytes()),
                 f.rank(),
                 f.ranks().stream()
-                        .map(r -> new Report.RankFailureJson(
+                        .map(r -> new RankFailureJson(
                                 r.rank(),
                                 r.errorClass().id(),
                                 r.exceptionType(),
@@ -303,14 +302,14 @@ public final class ReportMapper {
                         .toList(),
                 f.launcher() == null
                         ? null
-                        : new Report.LauncherJson(
+                        : new LauncherJson(
                                 f.launcher().kind(),
                                 f.launcher().exceptionType(),
                                 f.launcher().rootCauseRank(),
                                 f.launcher().detail(),
                                 loc(f.launcher().userFrame())),
                 f.messages().stream()
-                        .map(m -> new Report.CudaMessageJson(
+                        .map(m -> new CudaMessageJson(
                                 m.stream(),
                                 m.line(),
                                 m.rank(),
@@ -323,8 +322,8 @@ public final class ReportMapper {
                 loc(f.modelLine()));
     }
 
-    private static Report.MemoryJson memory(MemoryCurve c, Report.AllocationSitesJson sites) {
-        return new Report.MemoryJson(
+    private static MemoryJson memory(MemoryCurve c, AllocationSitesJson sites) {
+        return new MemoryJson(
                 c.source(),
                 c.label(),
                 c.gpu(),
@@ -343,23 +342,21 @@ public final class ReportMapper {
                 c.totalMiB(),
                 c.hoursToFull() == null ? null : round(c.hoursToFull()),
                 round(c.lateRiseMiB()),
-                new Report.MemoryPolicyJson(
-                        c.policy().minJudgedSeconds(), c.policy().fillHorizonHours()),
+                new MemoryPolicyJson(c.policy().minJudgedSeconds(), c.policy().fillHorizonHours()),
                 sites,
                 c.basis().id(),
                 c.basisNote());
     }
 
-    static Report.LocationJson loc(SourceLocation l) {
-        return l == null ? null : new Report.LocationJson(l.file(), l.line(), l.function(), l.code());
+    static LocationJson loc(SourceLocation l) {
+        return l == null ? null : new LocationJson(l.file(), l.line(), l.function(), l.code());
     }
 
-    private static Report.LocationJson deviceLoc(SourceLocation l) {
+    private static LocationJson deviceLoc(SourceLocation l) {
         // the text of a run-time kernel's saved source line (RuntimeKernels); other device lines have none
         return l == null
                 ? null
-                : new Report.LocationJson(
-                        l.file(), l.line(), l.function(), RuntimeKernels.isCacheFile(l) ? l.code() : null);
+                : new LocationJson(l.file(), l.line(), l.function(), RuntimeKernels.isCacheFile(l) ? l.code() : null);
     }
 
     private static double round(double v) {

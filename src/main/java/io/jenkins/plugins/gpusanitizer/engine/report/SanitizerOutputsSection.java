@@ -9,14 +9,14 @@ import java.util.List;
 final class SanitizerOutputsSection {
     private SanitizerOutputsSection() {}
 
-    static void append(StringBuilder h, List<Report.SanitizerRunJson> runs) {
+    static void append(StringBuilder h, List<SanitizerRunJson> runs) {
         if (runs.isEmpty()) {
             return;
         }
         h.append(
                 "<section class=\"gs-runs\"><h2>Sanitizer outputs</h2><table><tr><th>tool</th><th>text</th><th>xml</th>"
                         + "<th>errors (summary)</th><th>not printed</th><th>records read</th><th>complete</th></tr>");
-        for (Report.SanitizerRunJson s : runs) {
+        for (SanitizerRunJson s : runs) {
             h.append("<tr><td>")
                     .append(Html.esc(s.tool()))
                     .append("</td><td><code>")

@@ -1,8 +1,5 @@
 package io.jenkins.plugins.gpusanitizer.engine.report;
 
-import io.jenkins.plugins.gpusanitizer.engine.report.Report.ExecutionJson;
-import io.jenkins.plugins.gpusanitizer.engine.report.Report.PhaseJson;
-import io.jenkins.plugins.gpusanitizer.engine.report.Report.SanitizerRunJson;
 import java.util.List;
 import java.util.Objects;
 

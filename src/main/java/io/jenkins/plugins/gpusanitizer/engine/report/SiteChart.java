@@ -16,9 +16,9 @@ final class SiteChart {
     private SiteChart() {}
 
     /** The largest time in the series: the chart's time axis must reach it. */
-    static double maxSeconds(Report.AllocationSitesJson sites) {
+    static double maxSeconds(AllocationSitesJson sites) {
         double m = 0;
-        for (Report.SiteSeriesJson s : sites.series()) {
+        for (SiteSeriesJson s : sites.series()) {
             for (double[] p : s.points()) {
                 m = Math.max(m, p[0]);
             }
@@ -26,11 +26,11 @@ final class SiteChart {
         return m;
     }
 
-    static String svg(Report.AllocationSitesJson sites, double seconds) {
-        List<Report.SiteSeriesJson> series = sites.series();
+    static String svg(AllocationSitesJson sites, double seconds) {
+        List<SiteSeriesJson> series = sites.series();
         double maxT = Math.max(1, Math.max(seconds, maxSeconds(sites)));
         double maxY = 1;
-        for (Report.SiteSeriesJson s : series) {
+        for (SiteSeriesJson s : series) {
             for (double[] p : s.points()) {
                 maxY = Math.max(maxY, p[1]);
             }
@@ -63,7 +63,7 @@ final class SiteChart {
                 "<text class=\"gs-label\" x=\"%d\" y=\"20\">live MiB by allocation site (PyTorch allocator)</text>",
                 PAD + 8));
         int i = 0;
-        for (Report.SiteSeriesJson c : series) {
+        for (SiteSeriesJson c : series) {
             double peak = 0;
             s.append("<polyline class=\"gs-series gs-site-").append(i).append("\" points=\"");
             for (double[] p : c.points()) {

@@ -11,14 +11,14 @@ import java.util.Locale;
 final class WorkSection {
     private WorkSection() {}
 
-    static void append(StringBuilder h, List<Report.WorkJson> work, String rawBase) {
+    static void append(StringBuilder h, List<WorkJson> work, String rawBase) {
         if (work == null || work.isEmpty()) {
             return;
         }
         h.append("<section class=\"gs-work\"><h2>What each run did</h2><table><tr><th>run</th>"
                 + "<th>processes with a CUDA context</th><th>optimizer steps</th><th>backward passes</th>"
                 + "<th>allocations</th><th>its workspace</th><th>changed there</th><th>opened outside it</th></tr>");
-        for (Report.WorkJson w : work) {
+        for (WorkJson w : work) {
             h.append("<tr><td>").append(Html.esc(w.run())).append("</td>");
             if (w.counted()) {
                 h.append("<td>")
@@ -68,7 +68,7 @@ final class WorkSection {
     }
 
     /** " (2 optimizers built, 2 states loaded)": a run that built its optimizer and took no step resumed. */
-    static String optimizers(Report.WorkJson w) {
+    static String optimizers(WorkJson w) {
         if (w.optimizersBuilt() == null || w.optimizersBuilt() == 0) {
             return "";
         }
@@ -78,7 +78,7 @@ final class WorkSection {
     }
 
     /** Why a run's work was not counted, from what was seen: never a cause the run directory does not show. */
-    static String notCounted(Report.WorkJson w) {
+    static String notCounted(WorkJson w) {
         if (w.probe() == null) {
             return "not counted (no process imported torch, or the probe was off)";
         }
@@ -98,7 +98,7 @@ final class WorkSection {
     }
 
     /** The files the run opened outside its copy, the reads first. */
-    private static void state(StringBuilder h, List<Report.StateJson> state) {
+    private static void state(StringBuilder h, List<StateJson> state) {
         if (state.isEmpty()) {
             return;
         }

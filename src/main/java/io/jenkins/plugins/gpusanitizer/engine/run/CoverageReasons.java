@@ -6,7 +6,7 @@ import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.probe.CoverageDecision;
 import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeLog;
 import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeParser;
-import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import io.jenkins.plugins.gpusanitizer.engine.report.PhaseJson;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -29,7 +29,7 @@ final class CoverageReasons {
         if (record == null || record.execution() == null || record.execution().phases() == null) {
             return out;
         }
-        for (Report.PhaseJson p : record.execution().phases()) {
+        for (PhaseJson p : record.execution().phases()) {
             if (p == null || p.name() == null || PhaseReasons.phaseOf(p) != Phase.SANITIZER) {
                 continue;
             }
@@ -50,7 +50,7 @@ final class CoverageReasons {
         return decision != null && decision.agreesWith(log.coverageStops());
     }
 
-    static Reason of(Report.PhaseJson p, CoverageDecision decision, List<ProbeLog.CoverageStop> stops) {
+    static Reason of(PhaseJson p, CoverageDecision decision, List<ProbeLog.CoverageStop> stops) {
         String name = p.name();
         if (!stops.isEmpty() && (decision == null || !decision.agreesWith(stops))) {
             ProbeLog.CoverageStop s = stops.get(0);

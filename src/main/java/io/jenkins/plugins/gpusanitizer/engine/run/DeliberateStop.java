@@ -5,7 +5,7 @@ import io.jenkins.plugins.gpusanitizer.engine.findings.SanitizerRun;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GateAction;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
-import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import io.jenkins.plugins.gpusanitizer.engine.report.PhaseJson;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -79,7 +79,7 @@ final class DeliberateStop {
         if (record == null || record.execution() == null || record.execution().phases() == null) {
             return out;
         }
-        for (Report.PhaseJson p : record.execution().phases()) {
+        for (PhaseJson p : record.execution().phases()) {
             if (p == null
                     || !PhaseResult.STOPPED_EARLY.equals(p.status())
                     || PhaseReasons.phaseOf(p) != Phase.SANITIZER
@@ -131,12 +131,12 @@ final class DeliberateStop {
 
     /** Each sanitizer run's tool with what {@code how} says of its phase, where it says something. */
     private static Map<String, String> sanitizerTools(
-            RunRecord record, java.util.function.Function<Report.PhaseJson, String> how) {
+            RunRecord record, java.util.function.Function<PhaseJson, String> how) {
         Map<String, String> tools = new HashMap<>();
         if (record == null || record.execution() == null || record.execution().phases() == null) {
             return tools;
         }
-        for (Report.PhaseJson p : record.execution().phases()) {
+        for (PhaseJson p : record.execution().phases()) {
             String said =
                     p != null && PhaseReasons.phaseOf(p) == Phase.SANITIZER && p.tool() != null ? how.apply(p) : null;
             if (said != null) {

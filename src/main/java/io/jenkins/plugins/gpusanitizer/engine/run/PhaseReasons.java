@@ -7,7 +7,8 @@ import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.model.WorkPaths;
 import io.jenkins.plugins.gpusanitizer.engine.parse.job.CudaErrorClass;
 import io.jenkins.plugins.gpusanitizer.engine.parse.job.CudaFailure;
-import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import io.jenkins.plugins.gpusanitizer.engine.report.PhaseJson;
+import io.jenkins.plugins.gpusanitizer.engine.report.ThroughputJson;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -44,11 +45,11 @@ public final class PhaseReasons {
                     RunLayout.RUN_JSON + " says the run did not finish (the runner died or is still running): "
                             + "phases after the last one recorded did not run"));
         }
-        List<Report.PhaseJson> phases = record.execution().phases() == null
+        List<PhaseJson> phases = record.execution().phases() == null
                 ? List.of()
                 : record.execution().phases();
         WorkPaths paths = dir.paths(record);
-        for (Report.PhaseJson p : phases) {
+        for (PhaseJson p : phases) {
             if (p == null || p.name() == null || p.status() == null) {
                 reasons.add(Reason.error("phase-record", RunLayout.RUN_JSON + " holds a phase without name or status"));
                 continue;
@@ -60,7 +61,7 @@ public final class PhaseReasons {
     }
 
     /** The phase a recorded phase entry is: sanitizer-TOOL, blocking or regression. */
-    static Phase phaseOf(Report.PhaseJson p) {
+    static Phase phaseOf(PhaseJson p) {
         if (p.tool() != null || p.name().startsWith("sanitizer")) {
             return Phase.SANITIZER;
         }
@@ -68,7 +69,7 @@ public final class PhaseReasons {
     }
 
     /** One recorded phase: how it ended, then what its kind of phase says about its output. */
-    private static void phase(Report.PhaseJson p, RunDirectory dir, Analysis a, WorkPaths paths, List<Reason> reasons) {
+    private static void phase(PhaseJson p, RunDirectory dir, Analysis a, WorkPaths paths, List<Reason> reasons) {
         Phase phase = phaseOf(p);
         status(p, phase, a, paths, reasons);
         if (phase == null) {
@@ -95,7 +96,7 @@ public final class PhaseReasons {
     }
 
     /** How the phase ended when not by itself (timed out, aborted, never started, stopped early), or unknown. */
-    private static void status(Report.PhaseJson p, Phase phase, Analysis a, WorkPaths paths, List<Reason> reasons) {
+    private static void status(PhaseJson p, Phase phase, Analysis a, WorkPaths paths, List<Reason> reasons) {
         String name = p.name();
         switch (p.status()) {
             case PhaseResult.TIMED_OUT ->
@@ -134,7 +135,7 @@ public final class PhaseReasons {
     }
 
     /** The sanitizer phase: a cached rerun, no log at all, or an exit the tool's findings do not explain. */
-    private static void sanitizerPhase(Report.PhaseJson p, RunDirectory dir, Analysis a, List<Reason> reasons) {
+    private static void sanitizerPhase(PhaseJson p, RunDirectory dir, Analysis a, List<Reason> reasons) {
         String name = p.name();
         boolean failed = PhaseResult.FAILED.equals(p.status());
         String initcheckFilter = InitcheckKernelFilter.unchecked(name, p.command());
@@ -177,7 +178,7 @@ public final class PhaseReasons {
     }
 
     /** A job phase that exited with an error: it must have printed one, and the blocking run must have blocked. */
-    private static void failedJob(Report.PhaseJson p, Phase phase, Analysis a, List<Reason> reasons) {
+    private static void failedJob(PhaseJson p, Phase phase, Analysis a, List<Reason> reasons) {
         String name = p.name();
         CudaFailure f = a.failures().get(phase == Phase.BLOCKING ? "blocking" : "async");
         if (f == null || f.errorClass() == CudaErrorClass.NONE) {
@@ -199,7 +200,7 @@ public final class PhaseReasons {
      * Processes of the phase the sweep could not kill run on after it (on a shared machine: what the job started
      * under sudo, as another user); named by pid, uid and command line in the note.
      */
-    private static void notKilled(Report.PhaseJson p, List<Reason> reasons) {
+    private static void notKilled(PhaseJson p, List<Reason> reasons) {
         if (p.note() == null) {
             return;
         }
@@ -214,7 +215,7 @@ public final class PhaseReasons {
     }
 
     /** A phase whose job saw no GPU checked nothing on it, whatever its exit and the tool's count say. */
-    private static void noGpu(Report.PhaseJson p, Phase phase, RunDirectory dir, List<Reason> reasons) {
+    private static void noGpu(PhaseJson p, Phase phase, RunDirectory dir, List<Reason> reasons) {
         if (PhaseResult.NOT_STARTED.equals(p.status())) {
             return;
         }
@@ -236,7 +237,7 @@ public final class PhaseReasons {
      * defect it found, or a sign the gate turns into an error itself (a tool failure, a target that
      * returned an error or crashed, no or an unreadable summary).
      */
-    private static boolean explained(Report.PhaseJson p, Analysis a) {
+    private static boolean explained(PhaseJson p, Analysis a) {
         String tool = p.tool() != null ? p.tool() : p.name().substring(p.name().indexOf('-') + 1);
         for (SanitizerRun r : a.runs()) {
             if (!r.tool().id().equals(tool)) {
@@ -255,7 +256,7 @@ public final class PhaseReasons {
         return false;
     }
 
-    private static void throughput(Report.ThroughputJson t, boolean beside, List<Reason> reasons) {
+    private static void throughput(ThroughputJson t, boolean beside, List<Reason> reasons) {
         if (t == null) {
             return;
         }

@@ -2,7 +2,7 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
 import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
-import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import io.jenkins.plugins.gpusanitizer.engine.report.ThroughputJson;
 import io.jenkins.plugins.gpusanitizer.engine.run.environment.Environment;
 import io.jenkins.plugins.gpusanitizer.engine.run.environment.EnvironmentCheck;
 import io.jenkins.plugins.gpusanitizer.engine.run.process.PhaseProcess;
@@ -23,14 +23,14 @@ import java.util.function.Supplier;
  */
 final class RegressionPhase {
     private final PhaseContext context;
-    private volatile Report.ThroughputJson throughput;
+    private volatile ThroughputJson throughput;
 
     RegressionPhase(PhaseContext context) {
         this.context = context;
     }
 
     /** The throughput read from the job's output, or null when not asked or not run. */
-    Report.ThroughputJson throughput() {
+    ThroughputJson throughput() {
         return throughput;
     }
 

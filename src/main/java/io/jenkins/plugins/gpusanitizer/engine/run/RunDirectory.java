@@ -16,8 +16,9 @@ import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
 import io.jenkins.plugins.gpusanitizer.engine.parse.job.CudaErrorClass;
 import io.jenkins.plugins.gpusanitizer.engine.parse.job.TracebackParser;
 import io.jenkins.plugins.gpusanitizer.engine.report.OutputFile;
-import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import io.jenkins.plugins.gpusanitizer.engine.report.PhaseJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
+import io.jenkins.plugins.gpusanitizer.engine.report.WorkJson;
 import io.jenkins.plugins.gpusanitizer.engine.run.environment.EnvironmentCheck;
 import io.jenkins.plugins.gpusanitizer.engine.run.workspace.WorkspaceManifest;
 import java.io.IOException;
@@ -103,7 +104,7 @@ public final class RunDirectory {
     }
 
     /** The analysis and what each run did ({@link RunWork}, read once), as the report shows them. */
-    public record Judged(Analysis analysis, List<Report.WorkJson> work) {}
+    public record Judged(Analysis analysis, List<WorkJson> work) {}
 
     /**
      * The runner's report and {@code analyze --run-dir} both come from here: the analysis of {@link #analyze} and the
@@ -194,7 +195,7 @@ public final class RunDirectory {
         if (record == null || record.execution() == null || record.execution().phases() == null) {
             return null;
         }
-        for (Report.PhaseJson p : record.execution().phases()) {
+        for (PhaseJson p : record.execution().phases()) {
             WorkspaceManifest m = p == null || p.name() == null ? null : WorkspaceManifest.read(dir(p.name()), root);
             String copies = copiesFolder(m, record.execution().workDirectory());
             if (copies != null) {
@@ -340,7 +341,7 @@ public final class RunDirectory {
         if (record == null || record.execution() == null || record.execution().phases() == null) {
             return null;
         }
-        for (Report.PhaseJson p : record.execution().phases()) {
+        for (PhaseJson p : record.execution().phases()) {
             if (p != null
                     && p.name() != null
                     && p.name().startsWith("sanitizer-")

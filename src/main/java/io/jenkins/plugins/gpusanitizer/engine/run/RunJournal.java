@@ -1,7 +1,11 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
-import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import io.jenkins.plugins.gpusanitizer.engine.report.EnvironmentJson;
+import io.jenkins.plugins.gpusanitizer.engine.report.ExecutionJson;
+import io.jenkins.plugins.gpusanitizer.engine.report.GpuJson;
+import io.jenkins.plugins.gpusanitizer.engine.report.PhaseJson;
+import io.jenkins.plugins.gpusanitizer.engine.report.ThroughputJson;
 import io.jenkins.plugins.gpusanitizer.engine.run.environment.Environment;
 import java.io.IOException;
 import java.nio.file.InvalidPathException;
@@ -20,7 +24,7 @@ final class RunJournal {
     private final ReferenceTime reference;
     private final List<PhaseResult> results = new ArrayList<>();
     private Environment environment;
-    private Supplier<Report.ThroughputJson> throughput = () -> null;
+    private Supplier<ThroughputJson> throughput = () -> null;
     private RunRecord.GpuLockJson gpuLock;
     private final Secrets secrets;
 
@@ -41,7 +45,7 @@ final class RunJournal {
         write(false);
     }
 
-    synchronized void throughput(Supplier<Report.ThroughputJson> source) {
+    synchronized void throughput(Supplier<ThroughputJson> source) {
         this.throughput = source;
     }
 
@@ -66,9 +70,9 @@ final class RunJournal {
     }
 
     synchronized RunRecord record(boolean finished) {
-        List<Report.PhaseJson> phases = new ArrayList<>();
+        List<PhaseJson> phases = new ArrayList<>();
         for (PhaseResult result : results) {
-            phases.add(new Report.PhaseJson(
+            phases.add(new PhaseJson(
                     result.name(),
                     result.phase() == Phase.SANITIZER ? RunDirectory.toolOf(result.name()) : null,
                     result.command(),
@@ -86,7 +90,7 @@ final class RunJournal {
                     result.ranBeside(),
                     result.killedPids()));
         }
-        Report.ExecutionJson execution = new Report.ExecutionJson(
+        ExecutionJson execution = new ExecutionJson(
                 environmentJson(),
                 phases,
                 dir.root().toString(),
@@ -120,15 +124,15 @@ final class RunJournal {
         }
     }
 
-    private Report.EnvironmentJson environmentJson() {
+    private EnvironmentJson environmentJson() {
         if (environment == null) {
             return null;
         }
-        return new Report.EnvironmentJson(
+        return new EnvironmentJson(
                 environment.driverVersion(),
                 environment.driverCudaVersion(),
                 environment.gpus().stream()
-                        .map(gpu -> new Report.GpuJson(gpu.index(), gpu.name(), gpu.uuid(), gpu.memoryTotalMiB()))
+                        .map(gpu -> new GpuJson(gpu.index(), gpu.name(), gpu.uuid(), gpu.memoryTotalMiB()))
                         .toList(),
                 environment.nvccVersion(),
                 environment.torchVersion(),

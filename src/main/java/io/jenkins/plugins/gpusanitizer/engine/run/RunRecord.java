@@ -1,6 +1,6 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
-import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import io.jenkins.plugins.gpusanitizer.engine.report.ExecutionJson;
 import io.jenkins.plugins.gpusanitizer.engine.run.lock.GpuLock;
 import java.util.List;
 
@@ -22,7 +22,7 @@ public record RunRecord(
         List<String> tools,
         boolean finished,
         GpuLockJson gpuLock,
-        Report.ExecutionJson execution) {
+        ExecutionJson execution) {
     /** The GPUs locked ({@link GpuLock}) and the folder of their lock files. */
     public record GpuLockJson(List<String> gpus, String directory) {}
 }

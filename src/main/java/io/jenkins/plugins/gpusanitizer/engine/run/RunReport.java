@@ -4,6 +4,7 @@ import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
 import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.report.HtmlReport;
 import io.jenkins.plugins.gpusanitizer.engine.report.KernelCoverage;
+import io.jenkins.plugins.gpusanitizer.engine.report.ReasonJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReferenceComparison;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
@@ -58,7 +59,7 @@ final class RunReport {
         } catch (RuntimeException e) {
             // still a report: the comparison is an extra, the verdict stands without it
             progress.say("reference report unusable, not compared: " + e.getMessage());
-            return report.withReason(new Report.ReasonJson(
+            return report.withReason(new ReasonJson(
                     "warning",
                     "reference",
                     "reference report " + spec.compareWith() + " unusable, not compared: " + e.getMessage()));

@@ -9,7 +9,9 @@ import io.jenkins.plugins.gpusanitizer.engine.parse.job.CudaFailure;
 import io.jenkins.plugins.gpusanitizer.engine.parse.memory.GpuPids;
 import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeLog;
 import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeParser;
-import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import io.jenkins.plugins.gpusanitizer.engine.report.PhaseJson;
+import io.jenkins.plugins.gpusanitizer.engine.report.StateJson;
+import io.jenkins.plugins.gpusanitizer.engine.report.WorkJson;
 import io.jenkins.plugins.gpusanitizer.engine.run.workspace.WorkspaceManifest;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,7 +36,7 @@ final class RunWorkReader {
     record Read(RunWork work, WorkspaceManifest manifest) {}
 
     static List<Read> read(RunRecord record, RunDirectory dir, Analysis analysis) {
-        List<Report.PhaseJson> phases = record == null || record.execution() == null
+        List<PhaseJson> phases = record == null || record.execution() == null
                 ? List.of()
                 : record.execution().phases() == null
                         ? List.of()
@@ -44,7 +46,7 @@ final class RunWorkReader {
                 && record.execution().throughput() != null
                 && record.execution().throughput().measured() != null;
         List<Read> runs = new ArrayList<>();
-        for (Report.PhaseJson p : phases) {
+        for (PhaseJson p : phases) {
             if (p == null || p.name() == null || p.status() == null || PhaseResult.NOT_STARTED.equals(p.status())) {
                 continue;
             }
@@ -79,7 +81,7 @@ final class RunWorkReader {
         return runs;
     }
 
-    private static RunWork.End end(Report.PhaseJson p) {
+    private static RunWork.End end(PhaseJson p) {
         if (PhaseResult.PASSED.equals(p.status())
                 || PhaseResult.FAILED.equals(p.status())
                         && p.exitCode() != null
@@ -127,7 +129,7 @@ final class RunWorkReader {
      * records written before those were kept, the first five its note lists); none when the note says they outlived
      * the main process: that is an error of its own ({@link PhaseReasons}).
      */
-    static List<Long> killedPids(Report.PhaseJson p) {
+    static List<Long> killedPids(PhaseJson p) {
         String note = p.note();
         if (note != null && note.contains(PhaseReasons.OUTLIVED)) {
             return List.of();
@@ -150,7 +152,7 @@ final class RunWorkReader {
      * Whether the run stopped at a defect the report names: its sanitizer found an unsuppressed defect, or its job
      * died of a GPU fault (an illegal access, a device assert). What it did not do after that is no less work.
      */
-    private static boolean stoppedAtDefect(Report.PhaseJson p, boolean sanitizer, Analysis analysis) {
+    private static boolean stoppedAtDefect(PhaseJson p, boolean sanitizer, Analysis analysis) {
         if (analysis == null) {
             return false;
         }
@@ -169,12 +171,12 @@ final class RunWorkReader {
     }
 
     /** The report's section: what each run did. */
-    static List<Report.WorkJson> json(List<Read> runs) {
-        List<Report.WorkJson> out = new ArrayList<>();
+    static List<WorkJson> json(List<Read> runs) {
+        List<WorkJson> out = new ArrayList<>();
         for (Read read : runs) {
             RunWork r = read.work();
             WorkspaceManifest w = read.manifest();
-            out.add(new Report.WorkJson(
+            out.add(new WorkJson(
                     r.run(),
                     r.counted(),
                     r.processes(),
@@ -191,8 +193,8 @@ final class RunWorkReader {
                             ? null
                             : r.gpu().name().toLowerCase(Locale.ROOT).replace('_', '-'),
                     r.state().stream()
-                            .limit(Report.WorkJson.MAX_STATE_SHOWN)
-                            .map(s -> new Report.StateJson(s.event(), s.path(), s.where()))
+                            .limit(WorkJson.MAX_STATE_SHOWN)
+                            .map(s -> new StateJson(s.event(), s.path(), s.where()))
                             .toList(),
                     r.end().name().toLowerCase(Locale.ROOT).replace('_', '-'),
                     r.stoppedAtDefect(),

@@ -4,6 +4,7 @@ import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
 import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
+import io.jenkins.plugins.gpusanitizer.engine.report.PhaseJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
 import io.jenkins.plugins.gpusanitizer.engine.run.environment.CardFault;
@@ -405,10 +406,10 @@ public final class Runner {
         if (aborted || workspaces == null || !workspaces.isolated()) {
             return;
         }
-        List<Report.PhaseJson> phases = journal.record(false).execution().phases();
+        List<PhaseJson> phases = journal.record(false).execution().phases();
         for (Phase plain : List.of(Phase.REGRESSION, Phase.BLOCKING)) {
             // the last attempt of the run decides: one set aside and run again left its copy in RUN
-            Report.PhaseJson last = phases.stream()
+            PhaseJson last = phases.stream()
                     .filter(p -> plain.id().equals(p.name()))
                     .reduce((first, second) -> second)
                     .orElse(null);

@@ -1,7 +1,7 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
-import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import io.jenkins.plugins.gpusanitizer.engine.report.PhaseJson;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -80,7 +80,7 @@ final class SanitizerOnlyDeath {
             return null;
         }
         List<String> passed = new ArrayList<>();
-        for (Report.PhaseJson p : record.execution().phases()) {
+        for (PhaseJson p : record.execution().phases()) {
             if (p == null || p.status() == null) {
                 return null;
             }

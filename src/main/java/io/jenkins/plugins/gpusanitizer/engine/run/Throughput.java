@@ -1,7 +1,7 @@
 package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import io.jenkins.plugins.gpusanitizer.engine.parse.BoundedLineReader;
-import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import io.jenkins.plugins.gpusanitizer.engine.report.ThroughputJson;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -23,7 +23,7 @@ final class Throughput {
 
     private Throughput() {}
 
-    static Report.ThroughputJson read(String regex, Double baseline, double tolerance, List<Path> files) {
+    static ThroughputJson read(String regex, Double baseline, double tolerance, List<Path> files) {
         Pattern p = Pattern.compile(regex);
         Deque<Double> last = new ArrayDeque<>();
         int n = 0;
@@ -57,13 +57,13 @@ final class Throughput {
             }
         }
         if (last.isEmpty()) {
-            return new Report.ThroughputJson(regex, baseline, null, null, 0, tolerance);
+            return new ThroughputJson(regex, baseline, null, null, 0, tolerance);
         }
         List<Double> values = new ArrayList<>(last);
         List<Double> steady = new ArrayList<>(values.subList(values.size() / 2, values.size()));
         steady.sort(null);
         double median = steady.get(steady.size() / 2);
         Double ratio = baseline == null || baseline == 0 ? null : median / baseline;
-        return new Report.ThroughputJson(regex, baseline, median, ratio, n, tolerance);
+        return new ThroughputJson(regex, baseline, median, ratio, n, tolerance);
     }
 }

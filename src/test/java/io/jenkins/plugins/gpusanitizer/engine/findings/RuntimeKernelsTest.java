@@ -11,6 +11,7 @@ import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.model.SourceLocation;
 import io.jenkins.plugins.gpusanitizer.engine.report.HtmlReport;
+import io.jenkins.plugins.gpusanitizer.engine.report.ReasonJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportMapper;
 import java.io.IOException;
@@ -64,7 +65,7 @@ class RuntimeKernelsTest {
     private static String failReason(Report r) {
         return r.reasons().stream()
                 .filter(x -> Reason.Level.FAIL.id().equals(x.level()))
-                .map(Report.ReasonJson::message)
+                .map(ReasonJson::message)
                 .findFirst()
                 .orElseThrow();
     }

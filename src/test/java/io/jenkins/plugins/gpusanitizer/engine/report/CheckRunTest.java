@@ -23,9 +23,9 @@ class CheckRunTest {
 
     /** The report as a run made in {@code workspace} records it now. */
     static Report madeIn(Report r, String workspace) {
-        Report.ExecutionJson e = r.execution();
+        ExecutionJson e = r.execution();
         return r.copy()
-                .execution(new Report.ExecutionJson(
+                .execution(new ExecutionJson(
                         e.environment(),
                         e.phases(),
                         e.runDirectory(),
@@ -38,7 +38,7 @@ class CheckRunTest {
     }
 
     /** The report with its defects replaced. */
-    static Report withDefects(Report r, List<Report.DefectJson> defects) {
+    static Report withDefects(Report r, List<DefectJson> defects) {
         return r.copy().defects(defects).build();
     }
 
@@ -91,7 +91,7 @@ class CheckRunTest {
     void aFaultInGeneratedCodeOutsideTheWorkspaceIsNamedInTheSummaryNotAnnotated() throws IOException {
         Report compiled =
                 madeIn(ReportJson.read(Records.unpacked("h200-2026-12-03/compile-oob/report.json")), WORKSPACE);
-        Report.DefectJson assertion = compiled.defects().stream()
+        DefectJson assertion = compiled.defects().stream()
                 .filter(d -> !d.suppressed())
                 .findFirst()
                 .orElseThrow();
@@ -108,14 +108,14 @@ class CheckRunTest {
     @Test
     void aFaultInSitePackagesIsAnnotatedAtTheFirstUserFrameInTheWorkspace() {
         Report triton = madeIn(Corpus.analyzeRun("triton"), WORKSPACE);
-        Report.DefectJson real = triton.defects().get(0);
+        DefectJson real = triton.defects().get(0);
         // the recorded stack's first frame: Triton's launcher in site-packages, then the job's own line
-        Report.FrameJson library = real.hostStack().stream()
+        FrameJson library = real.hostStack().stream()
                 .filter(f -> f.file() != null)
                 .findFirst()
                 .orElseThrow();
         assertThat(library.file()).contains("/site-packages/triton/");
-        Report.DefectJson inLibrary = new Report.DefectJson(
+        DefectJson inLibrary = new DefectJson(
                 real.id(),
                 real.tool(),
                 real.kind(),
@@ -129,7 +129,7 @@ class CheckRunTest {
                 real.vendorModule(),
                 real.launcher(),
                 real.deviceLocation(),
-                new Report.LocationJson(library.file(), library.line(), library.function(), null),
+                new LocationJson(library.file(), library.line(), library.function(), null),
                 real.examples(),
                 real.detail(),
                 real.hostStack(),

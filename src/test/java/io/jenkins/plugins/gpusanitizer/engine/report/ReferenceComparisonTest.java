@@ -45,14 +45,9 @@ class ReferenceComparisonTest {
     }
 
     /** The far job's defect (fused_scale, no device line, launched from lstm_job.py:43) with some fields changed. */
-    private static Report.DefectJson changed(
-            Report.DefectJson d,
-            String id,
-            String kind,
-            String message,
-            Report.LocationJson device,
-            Report.LocationJson host) {
-        return new Report.DefectJson(
+    private static DefectJson changed(
+            DefectJson d, String id, String kind, String message, LocationJson device, LocationJson host) {
+        return new DefectJson(
                 id,
                 d.tool(),
                 kind,
@@ -73,19 +68,17 @@ class ReferenceComparisonTest {
                 null);
     }
 
-    private static Report.LocationJson line(Report.LocationJson l, int line) {
-        return new Report.LocationJson(l.file(), line, l.function(), l.code());
+    private static LocationJson line(LocationJson l, int line) {
+        return new LocationJson(l.file(), line, l.function(), l.code());
     }
 
     /** R with D for its one defect; the reasons about R's defect are about D. */
-    private static Report with(Report r, Report.DefectJson d) {
+    private static Report with(Report r, DefectJson d) {
         String old = r.defects().get(0).id();
         return r.copy()
                 .defects(List.of(d))
                 .reasons(r.reasons().stream()
-                        .map(x -> old.equals(x.defect())
-                                ? new Report.ReasonJson(x.level(), x.code(), x.message(), d.id())
-                                : x)
+                        .map(x -> old.equals(x.defect()) ? new ReasonJson(x.level(), x.code(), x.message(), d.id()) : x)
                         .toList())
                 .reference(null)
                 .fixed(List.of())
@@ -93,8 +86,8 @@ class ReferenceComparisonTest {
                 .build();
     }
 
-    private static final Report.LocationJson KERNEL_LINE =
-            new Report.LocationJson("/work/main/examples/lstm_job.py", 14, "fused_scale", null);
+    private static final LocationJson KERNEL_LINE =
+            new LocationJson("/work/main/examples/lstm_job.py", 14, "fused_scale", null);
 
     @Test
     void theFingerprintsAreTheOnesTheRunRecorded() {
@@ -102,16 +95,16 @@ class ReferenceComparisonTest {
         Report recorded = ReportJson.read(
                 io.jenkins.plugins.gpusanitizer.engine.Corpus.runRecord("far").resolve("report.json"));
         assertThat(report("far").defects())
-                .extracting(Report.DefectJson::id)
+                .extracting(DefectJson::id)
                 .containsExactlyElementsOf(
-                        recorded.defects().stream().map(Report.DefectJson::id).toList());
+                        recorded.defects().stream().map(DefectJson::id).toList());
     }
 
     @Test
     void withoutADeviceLineAnotherLineOfTheSameFunctionIsANewDefect() {
         // issue #40, F8: the write launched at lstm_job.py:43 fixed, one at :51 of the same function and kernel added
         Report far = report("far");
-        Report.DefectJson d = far.defects().get(0);
+        DefectJson d = far.defects().get(0);
         assertThat(d.deviceLocation()).isNull();
         assertThat(d.hostLocation().line()).isEqualTo(43);
         Report now = with(far, changed(d, "0123456789abcdef", d.kind(), d.message(), null, line(d.hostLocation(), 51)));
@@ -136,7 +129,7 @@ class ReferenceComparisonTest {
     void theSameDeviceLineIsOutstandingWhereverTheLaunchMoved() {
         // a line shift in unrelated host code: the kernel's faulting statement is the same
         Report far = report("far");
-        Report.DefectJson d = far.defects().get(0);
+        DefectJson d = far.defects().get(0);
         Report reference = with(far, changed(d, d.id(), d.kind(), d.message(), KERNEL_LINE, d.hostLocation()));
         Report now = with(
                 far, changed(d, "0123456789abcdef", d.kind(), d.message(), KERNEL_LINE, line(d.hostLocation(), 46)));
@@ -155,7 +148,7 @@ class ReferenceComparisonTest {
         // a fix at :14 and a fault 8 lines lower, the launch below moved by the 8 lines added: not told from code
         // added above both, so not taken for the old defect
         Report far = report("far");
-        Report.DefectJson d = far.defects().get(0);
+        DefectJson d = far.defects().get(0);
         Report reference = with(far, changed(d, d.id(), d.kind(), d.message(), KERNEL_LINE, d.hostLocation()));
         Report now = with(
                 far,
@@ -177,7 +170,7 @@ class ReferenceComparisonTest {
     @Test
     void anotherAccessAtTheSameLineIsNew() {
         Report far = report("far");
-        Report.DefectJson d = far.defects().get(0);
+        DefectJson d = far.defects().get(0);
         assertThat(d.kind()).isEqualTo("out-of-bounds");
         assertThat(d.message()).isEqualTo("Invalid __global__ write of size 4 bytes");
         Report misaligned =
@@ -207,7 +200,7 @@ class ReferenceComparisonTest {
         // a report written by an older version, without the fields the comparison needs: new, and the reason says
         // which field was missing
         Report far = report("far");
-        Report.DefectJson d = far.defects().get(0);
+        DefectJson d = far.defects().get(0);
         Report noKind = with(far, changed(d, "fedcba9876543210", null, d.message(), null, d.hostLocation()));
         Report now = with(far, changed(d, "0123456789abcdef", d.kind(), d.message(), null, d.hostLocation()));
         Report c = ReferenceComparison.apply(now, noKind, "old", true);

@@ -34,11 +34,11 @@ class ShownPathsTest {
         Report shown = ShownPaths.of(report);
 
         assertThat(ReportJson.toJson(report)).isEqualTo(before);
-        Report.DefectJson defect = shown.defects().get(0);
+        DefectJson defect = shown.defects().get(0);
         assertThat(defect.hostLocation().file()).isEqualTo("examples/lstm_job.py");
         assertThat(report.defects().get(0).hostLocation().file()).isEqualTo("/work/main/examples/lstm_job.py");
         assertThat(defect.hostStack())
-                .extracting(Report.FrameJson::file)
+                .extracting(FrameJson::file)
                 .contains("examples/lstm_job.py", "module.py", "function.cpp")
                 .noneMatch(f -> f != null && f.startsWith("/"));
         assertThat(shown.diagnosis().faultAt().file()).isEqualTo("examples/lstm_job.py");
@@ -47,9 +47,9 @@ class ShownPathsTest {
         // files that are no source line stay as they are: the inputs read, the probe's output, the run's folders
         assertThat(shown.inputs()).isEqualTo(report.inputs()).allMatch(f -> f.startsWith("/"));
         assertThat(shown.probe().phases())
-                .extracting(Report.ProbePhaseJson::file)
+                .extracting(ProbePhaseJson::file)
                 .isEqualTo(report.probe().phases().stream()
-                        .map(Report.ProbePhaseJson::file)
+                        .map(ProbePhaseJson::file)
                         .toList());
         assertThat(shown.execution()).isEqualTo(report.execution());
         assertThat(shown.defects().get(0).id())

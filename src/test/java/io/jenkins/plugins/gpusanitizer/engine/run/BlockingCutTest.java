@@ -3,6 +3,7 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
+import io.jenkins.plugins.gpusanitizer.engine.report.PhaseJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.testing.Records;
 import java.nio.file.Files;
@@ -33,7 +34,7 @@ class BlockingCutTest {
         return FakeGpu.farOobSpec(dir.resolve("run"));
     }
 
-    private static Report.PhaseJson phase(Report r, String name) {
+    private static PhaseJson phase(Report r, String name) {
         return RunnerTest.phase(r, name);
     }
 
@@ -72,7 +73,7 @@ class BlockingCutTest {
         Report r = new Runner(spec(), gpu.env(), console::add).run();
 
         assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.PASS);
-        Report.PhaseJson blocking = phase(r, "blocking");
+        PhaseJson blocking = phase(r, "blocking");
         assertThat(blocking.status()).isEqualTo(PhaseResult.STOPPED_EARLY);
         assertThat(blocking.note()).startsWith(BlockingPhase.CUT);
         assertThat(dir.resolve("run/blocking/stderr.log")).content().contains("SignalException");
@@ -80,7 +81,7 @@ class BlockingCutTest {
                 .anyMatch(x -> x.code().equals("blocking-cut") && x.level().equalsIgnoreCase("info"))
                 .noneMatch(x -> x.message().contains("SignalException"));
         assertThat(r.execution().phases())
-                .extracting(Report.PhaseJson::name)
+                .extracting(PhaseJson::name)
                 .containsExactly("sanitizer-memcheck", "blocking", "regression");
         assertThat(dir.resolve("run/blocking-cut")).doesNotExist();
     }
@@ -93,9 +94,9 @@ class BlockingCutTest {
         assertThat(console).anyMatch(line -> line.contains("the blocking run again, in full"));
         assertThat(dir.resolve("run/blocking-cut/stderr.log")).content().contains("SignalException");
         assertThat(r.execution().phases())
-                .extracting(Report.PhaseJson::name)
+                .extracting(PhaseJson::name)
                 .containsExactly("sanitizer-memcheck", "blocking", "regression");
-        Report.PhaseJson blocking = phase(r, "blocking");
+        PhaseJson blocking = phase(r, "blocking");
         assertThat(blocking.status()).isEqualTo(PhaseResult.FAILED);
         assertThat(blocking.note()).contains("run again in full").contains("blocking-cut");
         assertThat(r.verdict()).isEqualTo(Verdict.FAIL);
@@ -174,7 +175,7 @@ class BlockingCutTest {
 
         assertThat(console).anyMatch(line -> line.contains("the blocking run again, in full"));
         assertThat(dir.resolve("run/blocking-cut/stderr.log")).content().contains("SignalException");
-        Report.PhaseJson blocking = phase(r, "blocking");
+        PhaseJson blocking = phase(r, "blocking");
         assertThat(blocking.status()).isEqualTo(PhaseResult.FAILED);
         assertThat(r.diagnosis().faultAt().line()).isEqualTo(32);
     }

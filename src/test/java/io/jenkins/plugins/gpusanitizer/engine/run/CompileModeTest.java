@@ -6,6 +6,7 @@ import io.jenkins.plugins.gpusanitizer.engine.analysis.Analysis;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
+import io.jenkins.plugins.gpusanitizer.engine.report.PhaseJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.testing.Records;
 import java.nio.file.Path;
@@ -62,7 +63,7 @@ class CompileModeTest {
                             + " mode under memcheck")
                     .contains("not the CUDA graph replay or the autotuned kernel choices");
         });
-        Report.PhaseJson sanitizer = r.execution().phases().stream()
+        PhaseJson sanitizer = r.execution().phases().stream()
                 .filter(p -> p.name().equals("sanitizer-memcheck"))
                 .findFirst()
                 .orElseThrow();

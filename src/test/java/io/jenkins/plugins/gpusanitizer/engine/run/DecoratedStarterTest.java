@@ -3,6 +3,7 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
+import io.jenkins.plugins.gpusanitizer.engine.report.PhaseJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.run.process.LocalProcessStarter;
 import io.jenkins.plugins.gpusanitizer.engine.run.process.PhaseScript;
@@ -81,7 +82,7 @@ class DecoratedStarterTest {
         assertThat(report.diagnosis().faultAt().line()).isEqualTo(32);
         assertThat(report.execution().environment().torchVersion()).isEqualTo("2.11.0+cu130");
         assertThat(report.execution().phases())
-                .extracting(Report.PhaseJson::name)
+                .extracting(PhaseJson::name)
                 .containsExactly("sanitizer-memcheck", "blocking", "regression");
         assertThat(report.execution().phases().get(0).command().get(0))
                 .as("compute-sanitizer as found inside the container")

@@ -3,6 +3,7 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
+import io.jenkins.plugins.gpusanitizer.engine.report.PhaseJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.run.process.PhaseProcess;
 import io.jenkins.plugins.gpusanitizer.testing.FileWait;
@@ -70,7 +71,7 @@ class EnvironmentCheckBesideTest {
         assertThat(report.execution().environment().torchVersion()).isEqualTo("2.11.0+cu130");
         assertThat(report.execution().environment().compatibility()).isEqualTo("ok");
         assertThat(report.execution().phases())
-                .extracting(Report.PhaseJson::name)
+                .extracting(PhaseJson::name)
                 .containsExactly("sanitizer-memcheck", "blocking", "regression");
     }
 
@@ -131,7 +132,7 @@ class EnvironmentCheckBesideTest {
         assertThat(report.verdict()).isEqualTo(Verdict.FAIL);
         assertThat(report.diagnosis().faultAt().line()).isEqualTo(32);
         assertThat(report.execution().phases())
-                .extracting(Report.PhaseJson::name)
+                .extracting(PhaseJson::name)
                 .containsExactly("sanitizer-memcheck", "blocking", "regression");
         assertThat(report.execution().phases())
                 .filteredOn(p -> p.name().equals("blocking"))

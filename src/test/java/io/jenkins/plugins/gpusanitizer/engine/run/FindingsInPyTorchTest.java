@@ -9,6 +9,7 @@ import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
+import io.jenkins.plugins.gpusanitizer.engine.report.PhaseJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.testing.Records;
 import java.nio.charset.StandardCharsets;
@@ -108,7 +109,7 @@ class FindingsInPyTorchTest {
                         line -> {})
                 .run();
 
-        Report.PhaseJson p = r.execution().phases().get(0);
+        PhaseJson p = r.execution().phases().get(0);
         assertThat(p.status()).isEqualTo("stopped-early");
         assertThat(p.note()).contains("the print limit of 200 records was reached");
         assertThat(p.wallSeconds()).as("not the 600 s timeout").isLessThan(300);
@@ -186,7 +187,7 @@ class FindingsInPyTorchTest {
 
         Report r = new Runner(initcheckSpec("stopped").printLimit(10), gpu.env(), line -> {}).run();
 
-        Report.PhaseJson p = r.execution().phases().get(0);
+        PhaseJson p = r.execution().phases().get(0);
         assertThat(p.status()).isEqualTo("stopped-early");
         assertThat(r.reasons())
                 .noneMatch(x -> x.level().equals("error"))

@@ -3,7 +3,9 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
+import io.jenkins.plugins.gpusanitizer.engine.report.ReasonJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import io.jenkins.plugins.gpusanitizer.engine.report.WorkJson;
 import io.jenkins.plugins.gpusanitizer.engine.run.workspace.Isolation;
 import io.jenkins.plugins.gpusanitizer.testing.RealPython;
 import java.io.IOException;
@@ -80,12 +82,12 @@ class IsolatedRunsTest {
         return new Runner(tweak.apply(spec), gpu.env(), console::add).run();
     }
 
-    private static Report.WorkJson work(Report r, String run) {
+    private static WorkJson work(Report r, String run) {
         return r.work().stream().filter(w -> w.run().equals(run)).findFirst().orElseThrow();
     }
 
     private static List<String> codes(Report r) {
-        return r.reasons().stream().map(Report.ReasonJson::code).toList();
+        return r.reasons().stream().map(ReasonJson::code).toList();
     }
 
     @ParameterizedTest(name = "beside: {0}")
@@ -95,7 +97,7 @@ class IsolatedRunsTest {
 
         assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.PASS);
         for (String run : RunnerTest.runsToTheEnd(r)) {
-            Report.WorkJson w = work(r, run);
+            WorkJson w = work(r, run);
             assertThat(w.counted()).as(run).isTrue();
             assertThat(w.optimizerSteps()).as(run + ": 5 epochs of 4 steps").isEqualTo(20);
             assertThat(w.cudaProcesses()).as(run).isEqualTo(1);
@@ -121,7 +123,7 @@ class IsolatedRunsTest {
         assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.ERROR);
         assertThat(r.reasons())
                 .filteredOn(x -> x.code().equals("less-work"))
-                .extracting(Report.ReasonJson::message)
+                .extracting(ReasonJson::message)
                 .anyMatch(m -> m.startsWith("blocking did 0 optimizer step(s) where sanitizer-memcheck did 20")
                         && m.contains("isolation is off"))
                 .anyMatch(m -> m.startsWith("regression did 0 optimizer step(s)"));
@@ -144,7 +146,7 @@ class IsolatedRunsTest {
 
         assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.UNSTABLE);
         for (String run : List.of("sanitizer-memcheck", "regression")) {
-            Report.WorkJson w = work(r, run);
+            WorkJson w = work(r, run);
             assertThat(List.of(w.optimizerSteps(), w.optimizersBuilt(), w.optimizerStatesLoaded()))
                     .as(run)
                     .containsExactly(0L, 1L, 1L);
@@ -152,7 +154,7 @@ class IsolatedRunsTest {
         assertThat(r.reasons())
                 .filteredOn(x -> x.code().equals("no-work"))
                 .singleElement()
-                .extracting(Report.ReasonJson::message)
+                .extracting(ReasonJson::message)
                 .satisfies(m -> assertThat(m)
                         .startsWith("no run did an optimizer step or a backward pass (sanitizer-memcheck,")
                         .contains("built the job's optimizer and loaded its saved state")
@@ -184,7 +186,7 @@ class IsolatedRunsTest {
         assertThat(work(r, "regression").optimizerSteps()).as("the last epoch").isEqualTo(4);
         assertThat(r.reasons())
                 .filteredOn(x -> x.code().equals("less-work"))
-                .extracting(Report.ReasonJson::message)
+                .extracting(ReasonJson::message)
                 .singleElement()
                 .satisfies(m -> assertThat(m)
                         .startsWith("sanitizer-memcheck ran a command of its own (sanitizerCommand), not the job's, and"
@@ -205,7 +207,7 @@ class IsolatedRunsTest {
         assertThat(r.verdict()).as(r.reasons() + "\n" + r.work()).isEqualTo(Verdict.ERROR);
         List<String> outlived = r.reasons().stream()
                 .filter(x -> x.code().equals("outlived-main"))
-                .map(Report.ReasonJson::message)
+                .map(ReasonJson::message)
                 .toList();
         for (String run : List.of("sanitizer-memcheck", "blocking", "regression")) {
             assertThat(outlived)
@@ -296,7 +298,7 @@ class IsolatedRunsTest {
         assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.ERROR);
         assertThat(r.reasons())
                 .filteredOn(x -> x.code().equals("no-gpu-work"))
-                .extracting(Report.ReasonJson::message)
+                .extracting(ReasonJson::message)
                 .singleElement()
                 .satisfies(m -> assertThat(m)
                         .startsWith("sanitizer-memcheck: the job ran (20 optimizer step(s)")
@@ -328,7 +330,7 @@ class IsolatedRunsTest {
         assertThat(r.verdict()).isEqualTo(Verdict.ERROR);
         assertThat(r.reasons())
                 .filteredOn(x -> x.code().equals("workspace"))
-                .extracting(Report.ReasonJson::message)
+                .extracting(ReasonJson::message)
                 .singleElement()
                 .satisfies(m -> assertThat(m).contains("above the limit of 2 MiB", "data 3.0 MiB", "--share"));
         assertThat(r.execution().phases()).isEmpty();

@@ -3,6 +3,7 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
+import io.jenkins.plugins.gpusanitizer.engine.report.ReasonJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.testing.Processes;
 import java.nio.file.Path;
@@ -58,7 +59,7 @@ class LeftoverProcessTest {
         assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.ERROR);
         assertThat(r.reasons())
                 .filteredOn(x -> x.code().equals("outlived-main"))
-                .extracting(Report.ReasonJson::message)
+                .extracting(ReasonJson::message)
                 .hasSize(3)
                 .allMatch(m -> m.contains("outlived its main process") && m.contains("killed unchecked"));
         for (String mode : List.of("memcheck-app", "blocking", "async")) {
@@ -85,7 +86,7 @@ class LeftoverProcessTest {
         assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.ERROR);
         List<String> outlived = r.reasons().stream()
                 .filter(x -> x.code().equals("outlived-main"))
-                .map(Report.ReasonJson::message)
+                .map(ReasonJson::message)
                 .toList();
         assertThat(outlived).hasSize(3);
         for (String mode : modes) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.parse.memory.GpuPids;
+import io.jenkins.plugins.gpusanitizer.engine.report.MemoryJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.testing.FileWait;
 import io.jenkins.plugins.gpusanitizer.testing.Processes;
@@ -107,7 +108,7 @@ class MemorySamplerTest {
                 .as("the per-process nvidia-smi is stopped with the phase")
                 .isFalse();
 
-        Report.MemoryJson memory = r.memory().get(0);
+        MemoryJson memory = r.memory().get(0);
         if (pids.hostPidNamespace()) {
             assertThat(memory.basis()).isEqualTo("per-process");
             assertThat(memory.peakMiB())
@@ -139,7 +140,7 @@ class MemorySamplerTest {
         assertThat(r.reasons())
                 .anySatisfy(reason -> assertThat(reason.message())
                         .contains("per-process memory sampler (nvidia-smi --query-compute-apps) exited early (code 4"));
-        Report.MemoryJson memory = r.memory().get(0);
+        MemoryJson memory = r.memory().get(0);
         assertThat(memory.basis()).isEqualTo("card-total");
         assertThat(memory.basisNote())
                 .isEqualTo("card total: memory.used of GPU 0, every process on the card (the regression run had the"

@@ -3,6 +3,7 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
+import io.jenkins.plugins.gpusanitizer.engine.report.PhaseJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.run.process.PhaseProcess;
 import java.nio.file.Files;
@@ -40,7 +41,7 @@ class PhaseOverlapTest {
         assertThat(report.verdict()).isEqualTo(Verdict.FAIL);
         assertThat(report.diagnosis().faultAt().line()).isEqualTo(32);
         assertThat(report.execution().phases())
-                .extracting(Report.PhaseJson::name)
+                .extracting(PhaseJson::name)
                 .containsExactly("sanitizer-memcheck", "blocking");
         return report;
     }
@@ -81,7 +82,7 @@ class PhaseOverlapTest {
                 .content()
                 .contains("CUDA out of memory");
         assertThat(report.execution().phases())
-                .extracting(Report.PhaseJson::name)
+                .extracting(PhaseJson::name)
                 .containsExactly("sanitizer-memcheck", "blocking", "regression");
         assertThat(report.diagnosis().faultAt().line())
                 .as("the blocking run alone names the real line, not the shared card's OOM")
@@ -106,7 +107,7 @@ class PhaseOverlapTest {
                 .content()
                 .contains("Address already in use");
         assertThat(report.execution().phases())
-                .extracting(Report.PhaseJson::name)
+                .extracting(PhaseJson::name)
                 .containsExactly("sanitizer-memcheck", "blocking", "regression");
         assertThat(report.diagnosis().faultAt().line())
                 .as("the blocking run alone names the real line")

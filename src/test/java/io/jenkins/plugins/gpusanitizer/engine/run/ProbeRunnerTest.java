@@ -4,8 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jenkins.plugins.gpusanitizer.engine.analysis.Analysis;
 import io.jenkins.plugins.gpusanitizer.engine.analysis.Analyzer;
+import io.jenkins.plugins.gpusanitizer.engine.report.AllocationSitesJson;
+import io.jenkins.plugins.gpusanitizer.engine.report.OperatorEvidenceJson;
+import io.jenkins.plugins.gpusanitizer.engine.report.PhaseJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
+import io.jenkins.plugins.gpusanitizer.engine.report.TensorArgJson;
 import io.jenkins.plugins.gpusanitizer.testing.FileWait;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -109,13 +113,13 @@ class ProbeRunnerTest {
                 .as("memcheck's --padding, which the allocation record's sizes count")
                 .contains("GPU_SANITIZE_PROBE_PADDING=4096\n");
 
-        Report.OperatorEvidenceJson o = r.diagnosis().operatorEvidence().get(0);
+        OperatorEvidenceJson o = r.diagnosis().operatorEvidence().get(0);
         assertThat(o.summary())
                 .isEqualTo("aten::embedding at embedding_oov.py:24: index max 5000, weight has 5000 rows");
         assertThat(o.operator()).isEqualTo("aten::embedding");
         assertThat(o.index().max()).isEqualTo(5000);
         assertThat(o.index().size()).isEqualTo(5000);
-        assertThat(o.args()).extracting(Report.TensorArgJson::name).containsExactly("input", "weight");
+        assertThat(o.args()).extracting(TensorArgJson::name).containsExactly("input", "weight");
         assertThat(r.diagnosis().faultAt().line()).isEqualTo(24); // the blocking traceback, not the probe's frame
         assertThat(r.diagnosis().summary())
                 .endsWith(
@@ -149,10 +153,9 @@ class ProbeRunnerTest {
         Report off = new Runner(spec("run-off").probe(false).regressionSeconds(600.0), plain.env(), console::add).run();
         assertThat(off.verdict()).isEqualTo(r.verdict());
         assertThat(off.execution().phases())
-                .extracting(Report.PhaseJson::exitCode)
-                .isEqualTo(r.execution().phases().stream()
-                        .map(Report.PhaseJson::exitCode)
-                        .toList());
+                .extracting(PhaseJson::exitCode)
+                .isEqualTo(
+                        r.execution().phases().stream().map(PhaseJson::exitCode).toList());
         assertThat(off.probe()).isNull();
         assertThat(off.diagnosis().operatorEvidence()).isEmpty();
         assertThat(off.reasons())
@@ -208,7 +211,7 @@ class ProbeRunnerTest {
         Report r = new Runner(spec("run").phases(List.of(Phase.REGRESSION)), gpu.env(), console::add).run();
         Path run = dir.resolve("run");
         assertThat(r.memory()).isNotEmpty();
-        Report.AllocationSitesJson a = r.memory().get(0).allocationSites();
+        AllocationSitesJson a = r.memory().get(0).allocationSites();
         assertThat(a.endAt()).isEqualTo("oom");
         assertThat(a.oom().snapshotFile()).isEqualTo("regression/probe-oom-snapshot-7100.pickle");
         assertThat(run.resolve(a.oom().snapshotFile())).isRegularFile();

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.jenkins.plugins.gpusanitizer.engine.gate.ProofOfWork;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
 import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
-import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import io.jenkins.plugins.gpusanitizer.engine.report.ExecutionJson;
+import io.jenkins.plugins.gpusanitizer.engine.report.PhaseJson;
+import io.jenkins.plugins.gpusanitizer.engine.report.WorkJson;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,12 +23,12 @@ class ProofOfWorkTest {
     @TempDir
     Path dir;
 
-    private static Report.PhaseJson phase(String name, String status, List<String> command, String note) {
+    private static PhaseJson phase(String name, String status, List<String> command, String note) {
         return phase(name, status, command, note, 40);
     }
 
-    private static Report.PhaseJson phase(String name, String status, List<String> command, String note, double wall) {
-        return new Report.PhaseJson(
+    private static PhaseJson phase(String name, String status, List<String> command, String note, double wall) {
+        return new PhaseJson(
                 name,
                 name.startsWith("sanitizer") ? "memcheck" : null,
                 command,
@@ -43,7 +45,7 @@ class ProofOfWorkTest {
                 note);
     }
 
-    private RunRecord record(Report.PhaseJson... phases) {
+    private RunRecord record(PhaseJson... phases) {
         return new RunRecord(
                 1,
                 null,
@@ -51,7 +53,7 @@ class ProofOfWorkTest {
                 List.of("memcheck"),
                 true,
                 null,
-                new Report.ExecutionJson(null, List.of(phases), dir.toString(), null, null, null, null, null));
+                new ExecutionJson(null, List.of(phases), dir.toString(), null, null, null, null, null));
     }
 
     private void probe(String phase, String... lines) throws IOException {
@@ -99,8 +101,8 @@ class ProofOfWorkTest {
                 "{\"type\":\"probe\",\"pid\":201,\"t\":0.1}",
                 "{\"type\":\"work\",\"event\":\"cuda\",\"pid\":201,\"ts\":3}",
                 "{\"type\":\"work\",\"event\":\"progress\",\"steps\":0,\"backward\":9,\"pid\":201,\"ts\":40}");
-        Report.PhaseJson p = phase("regression", PhaseResult.PASSED, List.of("python3", "launch.py"), "a note");
-        Report.PhaseJson killed = new Report.PhaseJson(
+        PhaseJson p = phase("regression", PhaseResult.PASSED, List.of("python3", "launch.py"), "a note");
+        PhaseJson killed = new PhaseJson(
                 p.name(),
                 p.tool(),
                 p.command(),
@@ -218,7 +220,7 @@ class ProofOfWorkTest {
 
         assertThat(reasons(r)).isEmpty();
         assertThat(RunWorkReader.json(RunWorkReader.read(r, new RunDirectory(dir), null)))
-                .noneMatch(Report.WorkJson::counted);
+                .noneMatch(WorkJson::counted);
     }
 
     /** The H200's examples/cudnn_bench.py: a 10 s budget, far fewer steps under the tool in as long a time. */

@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
+import io.jenkins.plugins.gpusanitizer.engine.report.ExecutionJson;
+import io.jenkins.plugins.gpusanitizer.engine.report.PhaseJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import io.jenkins.plugins.gpusanitizer.engine.report.ThroughputJson;
 import io.jenkins.plugins.gpusanitizer.testing.FileWait;
 import io.jenkins.plugins.gpusanitizer.testing.Records;
 import java.io.IOException;
@@ -95,7 +98,7 @@ class RegressionBesideTest {
         return in < 0 ? "?" : line.substring(in + "in their first ".length(), line.indexOf(" s on the card", in));
     }
 
-    private static Report.PhaseJson phase(Report r, String name) {
+    private static PhaseJson phase(Report r, String name) {
         return RunnerTest.phase(r, name);
     }
 
@@ -116,11 +119,11 @@ class RegressionBesideTest {
                 .anyMatch(l -> l.contains("] regression beside the sanitizer run: card has 139,771 MiB free; the"
                         + " sanitizer and blocking runs together held at most 4,000 MiB in their first " + watched(l)
                         + " s on the card, not the job's whole run (143,771 MiB total)"));
-        Report.PhaseJson regression = phase(r, "regression");
+        PhaseJson regression = phase(r, "regression");
         assertThat(regression.ranBeside()).isTrue();
         assertThat(regression.note()).contains("regression beside the sanitizer run: card has 139,771 MiB free");
         assertThat(r.execution().phases())
-                .extracting(Report.PhaseJson::name)
+                .extracting(PhaseJson::name)
                 .containsExactly("sanitizer-memcheck", "blocking", "regression");
         assertThat(r.reasons())
                 .anyMatch(x -> x.code().equals("regression-plan")
@@ -165,7 +168,7 @@ class RegressionBesideTest {
                         + " first " + watched(l)
                         + " s on the card, not the job's whole run (143,771 MiB total): no room"
                         + " for the job once more and a reserve of 14,377 MiB (a tenth of the card)"));
-        Report.PhaseJson regression = phase(r, "regression");
+        PhaseJson regression = phase(r, "regression");
         assertThat(regression.ranBeside()).isFalse();
         assertThat(regression.note()).contains("one after the other: card has 43,771 MiB free");
         assertThat(r.reasons())
@@ -215,8 +218,8 @@ class RegressionBesideTest {
         Report r = run.get(5, TimeUnit.MINUTES);
 
         assertThat(started).isTrue();
-        Report.PhaseJson blocking = phase(r, "blocking");
-        Report.PhaseJson regression = phase(r, "regression");
+        PhaseJson blocking = phase(r, "blocking");
+        PhaseJson regression = phase(r, "regression");
         assertThat(blocking.status()).isEqualTo("failed");
         double failure = blocking.timeToFailureSeconds();
         assertThat(r.execution().referenceFailureSeconds()).isEqualTo(failure);
@@ -245,7 +248,7 @@ class RegressionBesideTest {
         assertThat(dir.resolve("run/regression-beside-sanitizer/stderr.log"))
                 .content()
                 .contains("CUDA out of memory");
-        Report.PhaseJson regression = phase(r, "regression");
+        PhaseJson regression = phase(r, "regression");
         assertThat(regression.ranBeside()).isFalse();
         assertThat(regression.status()).isEqualTo("passed");
         assertThat(regression.note())
@@ -269,7 +272,7 @@ class RegressionBesideTest {
         assertThat(dir.resolve("run/sanitizer-memcheck-shared-card/stderr.log"))
                 .content()
                 .contains("CUDA out of memory");
-        Report.PhaseJson sanitizer = phase(r, "sanitizer-memcheck");
+        PhaseJson sanitizer = phase(r, "sanitizer-memcheck");
         assertThat(sanitizer.status()).isEqualTo("passed");
         assertThat(r.reasons())
                 .anyMatch(x -> x.code().equals("sanitizer-rerun")
@@ -304,7 +307,7 @@ class RegressionBesideTest {
         Report r = run.get(5, TimeUnit.MINUTES);
 
         assertThat(said).as(console.toString()).isTrue();
-        Report.PhaseJson regression = phase(r, "regression");
+        PhaseJson regression = phase(r, "regression");
         assertThat(regression.ranBeside()).as(console.toString()).isFalse();
         assertThat(regression.status()).isEqualTo("passed");
         assertThat(r.reasons())
@@ -459,7 +462,7 @@ class RegressionBesideTest {
 
     @Test
     void throughputIsJudgedOnlyWhenTheRegressionRanAlone() {
-        Report.ThroughputJson slow = new Report.ThroughputJson("it/s ([0-9.]+)", 2370.0, 237.0, 0.1, 30, 0.1);
+        ThroughputJson slow = new ThroughputJson("it/s ([0-9.]+)", 2370.0, 237.0, 0.1, 30, 0.1);
         assertThat(PhaseReasons.of(record(false, slow), new RunDirectory(dir), null))
                 .anyMatch(x -> x.code().equals("throughput") && x.level().name().equals("UNSTABLE"));
         assertThat(PhaseReasons.of(record(true, slow), new RunDirectory(dir), null))
@@ -472,8 +475,8 @@ class RegressionBesideTest {
     }
 
     /** A finished run whose only phase is a passed regression run, beside the sanitizer run or alone. */
-    private static RunRecord record(boolean beside, Report.ThroughputJson throughput) {
-        Report.PhaseJson regression = new Report.PhaseJson(
+    private static RunRecord record(boolean beside, ThroughputJson throughput) {
+        PhaseJson regression = new PhaseJson(
                 "regression",
                 null,
                 List.of("python3", "train.py"),
@@ -496,6 +499,6 @@ class RegressionBesideTest {
                 List.of(),
                 true,
                 null,
-                new Report.ExecutionJson(null, List.of(regression), "/run", null, null, null, throughput, "/work"));
+                new ExecutionJson(null, List.of(regression), "/run", null, null, null, throughput, "/work"));
     }
 }

@@ -2,6 +2,7 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jenkins.plugins.gpusanitizer.engine.report.ExecutionJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,7 +31,7 @@ class RunWorkDirectoryTest {
                 .workDir(workspace.resolve(".").toString());
         Report r = new Runner(spec, gpu.env(), line -> {}).run();
         assertThat(r.execution().workDirectory()).isEqualTo(workspace.toString());
-        Report.ExecutionJson recorded =
+        ExecutionJson recorded =
                 new RunDirectory(dir.resolve("run")).readRecord().execution();
         assertThat(recorded.workDirectory()).isEqualTo(workspace.toString());
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.tuple;
 
 import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
+import io.jenkins.plugins.gpusanitizer.engine.report.PhaseJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.testing.FileWait;
 import io.jenkins.plugins.gpusanitizer.testing.Processes;
@@ -83,7 +84,7 @@ class RunnerFaultTest {
         ProcessHandle.of(tool).orElseThrow().destroyForcibly(); // SIGKILL to compute-sanitizer, as in cpp-probe/kill
         t.join(300_000);
         Report r = report.get();
-        Report.PhaseJson p = r.execution().phases().get(0);
+        PhaseJson p = r.execution().phases().get(0);
         assertThat(p.exitCode()).isEqualTo(137);
         assertThat(p.signal()).isEqualTo(9);
         assertThat(p.note()).contains("no --save XML written").contains("leftover process(es) of the phase killed");
@@ -192,10 +193,10 @@ class RunnerFaultTest {
         assertThat(r.execution().phases())
                 .filteredOn(p -> p.name().startsWith(phase == Phase.SANITIZER ? "sanitizer" : phase.id()))
                 .singleElement()
-                .extracting(Report.PhaseJson::status)
+                .extracting(PhaseJson::status)
                 .isEqualTo("aborted");
         assertThat(r.execution().phases())
-                .extracting(Report.PhaseJson::name)
+                .extracting(PhaseJson::name)
                 .containsExactlyElementsOf(
                         phase == Phase.REGRESSION
                                 ? List.of("sanitizer-memcheck", "blocking", "regression")
@@ -234,7 +235,7 @@ class RunnerFaultTest {
         Report r = report.get();
         assertThat(r.verdict()).isEqualTo(Verdict.ERROR);
         assertThat(r.execution().phases())
-                .extracting(Report.PhaseJson::name, Report.PhaseJson::status)
+                .extracting(PhaseJson::name, PhaseJson::status)
                 .containsExactly(tuple("sanitizer-memcheck", "aborted"), tuple("blocking", "aborted"));
         assertGone(sanitized, blocking);
         assertGone(children(gpu, "memcheck-app"));
@@ -261,7 +262,7 @@ class RunnerFaultTest {
                         gpu.env(),
                         console::add)
                 .run();
-        Report.PhaseJson p = r.execution().phases().get(0);
+        PhaseJson p = r.execution().phases().get(0);
         assertThat(p.status()).isEqualTo("failed");
         assertThat(p.signal()).isEqualTo(25);
         assertThat(r.verdict()).isEqualTo(Verdict.ERROR);

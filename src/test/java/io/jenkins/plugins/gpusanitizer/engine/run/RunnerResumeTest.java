@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.tuple;
 
 import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
+import io.jenkins.plugins.gpusanitizer.engine.report.PhaseJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.run.lock.RunLease;
 import io.jenkins.plugins.gpusanitizer.engine.run.process.LocalProcessStarter;
@@ -78,7 +79,7 @@ class RunnerResumeTest {
                 .isEqualTo(straightGpu.logged("calls.txt").lines().count());
         assertThat(resumed.verdict()).isEqualTo(straight.verdict()).isEqualTo(Verdict.FAIL);
         assertThat(resumed.execution().phases())
-                .extracting(Report.PhaseJson::name, Report.PhaseJson::status, Report.PhaseJson::exitCode)
+                .extracting(PhaseJson::name, PhaseJson::status, PhaseJson::exitCode)
                 .containsExactlyElementsOf(straight.execution().phases().stream()
                         .map(p -> tuple(p.name(), p.status(), p.exitCode()))
                         .toList());

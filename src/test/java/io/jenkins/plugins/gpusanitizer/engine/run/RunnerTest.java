@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.jenkins.plugins.gpusanitizer.engine.Corpus;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
+import io.jenkins.plugins.gpusanitizer.engine.report.PhaseJson;
+import io.jenkins.plugins.gpusanitizer.engine.report.ReasonJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
 import io.jenkins.plugins.gpusanitizer.testing.Processes;
@@ -49,7 +51,7 @@ class RunnerTest {
     }
 
     /** The recorded phase of that name (tests of the runner share it). */
-    static Report.PhaseJson phase(Report r, String name) {
+    static PhaseJson phase(Report r, String name) {
         return r.execution().phases().stream()
                 .filter(p -> p.name().equals(name))
                 .findFirst()
@@ -62,7 +64,7 @@ class RunnerTest {
      * is the machine's to decide: on CI's loaded one the blocking run was cut still importing.
      */
     static List<String> runsToTheEnd(Report r) {
-        Report.PhaseJson blocking = phase(r, "blocking");
+        PhaseJson blocking = phase(r, "blocking");
         return BlockingPhase.wasCut(blocking.status(), blocking.note())
                 ? List.of("sanitizer-memcheck", "regression")
                 : List.of("sanitizer-memcheck", "blocking", "regression");
@@ -88,7 +90,7 @@ class RunnerTest {
         assertThat(r.diagnosis().reportedAt().line()).isEqualTo(99);
         assertThat(r.diagnosis().faultAt().line()).isEqualTo(32);
         assertThat(r.diagnosis().faultEvidence()).isEqualTo("blocking+sanitizer");
-        Report.PhaseJson san = phase(r, "sanitizer-memcheck");
+        PhaseJson san = phase(r, "sanitizer-memcheck");
         assertThat(san.exitCode()).isEqualTo(Runner.SANITIZER_ERROR_EXIT);
         assertThat(san.command())
                 .containsSubsequence("--tool", "memcheck", "--xml", "--save")
@@ -104,7 +106,7 @@ class RunnerTest {
                 .as("a fresh cache beside the log: CuPy saves a source only for a kernel it compiles")
                 .endsWith("sanitizer-memcheck/"
                         + io.jenkins.plugins.gpusanitizer.engine.findings.RuntimeKernels.CUPY_CACHE_DIR);
-        Report.PhaseJson blocking = phase(r, "blocking");
+        PhaseJson blocking = phase(r, "blocking");
         assertThat(blocking.status()).isEqualTo("failed");
         assertThat(blocking.timeToFailureSeconds()).isBetween(0.3, blocking.wallSeconds());
         assertThat(r.execution().referenceFailureSeconds()).isEqualTo(blocking.timeToFailureSeconds());
@@ -193,7 +195,7 @@ class RunnerTest {
     void hangingJobIsKilledWholeAtTheTimeout() throws Exception {
         FakeGpu gpu = new FakeGpu(dir).put("blocking.hang", "");
         Report r = run(gpu, spec().phases(List.of(Phase.BLOCKING)).timeoutSeconds(Phase.BLOCKING, 2));
-        Report.PhaseJson p = phase(r, "blocking");
+        PhaseJson p = phase(r, "blocking");
         assertThat(p.status()).isEqualTo("timed-out");
         assertThat(p.timedOut()).isTrue();
         assertThat(p.note()).contains("killed after the timeout of 2.0 s");
@@ -206,7 +208,7 @@ class RunnerTest {
     void sanitizerTimeoutKillsTheTargetFirstSoTheToolStillWritesItsXml() throws Exception {
         FakeGpu gpu = new FakeGpu(dir).farOob().put("memcheck-app.hang", "");
         Report r = run(gpu, spec().phases(List.of(Phase.SANITIZER)).timeoutSeconds(Phase.SANITIZER, 2));
-        Report.PhaseJson p = phase(r, "sanitizer-memcheck");
+        PhaseJson p = phase(r, "sanitizer-memcheck");
         assertThat(p.status()).isEqualTo("timed-out");
         assertThat(p.note()).contains("compute-sanitizer finished writing after the target was stopped");
         assertThat(dir.resolve("run/sanitizer-memcheck/sanitizer.xml")).isNotEmptyFile();
@@ -267,7 +269,7 @@ class RunnerTest {
     void regressionStopsCleanlyAtTwiceTheReferenceFailureTime() {
         FakeGpu gpu = new FakeGpu(dir).clean().put("async.sleep", "30");
         Report r = run(gpu, spec().phases(List.of(Phase.REGRESSION)).referenceSeconds(1.0));
-        Report.PhaseJson p = phase(r, "regression");
+        PhaseJson p = phase(r, "regression");
         assertThat(p.status()).isEqualTo("stopped-at-target");
         assertThat(p.stoppedAtTarget()).isTrue();
         assertThat(p.wallSeconds())
@@ -327,7 +329,7 @@ class RunnerTest {
         // a job that keeps erroring (hangs under the tool after its first errors): the early stop ends it
         FakeGpu gpu = new FakeGpu(dir).farOob().put("memcheck-app.hang", "");
         Report r = runStoppingAfterOneDefect(gpu);
-        Report.PhaseJson p = phase(r, "sanitizer-memcheck");
+        PhaseJson p = phase(r, "sanitizer-memcheck");
         assertThat(p.status()).isEqualTo("stopped-early");
         assertThat(p.wallSeconds()).isLessThan(20);
         assertThat(p.note()).contains("stopped early: 1 distinct defect(s) seen (--stop-after-defects 1)");
@@ -357,7 +359,7 @@ class RunnerTest {
                 .put("memcheck.log", log.substring(0, cut))
                 .hang("memcheck-app");
         Report r = runStoppingAfterOneDefect(gpu);
-        Report.PhaseJson p = phase(r, "sanitizer-memcheck");
+        PhaseJson p = phase(r, "sanitizer-memcheck");
         assertThat(p.status()).isEqualTo("stopped-early");
         assertThat(p.note()).contains("stopped early: 1 distinct defect(s) seen (--stop-after-defects 1)");
     }
@@ -384,11 +386,9 @@ class RunnerTest {
                 .as("memcheck's job and the blocking job waited at their gates at once")
                 .isTrue();
         assertThat(parallel.execution().phases())
-                .extracting(Report.PhaseJson::name)
+                .extracting(PhaseJson::name)
                 .containsExactlyInAnyOrder("sanitizer-memcheck", "sanitizer-racecheck", "blocking");
-        assertThat(parallel.execution().phases())
-                .extracting(Report.PhaseJson::gpu)
-                .containsExactlyInAnyOrder("0", "1", "2");
+        assertThat(parallel.execution().phases()).extracting(PhaseJson::gpu).containsExactlyInAnyOrder("0", "1", "2");
         assertThat(parallel.verdict()).isEqualTo(sequential.verdict()).isEqualTo(Verdict.FAIL);
     }
 
@@ -431,13 +431,13 @@ class RunnerTest {
         Report r = run(gpu, spec());
         assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.PASS);
         assertThat(r.reasons())
-                .extracting(Report.ReasonJson::code)
+                .extracting(ReasonJson::code)
                 .contains("capture-conflict", "caching-allocator")
                 .doesNotContain("defect");
-        Report.PhaseJson first = phase(r, "sanitizer-memcheck");
+        PhaseJson first = phase(r, "sanitizer-memcheck");
         assertThat(first.environment()).containsEntry("PYTORCH_NO_CUDA_MEMORY_CACHING", "1");
         assertThat(first.note()).contains("broke the job's CUDA graph capture");
-        Report.PhaseJson rerun = phase(r, "sanitizer-memcheck-cached");
+        PhaseJson rerun = phase(r, "sanitizer-memcheck-cached");
         assertThat(rerun.tool()).isEqualTo("memcheck");
         assertThat(rerun.status()).isEqualTo("passed");
         assertThat(rerun.environment()).doesNotContainEntry("PYTORCH_NO_CUDA_MEMORY_CACHING", "1");

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.jenkins.plugins.gpusanitizer.engine.Corpus;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
 import io.jenkins.plugins.gpusanitizer.engine.parse.job.GeneratedCode;
+import io.jenkins.plugins.gpusanitizer.engine.report.FailureJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -50,7 +51,7 @@ class RunnerTracebackTest {
                         .contains("printed a CUDA error (stdout line 3, 2 times)")
                         .contains("retrying after: CUDA error: an illegal memory access was encountered")
                         .contains("the hang followed a GPU fault"));
-        Report.FailureJson blocking = r.failures().stream()
+        FailureJson blocking = r.failures().stream()
                 .filter(f -> f.phase().equals("blocking"))
                 .findFirst()
                 .orElseThrow();

@@ -2,7 +2,7 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import io.jenkins.plugins.gpusanitizer.engine.report.ReasonJson;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -57,9 +57,8 @@ class SecretsTest {
     @Test
     void theReportIsMaskedAsAWholeIncludingJsonEscapedForms() {
         Secrets s = new Secrets(Map.of("HF_TOKEN", "hf_\"quo\\ted"));
-        Report.ReasonJson reason =
-                new Report.ReasonJson("error", "job", "token hf_\"quo\\ted at https://u:pw12345@h/x");
-        Report.ReasonJson masked = s.mask(reason, Report.ReasonJson.class);
+        ReasonJson reason = new ReasonJson("error", "job", "token hf_\"quo\\ted at https://u:pw12345@h/x");
+        ReasonJson masked = s.mask(reason, ReasonJson.class);
         assertThat(masked.message()).isEqualTo("token **** at https://u:****@h/x");
     }
 }

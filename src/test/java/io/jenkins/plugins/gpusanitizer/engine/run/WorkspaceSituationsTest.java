@@ -3,7 +3,10 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
+import io.jenkins.plugins.gpusanitizer.engine.report.PhaseJson;
+import io.jenkins.plugins.gpusanitizer.engine.report.ReasonJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import io.jenkins.plugins.gpusanitizer.engine.report.WorkJson;
 import io.jenkins.plugins.gpusanitizer.engine.run.workspace.Isolation;
 import io.jenkins.plugins.gpusanitizer.testing.RealPython;
 import java.io.IOException;
@@ -148,7 +151,7 @@ class WorkspaceSituationsTest {
     private static void assertEveryRunTrained(Report r) {
         assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.PASS);
         assertThat(r.work())
-                .extracting(Report.WorkJson::run)
+                .extracting(WorkJson::run)
                 .containsExactlyInAnyOrder("sanitizer-memcheck", "blocking", "regression");
         List<String> trained = RunnerTest.runsToTheEnd(r);
         assertThat(r.work())
@@ -334,7 +337,7 @@ class WorkspaceSituationsTest {
         assertEveryRunTrained(r);
         assertThat(r.reasons())
                 .filteredOn(x -> x.code().equals("workspace-others"))
-                .extracting(Report.ReasonJson::message)
+                .extracting(ReasonJson::message)
                 .singleElement()
                 .satisfies(m -> assertThat(m).contains("from-config/checkpoint-8", "a config file", "$WORKSPACE"));
     }
@@ -359,7 +362,7 @@ class WorkspaceSituationsTest {
         assertThat(r.verdict()).isEqualTo(Verdict.ERROR);
         assertThat(r.execution().phases())
                 .filteredOn(p -> p.name().equals("regression"))
-                .extracting(Report.PhaseJson::status)
+                .extracting(PhaseJson::status)
                 .isNotEmpty()
                 .allSatisfy(status -> assertThat(status).isIn(PhaseResult.TIMED_OUT, PhaseResult.STOPPED_AT_TARGET));
         assertThat(copies().resolve("regression/outputs/partial.bin")).exists();

@@ -1,7 +1,11 @@
 package io.jenkins.plugins.gpusanitizer.engine.report.export;
 
 import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
+import io.jenkins.plugins.gpusanitizer.engine.report.DefectJson;
+import io.jenkins.plugins.gpusanitizer.engine.report.FrameJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.OutputFile;
+import io.jenkins.plugins.gpusanitizer.engine.report.PhaseJson;
+import io.jenkins.plugins.gpusanitizer.engine.report.ReasonJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -41,10 +45,10 @@ public final class JunitExport {
         });
     }
 
-    private static void phases(XMLStreamWriter w, List<Report.PhaseJson> phases) throws XMLStreamException {
+    private static void phases(XMLStreamWriter w, List<PhaseJson> phases) throws XMLStreamException {
         long failed = phases.stream().filter(p -> isFailure(p.status())).count();
         suite(w, "gpu-sanitize.phases", phases.size(), failed, 0, 0);
-        for (Report.PhaseJson p : phases) {
+        for (PhaseJson p : phases) {
             w.writeStartElement("testcase");
             w.writeAttribute("classname", "gpu-sanitize.phase");
             w.writeAttribute("name", clean(p.name()));
@@ -67,10 +71,10 @@ public final class JunitExport {
         return List.of("failed", "timed-out", "aborted", "not-started").contains(status);
     }
 
-    private static void defects(XMLStreamWriter w, List<Report.DefectJson> defects) throws XMLStreamException {
+    private static void defects(XMLStreamWriter w, List<DefectJson> defects) throws XMLStreamException {
         long open = defects.stream().filter(d -> !d.suppressed()).count();
         suite(w, "gpu-sanitize.defects", defects.size(), open, 0, defects.size() - open);
-        for (Report.DefectJson d : defects) {
+        for (DefectJson d : defects) {
             w.writeStartElement("testcase");
             w.writeAttribute("classname", "gpu-sanitize." + clean(d.tool()));
             w.writeAttribute(
@@ -103,7 +107,7 @@ public final class JunitExport {
                 if (d.detail() != null) {
                     body.append(d.detail()).append('\n');
                 }
-                for (Report.FrameJson f : d.hostStack()) {
+                for (FrameJson f : d.hostStack()) {
                     body.append("  at ").append(f.function() == null ? "??" : f.function());
                     if (f.file() != null) {
                         body.append(" (")
@@ -133,7 +137,7 @@ public final class JunitExport {
             w.writeAttribute("type", r.verdict().name());
             String first = r.reasons().stream()
                     .filter(x -> !x.level().equals("info"))
-                    .map(Report.ReasonJson::message)
+                    .map(ReasonJson::message)
                     .findFirst()
                     .orElse(r.verdict().name());
             w.writeAttribute("message", clean(first));

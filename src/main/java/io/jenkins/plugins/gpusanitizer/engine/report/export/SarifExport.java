@@ -4,7 +4,10 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Verdict;
+import io.jenkins.plugins.gpusanitizer.engine.report.DefectJson;
+import io.jenkins.plugins.gpusanitizer.engine.report.LocationJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.OutputFile;
+import io.jenkins.plugins.gpusanitizer.engine.report.ReasonJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportMapper;
@@ -38,7 +41,7 @@ public final class SarifExport {
         ArrayNode rules = driver.putArray("rules");
         Map<String, Integer> ruleIndex = new LinkedHashMap<>();
         ArrayNode results = run.putArray("results");
-        for (Report.DefectJson d : r.defects()) {
+        for (DefectJson d : r.defects()) {
             String ruleId = d.tool() + "/" + d.kind();
             Integer index = ruleIndex.get(ruleId);
             if (index == null) {
@@ -90,7 +93,7 @@ public final class SarifExport {
         ObjectNode inv = run.putArray("invocations").addObject();
         inv.put("executionSuccessful", r.verdict() != Verdict.ERROR);
         ArrayNode notes = inv.putArray("toolExecutionNotifications");
-        for (Report.ReasonJson reason : r.reasons()) {
+        for (ReasonJson reason : r.reasons()) {
             if (reason.level().equals("error") || reason.level().equals("warning")) {
                 ObjectNode n = notes.addObject();
                 n.put("level", reason.level().equals("error") ? "error" : "warning");
@@ -102,7 +105,7 @@ public final class SarifExport {
     }
 
     /** A result's message: the defect, its kernel, how many records, its vendor library. */
-    private static String message(Report.DefectJson d) {
+    private static String message(DefectJson d) {
         StringBuilder text = new StringBuilder(d.message());
         if (d.kernel() != null) {
             text.append(" in kernel ").append(d.kernel());
@@ -114,7 +117,7 @@ public final class SarifExport {
         return text.toString();
     }
 
-    private static ObjectNode location(Report.LocationJson l, String message) {
+    private static ObjectNode location(LocationJson l, String message) {
         ObjectNode loc = F.objectNode();
         ObjectNode phys = loc.putObject("physicalLocation");
         phys.putObject("artifactLocation").put("uri", uri(l.file()));

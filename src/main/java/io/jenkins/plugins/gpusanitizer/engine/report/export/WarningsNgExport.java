@@ -3,6 +3,8 @@ package io.jenkins.plugins.gpusanitizer.engine.report.export;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.jenkins.plugins.gpusanitizer.engine.report.DefectJson;
+import io.jenkins.plugins.gpusanitizer.engine.report.LocationJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.OutputFile;
 import io.jenkins.plugins.gpusanitizer.engine.report.Report;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
@@ -21,12 +23,12 @@ public final class WarningsNgExport {
     public static ObjectNode toIssues(Report r) {
         ObjectNode root = JsonNodeFactory.instance.objectNode();
         ArrayNode issues = root.putArray("issues");
-        for (Report.DefectJson d : r.defects()) {
+        for (DefectJson d : r.defects()) {
             if (d.suppressed()) {
                 continue;
             }
             ObjectNode i = issues.addObject();
-            Report.LocationJson at = d.hostLocation() != null ? d.hostLocation() : d.deviceLocation();
+            LocationJson at = d.hostLocation() != null ? d.hostLocation() : d.deviceLocation();
             if (at != null) {
                 i.put("fileName", at.file());
                 if (at.line() > 0) {

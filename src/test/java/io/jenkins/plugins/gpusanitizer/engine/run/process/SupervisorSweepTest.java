@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
-import io.jenkins.plugins.gpusanitizer.engine.report.Report;
+import io.jenkins.plugins.gpusanitizer.engine.report.ExecutionJson;
+import io.jenkins.plugins.gpusanitizer.engine.report.PhaseJson;
 import io.jenkins.plugins.gpusanitizer.engine.run.PhaseReasons;
 import io.jenkins.plugins.gpusanitizer.engine.run.PhaseResult;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunDirectory;
@@ -285,7 +286,7 @@ class SupervisorSweepTest {
     @Test
     void whatTheSweepCouldNotKillIsAWarningOfTheReport() {
         String note = "aborted; could not kill 4480 (uid 0: sleep 300)";
-        Report.PhaseJson blocking = new Report.PhaseJson(
+        PhaseJson blocking = new PhaseJson(
                 "blocking",
                 null,
                 List.of("python3", "train.py"),
@@ -307,7 +308,7 @@ class SupervisorSweepTest {
                 List.of(),
                 true,
                 null,
-                new Report.ExecutionJson(null, List.of(blocking), dir.toString(), null, null, null, null, null));
+                new ExecutionJson(null, List.of(blocking), dir.toString(), null, null, null, null, null));
 
         List<Reason> reasons = PhaseReasons.of(record, new RunDirectory(dir), null);
 

@@ -1,0 +1,3 @@
+package io.jenkins.plugins.gpusanitizer.engine.report;
+
+public record SuppressionJson(String rule, String reason) {}
