@@ -86,4 +86,63 @@ class KernelsModeH100RecordTest {
                 .isEqualTo(3);
         assertThat(work(report, "blocking").get("optimizerSteps").asLong()).isEqualTo(41);
     }
+
+    /** The probe's records of one run of the DDP job, in the order written (each carries its wall clock, ts). */
+    private static List<JsonNode> ddpProbe(String run) throws java.io.IOException {
+        List<JsonNode> out = new ArrayList<>();
+        Path file = Records.unpacked(RECORD + "/ddp-kernels/" + run + "/probe.jsonl");
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        for (String line : java.nio.file.Files.readAllLines(file)) {
+            out.add(json.readTree(line));
+        }
+        return out;
+    }
+
+    /** The wall clock of the rank's first record of that work event (the optimizer built, the first backward pass). */
+    private static double rankAt(List<JsonNode> records, String event, String field, long atLeast) {
+        return records.stream()
+                .filter(r -> r.path("rank").asText().equals("0")
+                        && r.path("event").asText().equals(event)
+                        && (field == null || r.path(field).asLong() >= atLeast))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no " + event + " of rank 0"))
+                .get("ts")
+                .asDouble();
+    }
+
+    /**
+     * Where the DDP gate's 2.09x went (its sanitizer run took 39.0 s): not to torchrun, whose agent ended 0.2 s after
+     * its rank's coverage stop, but to the rank's way from its optimizer to its first backward pass (the process group,
+     * DDP's broadcast of the weights, the first forward): 26.3 s under the tool against 5.4 s in the blocking run.
+     * (The probe's {@code t} counts from each process's own start: the agent's and the rank's differ by the 5 s the
+     * agent takes to start the rank.)
+     */
+    @Test
+    void theDdpSanitizerRunSpentItsTimeBeforeTheFirstStepNotInTorchrunsEnd() throws java.io.IOException {
+        List<JsonNode> sanitizer = ddpProbe("sanitizer-memcheck");
+        List<JsonNode> blocking = ddpProbe("blocking");
+
+        double stop = sanitizer.stream()
+                .filter(r -> r.path("type").asText().equals("coverage-stop"))
+                .findFirst()
+                .orElseThrow()
+                .get("ts")
+                .asDouble();
+        double agentExit = sanitizer.stream()
+                .filter(r -> r.path("type").asText().equals("work")
+                        && r.path("event").asText().equals("exit")
+                        && !r.has("rank"))
+                .findFirst()
+                .orElseThrow()
+                .get("ts")
+                .asDouble();
+        assertThat(agentExit - stop)
+                .as("torchrun's agent after its rank's stop")
+                .isBetween(0.0, 1.0);
+
+        double underTool = rankAt(sanitizer, "progress", "backward", 1) - rankAt(sanitizer, "optimizers", null, 0);
+        double plain = rankAt(blocking, "progress", "backward", 1) - rankAt(blocking, "optimizers", null, 0);
+        assertThat(underTool).isBetween(26.0, 27.0);
+        assertThat(plain).isBetween(5.0, 6.0);
+    }
 }
