@@ -126,10 +126,39 @@ public record CoverageDecision(String mode, String unit, Long at, Long of, Integ
 
     /** Writes this decision, and where it stops the probe's stop file after it; each file whole or not at all. */
     public void write(Path phaseDir) throws IOException {
+        write(phaseDir, true);
+    }
+
+    /**
+     * The same; without {@code forTheProbe} no stop file (the run it was for has ended: nothing reads it, and a stop file
+     * would say that it was told to stop).
+     */
+    public void write(Path phaseDir, boolean forTheProbe) throws IOException {
         atomically(phaseDir.resolve(FILE), JSON.writeValueAsBytes(this));
-        if (stops()) {
+        if (stops() && forTheProbe) {
             atomically(phaseDir.resolve(STOP_FILE), JSON.writeValueAsBytes(Map.of("unit", unit, "at", at)));
         }
+    }
+
+    /**
+     * How far a sanitizer run that ended otherwise (it died under the tool, timed out, was stopped) got in this
+     * decision's unit: the least count of its processes that used the GPU (the rank that got least far), 0 where none
+     * recorded any.
+     */
+    public long reachedBeforeItsEnd(ProbeLog log) {
+        return log.work().values().stream()
+                .filter(ProbeLog.Work::cuda)
+                .mapToLong(w -> STEPS.equals(unit) ? w.steps() : w.backward())
+                .min()
+                .orElse(0);
+    }
+
+    /**
+     * Whether a run that ended otherwise than at this decision's stop had passed it by then: every census kernel had
+     * run under the tool, as at the stop.
+     */
+    public boolean passedBeforeItsEnd(ProbeLog log) {
+        return stops() && log.coverageStops().isEmpty() && reachedBeforeItsEnd(log) >= at;
     }
 
     private static void atomically(Path target, byte[] bytes) throws IOException {

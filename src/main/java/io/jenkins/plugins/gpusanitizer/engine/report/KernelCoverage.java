@@ -41,8 +41,16 @@ public final class KernelCoverage {
     private final long skip;
     private final long count;
     private final List<String> unreadable = new ArrayList<>();
-    /** The run ended at its coverage stop (issue #49): each kernel's launches up to the stop were checked, no later. */
-    private String stoppedAt;
+    /**
+     * Where the run ended at or past its coverage stop (issue #49), as the summary says it ("until the coverage stop at
+     * the job's optimizer step 3"): each kernel's launches up to there were checked, no later. Null otherwise.
+     */
+    private String until;
+    /**
+     * Why the run ended before the job's end without reaching a coverage stop (it died, timed out or was stopped), as
+     * the summary says it: which census kernels it reached is then not known. Null otherwise.
+     */
+    private String endedEarly;
 
     private KernelCoverage(List<String> command) {
         for (SanitizerOptions.Option o : SanitizerOptions.of(command)) {
@@ -82,7 +90,9 @@ public final class KernelCoverage {
         List<CoverageJson> out = new ArrayList<>();
         for (PhaseJson p : execution.phases()) {
             if (p.tool() != null && p.command() != null && !p.command().isEmpty()) {
-                CoverageJson c = of(p.name(), p.tool(), p.command(), census, stoppedAt(runRoot.resolve(p.name())));
+                KernelCoverage coverage = new KernelCoverage(p.command());
+                coverage.reach(runRoot.resolve(p.name()), p);
+                CoverageJson c = census.isEmpty() ? null : coverage.judge(p.name(), p.tool(), census);
                 if (c != null) {
                     out.add(c);
                 }
@@ -91,35 +101,34 @@ public final class KernelCoverage {
         return List.copyOf(out);
     }
 
-    /** The coverage of one sanitizer run against the census; null without a census. */
+    /** The coverage of one sanitizer run that went to its end, against the census; null without a census. */
     static CoverageJson of(String phase, String tool, List<String> command, KernelCensus census) {
-        return of(phase, tool, command, census, null);
-    }
-
-    /**
-     * The same for a run that ended at its coverage stop ({@code stoppedAt}, e.g. "optimizer step 3"; null for a run
-     * that went on to its end): the stop comes after every census kernel's first launch, so each was checked in its
-     * first launches.
-     */
-    static CoverageJson of(String phase, String tool, List<String> command, KernelCensus census, String stoppedAt) {
         if (census == null || census.isEmpty()) {
             return null;
         }
-        KernelCoverage coverage = new KernelCoverage(command);
-        coverage.stoppedAt = stoppedAt;
-        return coverage.judge(phase, tool, census);
+        return new KernelCoverage(command).judge(phase, tool, census);
     }
 
-    /** Where the run in {@code phaseDir} ended at the coverage stop its runner decided; null where it did not. */
-    static String stoppedAt(Path phaseDir) {
+    /**
+     * How far the run in {@code phaseDir} got: to its end, to its coverage stop (issue #49: the stop comes after every
+     * census kernel's first launch, so each was checked in its first launches), past the stop decided after it ended,
+     * or, having ended otherwise before its end, not known.
+     */
+    private void reach(Path phaseDir, PhaseJson p) {
         CoverageDecision decision = CoverageDecision.read(phaseDir);
-        if (decision == null || !decision.stops()) {
-            return null;
-        }
         ProbeLog log = new ProbeParser().parse("sanitizer", phaseDir.resolve(RunLayout.PROBE_JSONL));
-        return decision.agreesWith(log.coverageStops())
-                ? CoverageDecision.word(decision.unit()) + " " + decision.reached(log.coverageStops())
-                : null;
+        if (decision != null && decision.agreesWith(log.coverageStops())) {
+            until = "until the coverage stop at the job's " + CoverageDecision.word(decision.unit()) + " "
+                    + decision.reached(log.coverageStops());
+        } else if (SanitizerPhaseStatus.jobEndedByItself(p.status(), p.exitCode(), phaseDir)) {
+            return;
+        } else if (decision != null && decision.passedBeforeItsEnd(log)) {
+            String word = CoverageDecision.word(decision.unit());
+            until = "until at least the job's " + word + " " + decision.reachedBeforeItsEnd(log)
+                    + ", past its coverage stop at " + word + " " + decision.at() + ", where it ended";
+        } else {
+            endedEarly = "the run ended before the job's end (" + p.status() + ")";
+        }
     }
 
     private CoverageJson judge(String phase, String tool, KernelCensus census) {
@@ -178,8 +187,11 @@ public final class KernelCoverage {
         if (!named || exclude.stream().anyMatch(f -> f.matches(k.name()))) {
             return NOT_BY_NAME;
         }
+        if (endedEarly != null) {
+            return UNKNOWN;
+        }
         if (skip == 0 && count == 0) {
-            return stoppedAt == null ? EVERY_LAUNCH : FIRST_LAUNCHES;
+            return until == null ? EVERY_LAUNCH : FIRST_LAUNCHES;
         }
         boolean filtered = !include.isEmpty() || !exclude.isEmpty();
         // the filters count only their own launches: a kernel's index among them is at most its index among all
@@ -212,10 +224,10 @@ public final class KernelCoverage {
         if (!complete) {
             s.append(" before it stopped");
         }
-        if (stoppedAt != null) {
-            s.append(" (every launch of each until the coverage stop at the job's ")
-                    .append(stoppedAt)
-                    .append(')');
+        if (until != null) {
+            s.append(" (every launch of each ").append(until).append(')');
+        } else if (endedEarly != null) {
+            s.append(" (").append(endedEarly).append(')');
         } else {
             s.append(skip == 0 && count == 0 ? " (every launch of each)" : " (a launch window: the first launches)");
         }
@@ -227,7 +239,12 @@ public final class KernelCoverage {
             }
         }
         if (unknown > 0) {
-            s.append("; ").append(unknown).append(" not known from the census (a filter it cannot replay)");
+            s.append("; ")
+                    .append(unknown)
+                    .append(
+                            endedEarly != null
+                                    ? " not known: which of them it reached before it ended the census cannot say"
+                                    : " not known from the census (a filter it cannot replay)");
         }
         return s.toString();
     }

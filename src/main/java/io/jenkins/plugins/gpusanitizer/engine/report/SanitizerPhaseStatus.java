@@ -1,5 +1,12 @@
 package io.jenkins.plugins.gpusanitizer.engine.report;
 
+import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.SeekableByteChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 
@@ -14,6 +21,47 @@ public final class SanitizerPhaseStatus {
     public static final int ERROR_EXITCODE = 86;
 
     private SanitizerPhaseStatus() {}
+
+    /**
+     * Whether a sanitizer run went its way to the end: it passed, or the tool exited with {@link #ERROR_EXITCODE} for
+     * the errors it counted once the job ended. Any other failure is the job's or the tool's death, and a timeout or a
+     * stop ended it before its end.
+     */
+    public static boolean endedByItself(String status, Integer exitCode) {
+        return "passed".equals(status) || "failed".equals(status) && Objects.equals(exitCode, ERROR_EXITCODE);
+    }
+
+    /** The tool's lines that say its target did not end by itself (the tool exits with its error code all the same). */
+    private static final List<String> TARGET_DIED =
+            List.of("========= Target application returned an error", "========= Error: process didn't terminate");
+
+    /** How much of the end of the tool's log is read for them: they are its last lines, after the summary's. */
+    private static final int TAIL_BYTES = 64 * 1024;
+
+    /**
+     * Whether the job under the tool ran to its end: the run ended by itself ({@link #endedByItself(String, Integer)})
+     * and the tool's log in {@code phaseDir} does not say that its target returned an error or died. A job that died
+     * after the tool counted errors (an out-of-memory refused by cudaMalloc, a fault) makes the tool exit with its
+     * error code too.
+     */
+    public static boolean jobEndedByItself(String status, Integer exitCode, Path phaseDir) {
+        if (!endedByItself(status, exitCode)) {
+            return false;
+        }
+        Path log = phaseDir.resolve(RunLayout.SANITIZER_LOG);
+        try (SeekableByteChannel in = Files.newByteChannel(log)) {
+            long from = Math.max(0, in.size() - TAIL_BYTES);
+            ByteBuffer tail = ByteBuffer.allocate((int) (in.size() - from));
+            in.position(from);
+            while (tail.hasRemaining() && in.read(tail) >= 0) {
+                // read to the end
+            }
+            String text = new String(tail.array(), 0, tail.position(), StandardCharsets.ISO_8859_1);
+            return TARGET_DIED.stream().noneMatch(text::contains);
+        } catch (IOException e) {
+            return true; // no log to say otherwise: as its exit says
+        }
+    }
 
     static ExecutionJson judge(ExecutionJson execution, List<SanitizerRunJson> runs) {
         if (execution == null || execution.phases() == null || runs == null) {

@@ -7,9 +7,12 @@ import io.jenkins.plugins.gpusanitizer.engine.probe.CoverageDecision;
 import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeLog;
 import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeParser;
 import io.jenkins.plugins.gpusanitizer.engine.report.PhaseJson;
+import io.jenkins.plugins.gpusanitizer.engine.report.SanitizerPhaseStatus;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * What each sanitizer run's coverage was (issue #49), from its {@value CoverageDecision#FILE} and its probe's
@@ -36,7 +39,7 @@ final class CoverageReasons {
             Path folder = dir.dir(p.name());
             CoverageDecision decision = CoverageDecision.read(folder);
             ProbeLog log = new ProbeParser().parse(p.name(), folder.resolve(RunLayout.PROBE_JSONL));
-            Reason r = of(p, decision, log.coverageStops());
+            Reason r = of(p, decision, log, SanitizerPhaseStatus.jobEndedByItself(p.status(), p.exitCode(), folder));
             if (r != null) {
                 out.add(r);
             }
@@ -50,7 +53,34 @@ final class CoverageReasons {
         return decision != null && decision.agreesWith(log.coverageStops());
     }
 
-    static Reason of(PhaseJson p, CoverageDecision decision, List<ProbeLog.CoverageStop> stops) {
+    /**
+     * The sanitizer runs that ended otherwise than by themselves (they died under the tool, timed out, were stopped)
+     * after they had passed the coverage stop decided once the blocking run ended: what came after the stop was not to
+     * be checked, so how they ended is no finding ({@link SanitizerOnlyDeath}).
+     */
+    static Set<String> pastTheirStop(RunRecord record, RunDirectory dir) {
+        Set<String> out = new LinkedHashSet<>();
+        if (record == null || record.execution() == null || record.execution().phases() == null) {
+            return out;
+        }
+        for (PhaseJson p : record.execution().phases()) {
+            if (p != null && p.name() != null && PhaseReasons.phaseOf(p) == Phase.SANITIZER) {
+                Path folder = dir.dir(p.name());
+                CoverageDecision decision = CoverageDecision.read(folder);
+                if (decision != null
+                        && !SanitizerPhaseStatus.jobEndedByItself(p.status(), p.exitCode(), folder)
+                        && decision.passedBeforeItsEnd(
+                                new ProbeParser().parse(p.name(), folder.resolve(RunLayout.PROBE_JSONL)))) {
+                    out.add(p.name());
+                }
+            }
+        }
+        return out;
+    }
+
+    /** @param toItsEnd the job under the tool ran to its end ({@link SanitizerPhaseStatus#jobEndedByItself}) */
+    static Reason of(PhaseJson p, CoverageDecision decision, ProbeLog log, boolean toItsEnd) {
+        List<ProbeLog.CoverageStop> stops = log.coverageStops();
         String name = p.name();
         if (!stops.isEmpty() && (decision == null || !decision.agreesWith(stops))) {
             ProbeLog.CoverageStop s = stops.get(0);
@@ -90,11 +120,8 @@ final class CoverageReasons {
                                             + " the tool it may have picked others than the plain run's"
                                     : ""));
         }
-        if (!PhaseResult.PASSED.equals(p.status())
-                && !(PhaseResult.FAILED.equals(p.status())
-                        && p.exitCode() != null
-                        && p.exitCode() == SanitizerPhase.ERROR_EXIT)) {
-            return null; // stopped, timed out or failed: its own reasons say how far it got
+        if (!toItsEnd) {
+            return decision.passedBeforeItsEnd(log) ? pastTheStop(name, decision, log) : null;
         }
         if (decision.stops()) {
             return Reason.info(
@@ -109,5 +136,23 @@ final class CoverageReasons {
                         : name
                                 + " checked the whole job (coverage kernels): it ended before the blocking run beside it,"
                                 + " whose kernel census decides where it may stop");
+    }
+
+    /**
+     * A run that died under the tool (or timed out, or was stopped) after the job's step at which the coverage stop,
+     * decided once the blocking run ended, would have ended it.
+     */
+    private static Reason pastTheStop(String name, CoverageDecision decision, ProbeLog log) {
+        String word = CoverageDecision.word(decision.unit());
+        return Reason.info(
+                STOPPED,
+                name + " checked every launch until at least the job's " + word + " "
+                        + decision.reachedBeforeItsEnd(log)
+                        + " (of the " + decision.of() + " the blocking run took) and ended there before its stop was"
+                        + " decided (coverage kernels): the stop, decided once the blocking run ended, was at " + word
+                        + " " + decision.at() + ", since the blocking run had launched all " + decision.kernels()
+                        + " of its kernels by its " + word + " " + (decision.at() - 1) + ". Each of them ran under the"
+                        + " tool by then if the job launches them in the same order there; the rest of the job was not"
+                        + " checked, and was not to be (coverage full checks it all)");
     }
 }

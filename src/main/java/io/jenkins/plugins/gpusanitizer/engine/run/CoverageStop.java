@@ -4,6 +4,7 @@ import io.jenkins.plugins.gpusanitizer.engine.model.CoverageMode;
 import io.jenkins.plugins.gpusanitizer.engine.probe.CoverageDecision;
 import io.jenkins.plugins.gpusanitizer.engine.report.CoverageJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
+import io.jenkins.plugins.gpusanitizer.engine.report.SanitizerPhaseStatus;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
@@ -101,6 +102,22 @@ final class CoverageStop {
 
     /** Decides once the blocking run ended; never throws into the supervisor (a failure is said, and no stop made). */
     synchronized void poll() {
+        decide(true);
+    }
+
+    /**
+     * A run that ended otherwise than by itself (it died under the tool, timed out or was stopped) before its stop was
+     * decided: decided all the same once the blocking run ends, without a stop file. One that had passed the stop then
+     * decided had every census kernel checked, as one stopped there would ({@link CoverageReasons}). A run that ended by
+     * itself checked the whole job: nothing to decide.
+     */
+    void afterTheRun(PhaseResult result) {
+        if (!SanitizerPhaseStatus.jobEndedByItself(result.status(), result.exitCode(), phaseDir)) {
+            blocking.whenEnded(() -> decide(false));
+        }
+    }
+
+    private synchronized void decide(boolean runGoing) {
         PhaseResult ended = blocking.result();
         if (decided || ended == null) {
             return;
@@ -113,11 +130,22 @@ final class CoverageStop {
             decision = CoverageDecision.toEnd("the blocking run's census could not be read: " + e.getMessage());
         }
         try {
-            decision.write(phaseDir);
-            progress.say(name + ": " + decision.reason());
+            decision.write(phaseDir, runGoing);
+            progress.say(name + (runGoing ? ": " + decision.reason() : " had ended; " + afterTheRun(decision)));
         } catch (IOException e) {
             progress.say(
                     name + ": the coverage stop could not be written, the run checks the whole job: " + e.getMessage());
         }
+    }
+
+    /** The decision for a run that has ended, in words that do not tell it to stop. */
+    private static String afterTheRun(CoverageDecision decision) {
+        if (!decision.stops()) {
+            return "its coverage, decided now: " + decision.reason();
+        }
+        String word = CoverageDecision.word(decision.unit());
+        return "its coverage stop, decided now, is the job's " + word + " " + decision.at() + " (the blocking run had"
+                + " launched all " + decision.kernels() + " of its kernels by its " + word + " " + (decision.at() - 1)
+                + ")";
     }
 }

@@ -120,7 +120,10 @@ public final class RunDirectory {
         reasons.addAll(DeliberateStop.uncheckedPastTheStop(record, analysis, policy));
         reasons.addAll(CoverageReasons.of(record, this));
         reasons.addAll(SanitizerOnlyDeath.graded(
-                record, DeliberateStop.expected(record, analysis.gate().reasons()), sanitizerOutOfMemory(record)));
+                record,
+                DeliberateStop.expected(record, analysis.gate().reasons()),
+                sanitizerOutOfMemory(record),
+                CoverageReasons.pastTheirStop(record, this)));
         Gate.Result gate = new Gate.Result(Gate.verdictOf(reasons), Gate.ordered(reasons));
         return new Judged(analysis.withGate(gate), RunWorkReader.json(work));
     }

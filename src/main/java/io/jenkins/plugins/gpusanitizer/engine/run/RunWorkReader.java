@@ -7,9 +7,11 @@ import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
 import io.jenkins.plugins.gpusanitizer.engine.parse.job.CudaFailure;
 import io.jenkins.plugins.gpusanitizer.engine.parse.memory.GpuPids;
+import io.jenkins.plugins.gpusanitizer.engine.probe.CoverageDecision;
 import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeLog;
 import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeParser;
 import io.jenkins.plugins.gpusanitizer.engine.report.PhaseJson;
+import io.jenkins.plugins.gpusanitizer.engine.report.SanitizerPhaseStatus;
 import io.jenkins.plugins.gpusanitizer.engine.report.StateJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.WorkJson;
 import io.jenkins.plugins.gpusanitizer.engine.run.workspace.WorkspaceManifest;
@@ -62,9 +64,7 @@ final class RunWorkReader {
                             p.name(),
                             sanitizer,
                             p.command(),
-                            sanitizer && log != null && CoverageReasons.stoppedAsDecided(folder, log)
-                                    ? RunWork.End.STOPPED
-                                    : end(p),
+                            sanitizer ? sanitizerEnd(p, folder, log) : end(p),
                             p.wallSeconds(),
                             probe(probed, log),
                             log == null ? 0 : log.processes().size(),
@@ -81,11 +81,26 @@ final class RunWorkReader {
         return runs;
     }
 
+    /**
+     * A sanitizer run ended at its coverage stop, or past the stop decided after it ended (issue #49): stopped on
+     * purpose. One whose job died under the tool ended otherwise, even where the tool exited with its error code for
+     * what it counted: its death has reasons of its own, and how far it got is no measure of the job's work.
+     */
+    private static RunWork.End sanitizerEnd(PhaseJson p, Path folder, ProbeLog log) {
+        if (log != null && CoverageReasons.stoppedAsDecided(folder, log)) {
+            return RunWork.End.STOPPED;
+        }
+        if (SanitizerPhaseStatus.jobEndedByItself(p.status(), p.exitCode(), folder)) {
+            return end(p);
+        }
+        CoverageDecision decision = CoverageDecision.read(folder);
+        return decision != null && log != null && decision.passedBeforeItsEnd(log)
+                ? RunWork.End.STOPPED
+                : end(p) == RunWork.End.BY_ITSELF ? RunWork.End.OTHER : end(p);
+    }
+
     private static RunWork.End end(PhaseJson p) {
-        if (PhaseResult.PASSED.equals(p.status())
-                || PhaseResult.FAILED.equals(p.status())
-                        && p.exitCode() != null
-                        && p.exitCode() == SanitizerPhase.ERROR_EXIT) {
+        if (SanitizerPhase.endedByItself(p.status(), p.exitCode())) {
             return RunWork.End.BY_ITSELF;
         }
         return PhaseResult.STOPPED_AT_TARGET.equals(p.status()) || PhaseResult.STOPPED_EARLY.equals(p.status())

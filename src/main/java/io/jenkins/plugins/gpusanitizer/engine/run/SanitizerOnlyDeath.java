@@ -25,11 +25,16 @@ final class SanitizerOnlyDeath {
     private SanitizerOnlyDeath() {}
 
     static List<Reason> graded(RunRecord record, List<Reason> gateReasons) {
-        return graded(record, gateReasons, null);
+        return graded(record, gateReasons, null, Set.of());
     }
 
-    /** @param outOfMemory the sanitizer run's out-of-memory line from its stderr, or null when it had none */
-    static List<Reason> graded(RunRecord record, List<Reason> gateReasons, String outOfMemory) {
+    /**
+     * @param outOfMemory  the sanitizer run's out-of-memory line from its stderr, or null when it had none
+     * @param pastTheirStop the sanitizer runs that died after their coverage stop ({@link CoverageReasons}): what they
+     *                      died of came after what they were to check
+     */
+    static List<Reason> graded(
+            RunRecord record, List<Reason> gateReasons, String outOfMemory, Set<String> pastTheirStop) {
         String passedWithout = passedWithoutTheTool(record);
         if (passedWithout == null) {
             return gateReasons;
@@ -39,7 +44,13 @@ final class SanitizerOnlyDeath {
         for (Reason r : gateReasons) {
             boolean death = r.level() == Reason.Level.ERROR && DEATHS.contains(r.code());
             boolean oomReason = "oom".equals(r.code()) && r.message().startsWith("sanitizer-");
-            if (outOfMemory != null && (death || oomReason)) {
+            String past = (death || oomReason) ? pastItsStop(r, pastTheirStop) : null;
+            if (past != null) {
+                if (!said) {
+                    out.add(afterTheStop(past, outOfMemory, r, passedWithout));
+                    said = true;
+                }
+            } else if (outOfMemory != null && (death || oomReason)) {
                 if (!said) { // the job died of that out-of-memory: said once
                     out.add(onlyUnderTheTool(outOfMemory, passedWithout));
                     said = true;
@@ -57,6 +68,31 @@ final class SanitizerOnlyDeath {
             }
         }
         return out;
+    }
+
+    /**
+     * The run of {@code pastTheirStop} a death reason is about, or null: its message starts with the run's name
+     * ("sanitizer-memcheck", the out-of-memory reason) or its tool's ("memcheck:", the tool's own death reasons).
+     */
+    private static String pastItsStop(Reason r, Set<String> pastTheirStop) {
+        return pastTheirStop.stream()
+                .filter(name -> r.message().startsWith(name)
+                        || r.message().startsWith(name.substring(name.indexOf('-') + 1) + ":"))
+                .findFirst()
+                .orElse(null);
+    }
+
+    /** A death under the tool after the coverage stop (issue #49): what was to be checked had been. */
+    private static Reason afterTheStop(String name, String outOfMemory, Reason death, String passedWithout) {
+        return Reason.info(
+                "sanitizer-end-past-stop",
+                name + " "
+                        + (outOfMemory != null
+                                ? "ran out of GPU memory (its stderr: " + outOfMemory.strip() + ")"
+                                : "died (" + death.message() + ")")
+                        + " only under compute-sanitizer (" + passedWithout + "), after it had passed its coverage"
+                        + " stop: the tool recorded no memory-access error until then, and what came after the stop"
+                        + " was not to be checked in coverage kernels, so this is no finding");
     }
 
     private static Reason onlyUnderTheTool(String oomLine, String passedWithout) {

@@ -30,6 +30,12 @@ import java.util.function.Supplier;
 final class SanitizerPhase {
     /** compute-sanitizer's exit code when it found errors; distinct from the job's own codes. */
     static final int ERROR_EXIT = SanitizerPhaseStatus.ERROR_EXITCODE;
+
+    /** {@link SanitizerPhaseStatus#endedByItself}. */
+    static boolean endedByItself(String status, Integer exitCode) {
+        return SanitizerPhaseStatus.endedByItself(status, exitCode);
+    }
+
     /** memcheck's --padding, for the probe's allocation record (docs/probe.md). */
     static final String PROBE_PADDING = "GPU_SANITIZE_PROBE_PADDING";
 
@@ -148,6 +154,9 @@ final class SanitizerPhase {
                                         + " error record(s) so far"))
                         .stopEarly(stopEarly)
                         .build());
+        if (coverage != null) {
+            coverage.afterTheRun(result);
+        }
         String work = RunJournal.workDirectory(spec.workDir());
         String copies = RunDirectory.copiesFolder(WorkspaceManifest.read(phaseDir, phaseDir.getParent()), work);
         return CompileModeNote.add(result, phaseDir, tool, context.reasons(), WorkPaths.of(work, copies));
@@ -264,8 +273,7 @@ final class SanitizerPhase {
             }
         }
         PhaseResult last = results.get(results.size() - 1); // a rerun with the cache kept checked past the capture
-        boolean exited = PhaseResult.PASSED.equals(last.status())
-                || PhaseResult.FAILED.equals(last.status()) && last.exitCode() != null && last.exitCode() == ERROR_EXIT;
+        boolean exited = endedByItself(last.status(), last.exitCode());
         Path log = context.dir().dir(last.directory()).resolve(RunLayout.SANITIZER_LOG);
         if (!exited
                 || !RunDirectory.nonEmpty(log)

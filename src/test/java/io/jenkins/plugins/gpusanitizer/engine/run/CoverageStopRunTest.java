@@ -36,7 +36,7 @@ class CoverageStopRunTest {
     @TempDir
     Path dir;
 
-    private final List<String> console = new ArrayList<>();
+    private final List<String> console = java.util.Collections.synchronizedList(new ArrayList<>());
 
     private RunSpec spec(String out) {
         return new RunSpec()
@@ -251,5 +251,104 @@ class CoverageStopRunTest {
                 .satisfies(x -> assertThat(x.message())
                         .contains(
                                 "ended by its probe at steps 1, a coverage stop the gate never set (it decided none"));
+    }
+
+    /** What a job prints when it dies under the tool of something other than memory (a crash only there). */
+    private static final String CRASH = "Fatal Python error: Segmentation fault\n";
+
+    /** The tool's log of a job that died under it without an error the tool recorded. */
+    private static final String DIED = "========= COMPUTE-SANITIZER\n========= Target application returned an error\n"
+            + "========= ERROR SUMMARY: 0 errors\n";
+
+    /**
+     * A long job's sanitizer run waits under the tool for the blocking run's end, and may die under the tool before it
+     * (nanoGPT ran out of the H100's memory at step 21 under memcheck, h100-nanogpt-oom.md): here it died at optimizer
+     * step {@code steps} (of memory on a card of its own, or of a crash only under the tool), and only then did the
+     * blocking run end (ordered by events: it waits for the sanitizer run's job to have exited). The census puts the
+     * stop at step 2.
+     */
+    private Report diedUnderTheToolAt(long steps, boolean outOfMemory) throws IOException {
+        FakeGpu gpu = ddp("gpu", 30)
+                .drop("memcheck-app.coverage-stop")
+                .put("memcheck.log", outOfMemory ? SanitizerOnlyOomTest.REFUSED : DIED)
+                .put("memcheck-app.exit", "1")
+                .put("memcheck-app.stderr", outOfMemory ? SanitizerOnlyOomTest.OOM : CRASH)
+                .put("memcheck-app.mark-end", "")
+                .put("blocking.after", "ended-memcheck-app.txt")
+                .put(
+                        "memcheck-app.probe.jsonl",
+                        String.format(PROBE, "sanitizer", 9002)
+                                + "{\"type\":\"work\",\"event\":\"exit\",\"steps\":" + steps + ",\"backward\":"
+                                + steps + ",\"optimizers\":1,\"loads\":0,\"cuda\":true,\"pid\":9002}\n");
+        RunSpec spec = spec("run");
+        if (outOfMemory) { // on a card of its own: a shared card's out-of-memory is run again alone
+            gpu.put("gpu-count", "2");
+            spec.gpus(List.of("0", "1"));
+        }
+        return new Runner(spec, gpu.env(), console::add).run();
+    }
+
+    @Test
+    void aSanitizerRunThatCrashedUnderTheToolPastItsStopDecidedLaterCheckedWhatItWasToCheck() throws IOException {
+        Report r = diedUnderTheToolAt(5, false);
+        Path memcheck = dir.resolve("run").resolve("sanitizer-memcheck");
+
+        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.PASS);
+        assertThat(CoverageDecision.read(memcheck).at()).isEqualTo(2L);
+        assertThat(memcheck.resolve(CoverageDecision.STOP_FILE))
+                .as("the decision came after the run ended: nothing told its probe to stop")
+                .doesNotExist();
+        assertThat(console)
+                .anyMatch(l -> l.endsWith("sanitizer-memcheck had ended; its coverage stop, decided now, is the job's"
+                        + " optimizer step 2 (the blocking run had launched all 15 of its kernels by its optimizer step"
+                        + " 1)"));
+        assertThat(r.reasons())
+                .filteredOn(x -> x.code().equals(CoverageReasons.STOPPED))
+                .singleElement()
+                .satisfies(x -> assertThat(x.message())
+                        .startsWith("sanitizer-memcheck checked every launch until at least the job's optimizer step 5"
+                                + " (of the 640 the blocking run took)")
+                        .contains("the stop, decided once the blocking run ended, was at optimizer step 2"));
+        assertThat(r.reasons())
+                .filteredOn(x -> x.code().equals("sanitizer-end-past-stop"))
+                .singleElement()
+                .satisfies(x -> assertThat(x.message())
+                        .startsWith("sanitizer-memcheck died (memcheck: the application returned an error")
+                        .contains("after it had passed its coverage stop"));
+        assertThat(r.reasons()).extracting(x -> x.code()).doesNotContain("sanitizer-only-death", "target-failed");
+        CoverageJson coverage = r.coverage().get(0);
+        assertThat(coverage.checked()).isEqualTo(15);
+        assertThat(coverage.summary())
+                .contains("until at least the job's optimizer step 5, past its coverage stop at optimizer step 2");
+    }
+
+    @Test
+    void anOutOfMemoryOnItsOwnCardPastTheStopIsNoFindingEither() throws IOException {
+        Report r = diedUnderTheToolAt(5, true);
+
+        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.PASS);
+        assertThat(r.reasons())
+                .filteredOn(x -> x.code().equals("sanitizer-end-past-stop"))
+                .singleElement()
+                .satisfies(x -> assertThat(x.message())
+                        .startsWith("sanitizer-memcheck ran out of GPU memory (its stderr: torch.OutOfMemoryError:"));
+        assertThat(r.reasons()).extracting(x -> x.code()).doesNotContain("sanitizer-only-oom", "sanitizer-rerun");
+    }
+
+    @Test
+    void aSanitizerRunThatDiedUnderTheToolBeforeItsStopIsNoPassAndItsKernelsAreNotKnown() throws IOException {
+        Report r = diedUnderTheToolAt(1, false);
+
+        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.UNSTABLE);
+        assertThat(r.reasons())
+                .extracting(x -> x.code())
+                .contains("sanitizer-only-death")
+                .doesNotContain(CoverageReasons.STOPPED, CoverageReasons.WHOLE, "sanitizer-end-past-stop");
+        CoverageJson coverage = r.coverage().get(0);
+        assertThat(coverage.checked()).isZero();
+        assertThat(coverage.unknown()).isEqualTo(15);
+        assertThat(coverage.summary())
+                .contains("(the run ended before the job's end (failed))")
+                .contains("15 not known: which of them it reached before it ended the census cannot say");
     }
 }

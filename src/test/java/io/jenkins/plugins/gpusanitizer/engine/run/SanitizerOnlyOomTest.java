@@ -22,7 +22,7 @@ class SanitizerOnlyOomTest {
     @TempDir
     Path dir;
 
-    private static final String REFUSED = "========= COMPUTE-SANITIZER\n"
+    static final String REFUSED = "========= COMPUTE-SANITIZER\n"
             + "========= Program hit cudaErrorMemoryAllocation (error 2) due to \"out of memory\" on CUDA API call to"
             + " cudaMalloc.\n"
             + "=========     Saved host backtrace up to driver entry point at error\n"
@@ -36,7 +36,7 @@ class SanitizerOnlyOomTest {
             + "========= Target application returned an error\n"
             + "========= ERROR SUMMARY: 1 error\n";
 
-    private static final String OOM = "Traceback (most recent call last):\n"
+    static final String OOM = "Traceback (most recent call last):\n"
             + "  File \"/ws/train.py\", line 300, in <module>\n"
             + "    logits, loss = model(X, Y)\n"
             + "  File \"/ws/model.py\", line 56, in forward\n"
