@@ -76,6 +76,33 @@ for x in r.get("reasons", []):
         print(f"   {x['level']} {x['code']}: {x['message'][:400]}")
 for w in r.get("work", []):
     print("   work " + json.dumps({k: v for k, v in w.items() if not isinstance(v, (list, dict))})[:400])
+# where each run's time went, from the probe's wall clock (ts): its first process's start, the first CUDA context, the
+# first backward pass, the coverage stop, the last exit (a record's t counts from its own process's start: not used)
+for phase in sorted(os.listdir(run)):
+    probe = os.path.join(run, phase, "probe.jsonl")
+    if not os.path.isfile(probe):
+        continue
+    start, marks = None, {}
+    for line in open(probe):
+        try:
+            x = json.loads(line)
+        except ValueError:
+            continue
+        if x.get("type") == "probe" and "ts" in x:
+            start = x["ts"] if start is None else min(start, x["ts"])
+        ts = x.get("ts") if x.get("type") != "probe" else None
+        if ts is None:
+            continue
+        event = x.get("event") if x.get("type") == "work" else x.get("type")
+        if event == "progress" and x.get("backward", 0) >= 1 or event == "progress" and x.get("steps", 0) >= 1:
+            event = "first-step"
+        if event in ("cuda", "first-step", "coverage-stop"):
+            marks.setdefault(event, ts)
+        if event == "exit":
+            marks["exit"] = max(marks.get("exit", ts), ts)
+    if start is not None and marks:
+        print("   timeline %s: %s" % (phase, ", ".join("%s %.1f s" % (k, marks[k] - start)
+              for k in ("cuda", "first-step", "coverage-stop", "exit") if k in marks)))
 census = os.path.join(run, "blocking", "census")
 if os.path.isdir(census):
     names = set()
