@@ -82,21 +82,23 @@ final class RunWorkReader {
     }
 
     /**
-     * A sanitizer run ended at its coverage stop, or past the stop decided after it ended (issue #49): stopped on
-     * purpose. One whose job died under the tool ended otherwise, even where the tool exited with its error code for
-     * what it counted: its death has reasons of its own, and how far it got is no measure of the job's work.
+     * A sanitizer run ended at its coverage stop, or died under the tool past the stop decided after it ended (issue
+     * #49): stopped on purpose, or as good as. Otherwise as any run (a job that died after the tool counted errors
+     * makes the tool exit with its error code, read here as its end: the rules that judge work stay on for it).
      */
     private static RunWork.End sanitizerEnd(PhaseJson p, Path folder, ProbeLog log) {
-        if (log != null && CoverageReasons.stoppedAsDecided(folder, log)) {
-            return RunWork.End.STOPPED;
-        }
-        if (SanitizerPhaseStatus.jobEndedByItself(p.status(), p.exitCode(), folder)) {
+        if (log == null) {
             return end(p);
         }
+        if (CoverageReasons.stoppedAsDecided(folder, log)) {
+            return RunWork.End.STOPPED;
+        }
         CoverageDecision decision = CoverageDecision.read(folder);
-        return decision != null && log != null && decision.passedBeforeItsEnd(log)
+        return decision != null
+                        && !SanitizerPhaseStatus.jobEndedByItself(p.status(), p.exitCode(), folder)
+                        && decision.passedBeforeItsEnd(log)
                 ? RunWork.End.STOPPED
-                : end(p) == RunWork.End.BY_ITSELF ? RunWork.End.OTHER : end(p);
+                : end(p);
     }
 
     private static RunWork.End end(PhaseJson p) {
