@@ -144,5 +144,13 @@ class KernelsModeH100RecordTest {
         double plain = rankAt(blocking, "progress", "backward", 1) - rankAt(blocking, "optimizers", null, 0);
         assertThat(underTool).isBetween(26.0, 27.0);
         assertThat(plain).isBetween(5.0, 6.0);
+
+        // the report's "first step after" says the same of each run: from its first process's start (torchrun's agent)
+        JsonNode report = analyzed("ddp");
+        assertThat(work(report, "sanitizer-memcheck").get("firstWorkSeconds").asDouble())
+                .isBetween(37.5, 38.5);
+        assertThat(work(report, "blocking").get("firstWorkSeconds").asDouble()).isBetween(14.5, 15.5);
+        assertThat(work(report, "regression").get("firstWorkSeconds").asDouble())
+                .isBetween(13.5, 14.5);
     }
 }

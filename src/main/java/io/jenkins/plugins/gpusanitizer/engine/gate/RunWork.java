@@ -23,6 +23,7 @@ import java.util.List;
  *                       assert): what it did not do after that is no less work
  * @param isolated       it ran in its own copy of the working directory
  * @param otherEvidence  a sign of work beside the probe's (the throughput regex matched the run's output)
+ * @param startWall      the wall clock at which its first Python process started (the probe's first record), or null
  */
 public record RunWork(
         String run,
@@ -39,7 +40,8 @@ public record RunWork(
         List<Long> killedPids,
         boolean stoppedAtDefect,
         boolean isolated,
-        boolean otherEvidence) {
+        boolean otherEvidence,
+        Double startWall) {
 
     public RunWork {
         command = command == null ? List.of() : List.copyOf(command);
@@ -125,6 +127,20 @@ public record RunWork(
     /** The files it read outside its copy of the working directory. */
     public List<ProbeLog.StateAccess> stateRead() {
         return state.stream().filter(ProbeLog.StateAccess::read).toList();
+    }
+
+    /**
+     * Seconds from its first Python process's start to its first optimizer step or backward pass in any of its
+     * processes (the probe's wall clock), or null where either is not known: under the tool, where a run's time goes
+     * before it checks any step (the DDP tutorial's sanitizer run took 38 s to its first step, its blocking run 15 s).
+     */
+    public Double firstWorkSeconds() {
+        Double first = work.stream()
+                .map(ProbeLog.Work::firstWorkAt)
+                .filter(java.util.Objects::nonNull)
+                .min(Double::compare)
+                .orElse(null);
+        return first == null || startWall == null ? null : Math.max(0, first - startWall);
     }
 
     /** What it did, in words: "12 optimizer step(s) and 12 backward pass(es)". */

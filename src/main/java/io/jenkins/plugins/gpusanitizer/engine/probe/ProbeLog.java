@@ -80,6 +80,8 @@ public record ProbeLog(
      * @param optimizers  optimizers it built (torch.optim.Optimizer.__init__): it trains by its own code; 0 from a
      *                    probe that did not count them
      * @param loads       optimizer states it loaded (Optimizer.load_state_dict): it resumed
+     * @param firstWorkAt the wall clock of its first record with a step or a backward pass (its first progress record,
+     *                    written at its first step or pass), null before any or where the record had no time
      */
     public record Work(
             long pid,
@@ -90,7 +92,8 @@ public record ProbeLog(
             Double lastSeen,
             boolean exited,
             long optimizers,
-            long loads) {
+            long loads,
+            Double firstWorkAt) {
         /** Whether it did any of the job's work: an optimizer step or a backward pass. */
         public boolean worked() {
             return steps > 0 || backward > 0;
@@ -98,7 +101,7 @@ public record ProbeLog(
 
         /** No record yet. */
         static Work none(long pid) {
-            return new Work(pid, false, 0, 0, null, null, false, 0, 0);
+            return new Work(pid, false, 0, 0, null, null, false, 0, 0, null);
         }
 
         /** What a later record adds: counts only grow, the allocations are the last recorded. */
@@ -112,7 +115,8 @@ public record ProbeLog(
                     later(lastSeen, seen.lastSeen),
                     exited || seen.exited,
                     Math.max(optimizers, seen.optimizers),
-                    Math.max(loads, seen.loads));
+                    Math.max(loads, seen.loads),
+                    firstWorkAt != null ? firstWorkAt : seen.worked() ? seen.lastSeen : null);
         }
 
         private static Double later(Double a, Double b) {

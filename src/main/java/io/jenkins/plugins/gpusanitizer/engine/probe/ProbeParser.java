@@ -300,7 +300,8 @@ public final class ProbeParser {
                     n.path("ts").isNumber() ? n.get("ts").asDouble() : null,
                     "exit".equals(event),
                     count(n, "optimizers"),
-                    count(n, "loads"));
+                    count(n, "loads"),
+                    null);
             work.put(pid, work.getOrDefault(pid, ProbeLog.Work.none(pid)).merge(seen));
         }
 

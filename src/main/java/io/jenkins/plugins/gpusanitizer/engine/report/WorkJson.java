@@ -26,6 +26,8 @@ import java.util.List;
  * @param end             {@code by-itself} (it ran the job to its end), {@code stopped} (by the gate, on purpose)
  *                        or {@code other}; null in reports written before it was kept
  * @param stoppedAtDefect it stopped at a defect the report names: how much work it did is not judged
+ * @param firstWorkSeconds seconds from its first Python process's start to its first optimizer step or backward pass
+ *                        (the probe's wall clock; to 0.1 s), null where not known: where its time went before any step
  */
 public record WorkJson(
         String run,
@@ -45,7 +47,8 @@ public record WorkJson(
         String end,
         boolean stoppedAtDefect,
         Long optimizersBuilt,
-        Long optimizerStatesLoaded) {
+        Long optimizerStatesLoaded,
+        Double firstWorkSeconds) {
     public static final int MAX_STATE_SHOWN = 20;
 
     public WorkJson {

@@ -17,7 +17,8 @@ final class WorkSection {
         }
         h.append("<section class=\"gs-work\"><h2>What each run did</h2><table><tr><th>run</th>"
                 + "<th>processes with a CUDA context</th><th>optimizer steps</th><th>backward passes</th>"
-                + "<th>allocations</th><th>its workspace</th><th>changed there</th><th>opened outside it</th></tr>");
+                + "<th>allocations</th><th>first step after</th><th>its workspace</th><th>changed there</th>"
+                + "<th>opened outside it</th></tr>");
         for (WorkJson w : work) {
             h.append("<tr><td>").append(Html.esc(w.run())).append("</td>");
             if (w.counted()) {
@@ -38,9 +39,14 @@ final class WorkSection {
                                 w.allocations() == null
                                         ? "not counted"
                                         : w.allocations().toString())
+                        .append("</td><td>")
+                        .append(
+                                w.firstWorkSeconds() == null
+                                        ? "not known"
+                                        : String.format(Locale.ROOT, "%.1f s", w.firstWorkSeconds()))
                         .append("</td>");
             } else {
-                h.append("<td colspan=\"4\">").append(Html.esc(notCounted(w))).append("</td>");
+                h.append("<td colspan=\"5\">").append(Html.esc(notCounted(w))).append("</td>");
             }
             h.append("<td><code>")
                     .append(Html.esc(w.workspace() == null ? "the working directory itself" : w.workspace()))

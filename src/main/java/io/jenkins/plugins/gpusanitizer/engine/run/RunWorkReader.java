@@ -75,7 +75,14 @@ final class RunWorkReader {
                             killedPids(p),
                             stoppedAtDefect(p, sanitizer, analysis),
                             manifest != null,
-                            throughput && Phase.REGRESSION.id().equals(p.name())),
+                            throughput && Phase.REGRESSION.id().equals(p.name()),
+                            log == null
+                                    ? null
+                                    : log.processes().stream()
+                                            .map(ProbeLog.Process::startWall)
+                                            .filter(java.util.Objects::nonNull)
+                                            .min(Double::compare)
+                                            .orElse(null)),
                     manifest));
         }
         return runs;
@@ -216,7 +223,8 @@ final class RunWorkReader {
                     r.end().name().toLowerCase(Locale.ROOT).replace('_', '-'),
                     r.stoppedAtDefect(),
                     r.counted() ? r.optimizers() : null,
-                    r.counted() ? r.optimizerLoads() : null));
+                    r.counted() ? r.optimizerLoads() : null,
+                    r.firstWorkSeconds() == null ? null : Math.round(r.firstWorkSeconds() * 10) / 10.0));
         }
         return out;
     }
