@@ -7,6 +7,7 @@ import hudson.model.Run;
 import hudson.model.TaskListener;
 import hudson.slaves.WorkspaceList;
 import io.jenkins.plugins.gpusanitizer.engine.report.CoverageJson;
+import io.jenkins.plugins.gpusanitizer.engine.report.MemoryJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunSpec;
 import io.jenkins.plugins.gpusanitizer.results.AgentSummary;
@@ -67,6 +68,11 @@ class GpuSanitizeRecorder {
             // coverage mode kernels: a kernel the reference build's plain run never launched keeps the whole job under
             // the tool (issue #49)
             spec.referenceKernels(CoverageJson.kernelNames(references.report().coverage()));
+        }
+        if (references.report() != null) {
+            // the regression run may start beside the sanitizer run at once where the card has room for the reference
+            // build's job three times over
+            spec.referencePeakMiB(MemoryJson.largestPeakMiB(references.report().memory()));
         }
         if (spec.referenceSeconds() == null
                 && spec.regressionSeconds() == null

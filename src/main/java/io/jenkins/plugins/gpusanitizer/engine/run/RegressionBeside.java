@@ -9,7 +9,8 @@ import java.util.concurrent.Callable;
  * On one GPU, the regression run beside the sanitizer run: watches the blocking run beside the sanitizer run until it
  * shows what the job needs (its first {@link RunSpec#roomCheckSeconds()} once the card holds at least a CUDA context
  * more, never the seconds of a job still importing its libraries; or its end, when the figures cover all of it; sooner
- * when the card has room for the job several times over, {@link RegressionPlan#early}), decides ({@link
+ * when the card has room for the job several times over, {@link RegressionPlan#early}, or at once for the reference
+ * build's job, {@link RegressionPlan#fromReference}), decides ({@link
  * RegressionPlan}) and, when the card has room and the sanitizer run is still going, starts the regression
  * run. Runs on a thread of its own; its result is null when the regression run goes after the sanitizer run.
  */
@@ -89,6 +90,7 @@ final class RegressionBeside implements Callable<PhaseResult> {
         long begin = System.nanoTime();
         Path csv = context.dir().dir(Phase.BLOCKING.id()).resolve(RunLayout.MEMORY_CSV);
         int watch = context.spec().roomCheckSeconds();
+        Double reference = ReferenceMemory.peakMiB(context.spec(), context.progress());
         while (true) {
             boolean ended = blocking.awaitEnd(POLL_MILLIS); // wakes at the blocking run's end
             double watched = (System.nanoTime() - begin) / 1e9;
@@ -98,10 +100,14 @@ final class RegressionBeside implements Callable<PhaseResult> {
                 decided = result != null && context.dir().ranOutOfMemory(result)
                         ? RegressionPlan.after("the blocking run ran out of GPU memory beside the sanitizer run")
                         : RegressionPlan.fromCard(CardMemory.read(csv), watched, true);
-            } else if (watched >= watch) {
-                decided = RegressionPlan.afterWatch(CardMemory.read(csv), watched);
-            } else if (watched >= EARLY_SECONDS) {
-                decided = RegressionPlan.early(CardMemory.read(csv), watched);
+            } else {
+                // the reference build's need, where it fits, decides at once: no watch
+                decided = reference == null ? null : RegressionPlan.fromReference(CardMemory.read(csv), reference);
+                if (decided == null && watched >= watch) {
+                    decided = RegressionPlan.afterWatch(CardMemory.read(csv), watched);
+                } else if (decided == null && watched >= EARLY_SECONDS) {
+                    decided = RegressionPlan.early(CardMemory.read(csv), watched);
+                }
             }
             synchronized (this) {
                 if (sanitizerEnded != null) {

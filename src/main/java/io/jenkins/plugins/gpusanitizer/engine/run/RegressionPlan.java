@@ -75,6 +75,29 @@ record RegressionPlan(boolean beside, String why) {
                                 EARLY_ROOM_FACTOR));
     }
 
+    /**
+     * The plan from the reference build's need before anything shows on the card: beside when the card's memory free so
+     * far holds {@code referencePeakMiB} {@link #EARLY_ROOM_FACTOR} times over (the sanitizer, blocking and regression
+     * runs, each the job once) and the reserve; null (watch as without a reference) otherwise, or before the sampler's
+     * first figures. A job that needs more than its reference did and runs out beside the others runs again alone.
+     */
+    static RegressionPlan fromReference(CardMemory card, double referencePeakMiB) {
+        if (card == null || card.freeAtPeakMiB() < EARLY_ROOM_FACTOR * referencePeakMiB + RESERVE * card.totalMiB()) {
+            return null;
+        }
+        return new RegressionPlan(
+                true,
+                String.format(
+                        Locale.ROOT,
+                        "regression beside the sanitizer run from the start: the reference build's job held at most"
+                                + " %,.0f MiB of GPU memory (its report) and the card has %,.0f MiB free (%,.0f MiB"
+                                + " total): room for it %.0f times over and a tenth of the card",
+                        referencePeakMiB,
+                        card.freeAtPeakMiB(),
+                        card.totalMiB(),
+                        EARLY_ROOM_FACTOR));
+    }
+
     /** Whether the card gained at least a CUDA context since the first sample: the job's need begins to show. */
     static boolean showsContext(CardMemory card) {
         return card != null && card.peakUsedMiB() - card.firstUsedMiB() >= EARLY_MIN_MIB;

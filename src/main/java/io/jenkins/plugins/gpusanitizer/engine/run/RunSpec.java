@@ -49,6 +49,9 @@ public final class RunSpec implements Serializable {
     private Double regressionSeconds;
     private double regressionMultiple = 2.0;
     private Double referenceSeconds;
+    /** The reference build's largest GPU memory peak (its report's curves), handed in by the Jenkins step. */
+    private Double referencePeakMiB;
+
     private String referenceReport;
     private String compareWith;
     private int stopAfterDefects;
@@ -328,6 +331,17 @@ public final class RunSpec implements Serializable {
 
     public RunSpec stopAfterDefects(int n) {
         stopAfterDefects = n;
+        return this;
+    }
+
+    /** The reference build's largest GPU memory peak in MiB, or null where none was handed in (the CLI reads
+     * {@link #compareWith()}). */
+    public Double referencePeakMiB() {
+        return referencePeakMiB;
+    }
+
+    public RunSpec referencePeakMiB(Double mib) {
+        referencePeakMiB = mib;
         return this;
     }
 

@@ -501,4 +501,58 @@ class RegressionBesideTest {
                 null,
                 new ExecutionJson(null, List.of(regression), "/run", null, null, null, throughput, "/work"));
     }
+
+    /**
+     * Issue #49: with the reference build's need known (its report's largest memory curve), the regression run need
+     * not wait for the card to show the job: on the H100 record h100-2026-12-07-kernels, nanoGPT's regression run held
+     * at most 2,512 MiB of its 80 GB, and the plan waited for the first runs' CUDA contexts all the same.
+     */
+    @Test
+    void theReferenceBuildsNeedStartsTheRegressionRunAtOnceWhereItFitsThreeTimesOver() throws IOException {
+        Path csv = dir.resolve("nvidia-smi.csv");
+        // nothing in use yet: the early rule cannot tell the job's need
+        Files.writeString(csv, card("0", "0"));
+        assertThat(RegressionPlan.early(CardMemory.read(csv), 3)).isNull();
+        RegressionPlan known = RegressionPlan.fromReference(CardMemory.read(csv), 2512);
+        assertThat(known.beside()).isTrue();
+        assertThat(known.why())
+                .isEqualTo("regression beside the sanitizer run from the start: the reference build's job held at most"
+                        + " 2,512 MiB of GPU memory (its report) and the card has 143,771 MiB free (143,771 MiB total):"
+                        + " room for it 3 times over and a tenth of the card");
+        // 143,771 free >= 3 x 43,000 + 14,377 = 143,377; 43,200 does not fit: the watch decides
+        assertThat(RegressionPlan.fromReference(CardMemory.read(csv), 43_000)).isNotNull();
+        assertThat(RegressionPlan.fromReference(CardMemory.read(csv), 43_200)).isNull();
+        assertThat(RegressionPlan.fromReference(null, 10)).as("no figures yet").isNull();
+
+        Path report = Records.unpacked("h100-2026-12-07-kernels/nanogpt-kernels/report.json");
+        assertThat(ReferenceMemory.peakMiB(
+                        new RunSpec().compareWith(report.toString()),
+                        new ProgressLog(l -> {}, new Secrets(java.util.Map.of()))))
+                .isEqualTo(2512.0);
+        assertThat(ReferenceMemory.peakMiB(
+                        new RunSpec().referencePeakMiB(700.0),
+                        new ProgressLog(l -> {}, new Secrets(java.util.Map.of()))))
+                .as("handed in by the Jenkins step")
+                .isEqualTo(700.0);
+        assertThat(ReferenceMemory.peakMiB(new RunSpec(), new ProgressLog(l -> {}, new Secrets(java.util.Map.of()))))
+                .isNull();
+    }
+
+    @Test
+    void withTheReferenceBuildsNeedTheRegressionRunStartsBeforeTheCardShowsTheJob() throws Exception {
+        // the card shows nothing of the job (still importing), and the watch is far longer than the test
+        FakeGpu gpu = gatedCleanJob(card("0", "0"));
+        FutureTask<Report> run = start(gpu, spec().roomCheckSeconds(3600).referencePeakMiB(500.0), null, null);
+        boolean started = FileWait.all(LIMIT, gpu.log.resolve("pid-async.txt"));
+        open(gpu, "memcheck-app", "blocking");
+        Report r = run.get(5, TimeUnit.MINUTES);
+
+        assertThat(started)
+                .as("the regression run's job started while the sanitizer's job waited")
+                .isTrue();
+        assertThat(phase(r, "regression").ranBeside()).isTrue();
+        assertThat(phase(r, "regression").note())
+                .contains("from the start: the reference build's job held at most 500 MiB of GPU memory");
+        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.PASS);
+    }
 }
