@@ -26,12 +26,18 @@ workspace() {
 }
 # gate NAME WS LIMIT options -- command: one gate run in workspace WS (made by workspace, reused for a second build);
 # with COVERAGE_MODES (issue #49, e.g. "plain kernels full"), once per mode: "plain" runs the command after -- alone,
-# timed (NAME-plain), any other the gate with --coverage MODE (NAME-MODE)
+# timed (NAME-plain), "kernels-ref" the gate in mode kernels against the report of the "kernels" gate before it (a
+# second build: its census, and its memory for the regression run's place), any other the gate with --coverage MODE
+# (NAME-MODE)
 gate() {
   if [ -n "${COVERAGE_MODES:-}" ]; then
     local name=$1 ws=$2 limit=$3 m; shift 3
     for m in $COVERAGE_MODES; do
-      if [ "$m" = plain ]; then plain "$name-plain" "$ws" "$limit" "$@"; else gate_once "$name-$m" "$ws" "$limit" --coverage "$m" "$@"; fi
+      case $m in
+        plain) plain "$name-plain" "$ws" "$limit" "$@" ;;
+        kernels-ref) gate_once "$name-$m" "$ws" "$limit" --coverage kernels --reference "$out/$name-kernels/report.json" "$@" ;;
+        *) gate_once "$name-$m" "$ws" "$limit" --coverage "$m" "$@" ;;
+      esac
     done
   else
     gate_once "$@"
