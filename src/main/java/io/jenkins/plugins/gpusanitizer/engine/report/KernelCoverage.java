@@ -127,7 +127,14 @@ public final class KernelCoverage {
             until = "until at least the job's " + word + " " + decision.reachedBeforeItsEnd(log)
                     + ", past its coverage stop at " + word + " " + decision.at() + ", where it ended";
         } else {
-            endedEarly = "the run ended before the job's end (" + p.status() + ")";
+            endedEarly = "the run ended before the job's end: "
+                    + switch (String.valueOf(p.status())) {
+                        case "failed" -> "its job died under the tool";
+                        case "timed-out" -> "it timed out";
+                        case "stopped-early" -> "the gate stopped it";
+                        case "aborted" -> "it was aborted";
+                        default -> "it " + p.status();
+                    };
         }
     }
 

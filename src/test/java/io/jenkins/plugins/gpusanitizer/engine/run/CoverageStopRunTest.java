@@ -348,7 +348,7 @@ class CoverageStopRunTest {
         assertThat(coverage.checked()).isZero();
         assertThat(coverage.unknown()).isEqualTo(15);
         assertThat(coverage.summary())
-                .contains("(the run ended before the job's end (failed))")
+                .contains("(the run ended before the job's end: its job died under the tool)")
                 .contains("15 not known: which of them it reached before it ended the census cannot say");
     }
 }
