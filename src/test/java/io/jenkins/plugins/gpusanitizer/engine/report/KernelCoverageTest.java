@@ -5,12 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.jenkins.plugins.gpusanitizer.engine.probe.KernelCensus;
 import io.jenkins.plugins.gpusanitizer.testing.Records;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Which kernels a sanitizer run checked, judged from the recorded H100 census of word_language_model's LSTM (40
@@ -97,5 +100,65 @@ class KernelCoverageTest {
     void noCensusNoCoverage() {
         assertThat(KernelCoverage.of("sanitizer-memcheck", "memcheck", List.of("compute-sanitizer"), null))
                 .isNull();
+    }
+
+    /** A run directory with the wlm census as its blocking run's and one sanitizer run that ended as given. */
+    private static List<CoverageJson> forRunEnded(Path root, String status, int exit, String log) throws IOException {
+        Path census = Files.createDirectories(root.resolve("blocking/census"));
+        try (var files = Files.list(Records.unpacked("h100-2026-12-07-probes/probes/cov/wlm-lstm/census"))) {
+            for (Path f : files.toList()) {
+                Files.copy(f, census.resolve(f.getFileName().toString()));
+            }
+        }
+        Path phase = Files.createDirectories(root.resolve("sanitizer-memcheck"));
+        Files.writeString(phase.resolve("sanitizer.log"), log);
+        PhaseJson p = new PhaseJson(
+                "sanitizer-memcheck",
+                "memcheck",
+                List.of("compute-sanitizer", "--tool", "memcheck", "python3", "main.py"),
+                Map.of(),
+                "0",
+                status,
+                exit,
+                null,
+                40,
+                null,
+                false,
+                false,
+                List.of(),
+                null);
+        return KernelCoverage.forRun(
+                root, new ExecutionJson(null, List.of(p), root.toString(), null, null, null, null, null));
+    }
+
+    /**
+     * compute-sanitizer exits with its error code for what it counted also when its target died (nanoGPT's refused
+     * cudaMalloc, h100-nanogpt-oom.md): a run whose job died, or that the gate stopped, reached an unknown share of the
+     * census, never "every launch of each".
+     */
+    @Test
+    void aRunWhoseJobDiedOrWasStoppedClaimsNoKernelChecked(@TempDir Path dir) throws IOException {
+        String summary = "========= ERROR SUMMARY: 1 error\n";
+        CoverageJson died = forRunEnded(
+                        dir.resolve("died"),
+                        "failed",
+                        86,
+                        "========= COMPUTE-SANITIZER\n========= Target application returned an error\n" + summary)
+                .get(0);
+        assertThat(died.checked()).isZero();
+        assertThat(died.unknown()).isEqualTo(40);
+        assertThat(died.summary())
+                .contains("(the run ended before the job's end: its job died under the tool)")
+                .endsWith("; 40 not known: which of them it reached before it ended the census cannot say");
+
+        CoverageJson stopped = forRunEnded(dir.resolve("stopped"), "stopped-early", 86, summary)
+                .get(0);
+        assertThat(stopped.summary()).contains("the gate stopped it");
+
+        CoverageJson whole =
+                forRunEnded(dir.resolve("whole"), "failed", 86, summary).get(0);
+        assertThat(whole.checked())
+                .as("the tool exited with its code once the job ended: every launch")
+                .isEqualTo(40);
     }
 }
