@@ -4,7 +4,7 @@
 # with .device/ (jlink runtime, shaded jar, commit.txt) and .ext/ (public programs fetched for reading, never
 # committed: .ext/nanogpt from karpathy/nanoGPT, .ext/wlm from pytorch/examples word_language_model, .ext/ddp its
 # distributed/ddp-tutorial-series/{multigpu_torchrun,datautils}.py, .ext/dcgan its dcgan/main.py, .ext/gcn its gcn/main.py)
-# carried:
+# carried (both made by examples/public/prepare-device.sh from local mirrors of those projects):
 #   GATES="nanogpt wlm-lstm resume-tmp ..." bash examples/public/verify.sh OUTDIR
 # Writes OUTDIR/summary.txt (verdict, reasons, each run's work), the consoles and the run directories (workspace
 # copies left out); with $OUT set, zipped to $OUT/NAME.zip.xz with the summary beside it.
