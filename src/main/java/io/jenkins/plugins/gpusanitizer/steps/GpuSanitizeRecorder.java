@@ -6,9 +6,8 @@ import hudson.FilePath;
 import hudson.model.Run;
 import hudson.model.TaskListener;
 import hudson.slaves.WorkspaceList;
-import io.jenkins.plugins.gpusanitizer.engine.report.CoverageJson;
-import io.jenkins.plugins.gpusanitizer.engine.report.MemoryJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
+import io.jenkins.plugins.gpusanitizer.engine.run.ReferenceBuild;
 import io.jenkins.plugins.gpusanitizer.engine.run.RunSpec;
 import io.jenkins.plugins.gpusanitizer.results.AgentSummary;
 import io.jenkins.plugins.gpusanitizer.results.BuildFolder;
@@ -64,16 +63,7 @@ class GpuSanitizeRecorder {
             throw new AbortException(name + ": " + e.getMessage());
         }
         References references = reporter.findReferences(env);
-        if (references.report() != null && references.report().coverage() != null) {
-            // coverage mode kernels: a kernel the reference build's plain run never launched keeps the whole job under
-            // the tool (issue #49)
-            spec.referenceKernels(CoverageJson.kernelNames(references.report().coverage()));
-        }
-        if (references.report() != null) {
-            // the regression run may start beside the sanitizer run at once where the card has room for the reference
-            // build's job three times over
-            spec.referencePeakMiB(MemoryJson.largestPeakMiB(references.report().memory()));
-        }
+        ReferenceBuild.handTo(spec, references.report());
         if (spec.referenceSeconds() == null
                 && spec.regressionSeconds() == null
                 && references.failureSeconds() != null) {
