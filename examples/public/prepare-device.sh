@@ -2,7 +2,7 @@
 # What the GPU machine's calls carry (the device tool's carry [".device", ".ext"]), built on this machine:
 #   .device/  this tree's shaded jar, its commit (commit.txt) and a jlink runtime (the GPU machine has no Java)
 #   .ext/     public training programs of other projects, copied from local git mirrors of them (fetched for reading,
-#             never committed: .ext/ goes into this checkout's .git/info/exclude), as examples/public/verify.sh reads
+#             never committed: .ext/ is in .gitignore, and in .git/info/exclude for older checkouts), as verify.sh reads
 #             them: nanogpt (karpathy/nanoGPT), wlm (pytorch/examples word_language_model; where the mirror lacks its
 #             train.txt, valid.txt and test.txt together stand in), ddp (distributed/ddp-tutorial-series), dcgan, gcn
 # usage, from the repository root:
