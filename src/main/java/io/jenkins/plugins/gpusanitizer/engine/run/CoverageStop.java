@@ -6,6 +6,7 @@ import io.jenkins.plugins.gpusanitizer.engine.report.CoverageJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.SanitizerPhaseStatus;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -119,7 +120,9 @@ final class CoverageStop {
 
     private synchronized void decide(boolean runGoing) {
         PhaseResult ended = blocking.result();
-        if (decided || ended == null) {
+        if (decided || ended == null || !runGoing && !Files.isDirectory(phaseDir)) {
+            // a run set aside since it ended (its folder renamed: the shared card's out-of-memory, run again alone) is
+            // not judged, and its rerun decides for itself
             return;
         }
         decided = true;

@@ -555,4 +555,28 @@ class RegressionBesideTest {
                 .contains("from the start: the reference build's job held at most 500 MiB of GPU memory");
         assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.PASS);
     }
+
+    /**
+     * The sanitizer run that ran out of memory on the shared card is set aside before the blocking run ends (ordered:
+     * the blocking job goes on only once the console said so). Its coverage stop is not decided after it in the folder
+     * it no longer has ("could not be written, the run checks the whole job" was said of the rerun's name): the rerun
+     * decides its own.
+     */
+    @Test
+    void aSanitizerRunSetAsideHasNoCoverageStopDecidedAfterIt() throws Exception {
+        FakeGpu gpu = gatedCleanJob(card("0", "4000")).put("memcheck-app.first-stderr", OUT_OF_MEMORY);
+        CountDownLatch setAside = new CountDownLatch(1);
+        FutureTask<Report> run = start(gpu, spec(), "run again alone once they ended", setAside);
+
+        open(gpu, "memcheck-app");
+        assertThat(setAside.await(2, TimeUnit.MINUTES)).isTrue();
+        open(gpu, "blocking");
+        Report r = run.get(5, TimeUnit.MINUTES);
+
+        assertThat(console).noneMatch(l -> l.contains("could not be written") || l.contains("had ended;"));
+        assertThat(dir.resolve("run/sanitizer-memcheck-shared-card/coverage.json"))
+                .content()
+                .doesNotContain("\"reason\"");
+        assertThat(r.verdict()).as(r.reasons().toString()).isEqualTo(Verdict.PASS);
+    }
 }
