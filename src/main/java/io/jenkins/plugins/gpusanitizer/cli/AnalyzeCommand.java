@@ -119,7 +119,8 @@ final class AnalyzeCommand implements Callable<Integer> {
                         .toReport(judged.analysis())
                         .withExecution(record.execution())
                         .withWork(judged.work());
-                report = output.compare(report.withCoverage(KernelCoverage.forRun(runDir, report.execution())));
+                report = output.compare(
+                        report.withCoverage(KernelCoverage.forRun(runDir, report.execution(), report.sanitizerRuns())));
                 output.write(report, out);
                 return ReportOutput.exitCode(report);
             } catch (InputException e) {

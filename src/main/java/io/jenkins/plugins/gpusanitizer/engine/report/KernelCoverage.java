@@ -5,11 +5,11 @@ import io.jenkins.plugins.gpusanitizer.engine.model.SanitizerOptions;
 import io.jenkins.plugins.gpusanitizer.engine.probe.CoverageDecision;
 import io.jenkins.plugins.gpusanitizer.engine.probe.KernelCensus;
 import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeLog;
-import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeParser;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
@@ -77,10 +77,11 @@ public final class KernelCoverage {
      * Each sanitizer run's coverage against the blocking run's census in the run directory; empty where there is no
      * census (an older run, the probe off, no C compiler or CUPTI on the agent: census/build.log says which).
      */
-    public static List<CoverageJson> forRun(Path runRoot, ExecutionJson execution) {
+    public static List<CoverageJson> forRun(Path runRoot, ExecutionJson execution, List<SanitizerRunJson> runs) {
         if (runRoot == null || execution == null || execution.phases() == null) {
             return List.of();
         }
+        Set<String> died = SanitizerPhaseStatus.targetDiedIn(runs);
         KernelCensus census;
         try {
             census = KernelCensus.read(runRoot.resolve(CENSUS_PHASE).resolve(RunLayout.CENSUS_DIR));
@@ -91,7 +92,7 @@ public final class KernelCoverage {
         for (PhaseJson p : execution.phases()) {
             if (p.tool() != null && p.command() != null && !p.command().isEmpty()) {
                 KernelCoverage coverage = new KernelCoverage(p.command());
-                coverage.reach(runRoot.resolve(p.name()), p);
+                coverage.reach(CoverageReach.of(runRoot.resolve(p.name()), p, died.contains(p.name())), p);
                 CoverageJson c = census.isEmpty() ? null : coverage.judge(p.name(), p.tool(), census);
                 if (c != null) {
                     out.add(c);
@@ -110,32 +111,35 @@ public final class KernelCoverage {
     }
 
     /**
-     * How far the run in {@code phaseDir} got: to its end, to its coverage stop (issue #49: the stop comes after every
-     * census kernel's first launch, so each was checked in its first launches), past the stop decided after it ended,
-     * or, having ended otherwise before its end, not known.
+     * What the run's reach says of its kernels: at its coverage stop (issue #49: the stop comes after every census
+     * kernel's first launch, so each was checked in its first launches) or past the stop decided after it ended, each
+     * up to there; to its end, every launch; short of both, not known.
      */
-    private void reach(Path phaseDir, PhaseJson p) {
-        CoverageDecision decision = CoverageDecision.read(phaseDir);
-        ProbeLog log = new ProbeParser().parse("sanitizer", phaseDir.resolve(RunLayout.PROBE_JSONL));
-        if (decision != null && decision.agreesWith(log.coverageStops())) {
-            until = "until the coverage stop at the job's " + CoverageDecision.word(decision.unit()) + " "
-                    + decision.reached(log.coverageStops());
-        } else if (SanitizerPhaseStatus.jobEndedByItself(p.status(), p.exitCode(), phaseDir)) {
-            return;
-        } else if (decision != null && decision.passedBeforeItsEnd(log)) {
-            String word = CoverageDecision.word(decision.unit());
-            until = "until at least the job's " + word + " " + decision.reachedBeforeItsEnd(log)
-                    + ", past its coverage stop at " + word + " " + decision.at() + ", where it ended";
-        } else {
-            endedEarly = "the run ended before the job's end: "
-                    + switch (String.valueOf(p.status())) {
-                        case "failed" -> "its job died under the tool";
-                        case "timed-out" -> "it timed out";
-                        case "stopped-early" -> "the gate stopped it";
-                        case "aborted" -> "it was aborted";
-                        default -> "it " + p.status();
-                    };
+    private void reach(CoverageReach reach, PhaseJson p) {
+        CoverageDecision decision = reach.decision();
+        ProbeLog log = reach.log();
+        String word = decision == null ? null : CoverageDecision.word(decision.unit());
+        switch (reach.kind()) {
+            case AT_ITS_STOP ->
+                until = "until the coverage stop at the job's " + word + " " + decision.reached(log.coverageStops());
+            case PAST_ITS_STOP ->
+                until = "until at least the job's " + word + " " + decision.reachedBeforeItsEnd(log)
+                        + ", past its coverage stop at " + word + " " + decision.at() + ", where it ended";
+            case SHORT -> endedEarly = endedEarly(p.status());
+            case TO_ITS_END -> {}
         }
+    }
+
+    /** Why a run ended before the job's end, in words. */
+    private static String endedEarly(String status) {
+        return "the run ended before the job's end: "
+                + switch (String.valueOf(status)) {
+                    case "failed" -> "its job died under the tool";
+                    case "timed-out" -> "it timed out";
+                    case "stopped-early" -> "the gate stopped it";
+                    case "aborted" -> "it was aborted";
+                    default -> "it " + status;
+                };
     }
 
     private CoverageJson judge(String phase, String tool, KernelCensus census) {

@@ -1,14 +1,10 @@
 package io.jenkins.plugins.gpusanitizer.engine.report;
 
-import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
-import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.SeekableByteChannel;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * compute-sanitizer exits with {@code --error-exitcode} for every error it counts, also for those the
@@ -31,36 +27,40 @@ public final class SanitizerPhaseStatus {
         return "passed".equals(status) || "failed".equals(status) && Objects.equals(exitCode, ERROR_EXITCODE);
     }
 
-    /** The tool's lines that say its target did not end by itself (the tool exits with its error code all the same). */
-    private static final List<String> TARGET_DIED =
-            List.of("========= Target application returned an error", "========= Error: process didn't terminate");
-
-    /** How much of the end of the tool's log is read for them: they are its last lines, after the summary's. */
-    private static final int TAIL_BYTES = 64 * 1024;
-
     /**
      * Whether the job under the tool ran to its end: the run ended by itself ({@link #endedByItself(String, Integer)})
-     * and the tool's log in {@code phaseDir} does not say that its target returned an error or died. A job that died
-     * after the tool counted errors (an out-of-memory refused by cudaMalloc, a fault) makes the tool exit with its
+     * and the tool's output does not say that its target returned an error or died ({@code targetDied}). A job that
+     * died after the tool counted errors (an out-of-memory refused by cudaMalloc, a fault) makes the tool exit with its
      * error code too.
      */
-    public static boolean jobEndedByItself(String status, Integer exitCode, Path phaseDir) {
-        if (!endedByItself(status, exitCode)) {
-            return false;
-        }
-        Path log = phaseDir.resolve(RunLayout.SANITIZER_LOG);
-        try (SeekableByteChannel in = Files.newByteChannel(log)) {
-            long from = Math.max(0, in.size() - TAIL_BYTES);
-            ByteBuffer tail = ByteBuffer.allocate((int) (in.size() - from));
-            in.position(from);
-            while (tail.hasRemaining() && in.read(tail) >= 0) {
-                // read to the end
+    public static boolean jobEndedByItself(String status, Integer exitCode, boolean targetDied) {
+        return endedByItself(status, exitCode) && !targetDied;
+    }
+
+    /**
+     * The sanitizer runs (by their folder's name: {@code sanitizer-memcheck}) whose tool output said that its target
+     * returned an error or died, as the report's {@code sanitizerRuns[]} keep it.
+     */
+    public static Set<String> targetDiedIn(List<SanitizerRunJson> runs) {
+        Set<String> out = new LinkedHashSet<>();
+        if (runs != null) {
+            for (SanitizerRunJson r : runs) {
+                if (r.targetReturnedError() || r.appCrashed()) {
+                    out.add(phaseOf(r.textSource() != null ? r.textSource() : r.xmlSource()));
+                }
             }
-            String text = new String(tail.array(), 0, tail.position(), StandardCharsets.ISO_8859_1);
-            return TARGET_DIED.stream().noneMatch(text::contains);
-        } catch (IOException e) {
-            return true; // no log to say otherwise: as its exit says
         }
+        return out;
+    }
+
+    /** The sanitizer run an output file of it belongs to: the name of its folder ({@code sanitizer-memcheck}). */
+    public static String phaseOf(String outputFile) {
+        if (outputFile == null) {
+            return "";
+        }
+        Path parent = Path.of(outputFile).getParent();
+        Path name = parent == null ? null : parent.getFileName();
+        return name == null ? "" : name.toString();
     }
 
     static ExecutionJson judge(ExecutionJson execution, List<SanitizerRunJson> runs) {

@@ -2,16 +2,15 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import io.jenkins.plugins.gpusanitizer.engine.gate.Reason;
 import io.jenkins.plugins.gpusanitizer.engine.model.CoverageMode;
-import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.probe.CoverageDecision;
 import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeLog;
-import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeParser;
+import io.jenkins.plugins.gpusanitizer.engine.report.CoverageReach;
 import io.jenkins.plugins.gpusanitizer.engine.report.PhaseJson;
-import io.jenkins.plugins.gpusanitizer.engine.report.SanitizerPhaseStatus;
-import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -27,30 +26,33 @@ final class CoverageReasons {
 
     private CoverageReasons() {}
 
-    static List<Reason> of(RunRecord record, RunDirectory dir) {
-        List<Reason> out = new ArrayList<>();
+    /**
+     * Each sanitizer run's reach ({@link CoverageReach}), by its phase, in the record's order.
+     *
+     * @param targetDied the runs whose tool output said its target returned an error or died
+     */
+    static Map<PhaseJson, CoverageReach> reaches(RunRecord record, RunDirectory dir, Set<String> targetDied) {
+        Map<PhaseJson, CoverageReach> out = new LinkedHashMap<>();
         if (record == null || record.execution() == null || record.execution().phases() == null) {
             return out;
         }
         for (PhaseJson p : record.execution().phases()) {
-            if (p == null || p.name() == null || PhaseReasons.phaseOf(p) != Phase.SANITIZER) {
-                continue;
-            }
-            Path folder = dir.dir(p.name());
-            CoverageDecision decision = CoverageDecision.read(folder);
-            ProbeLog log = new ProbeParser().parse(p.name(), folder.resolve(RunLayout.PROBE_JSONL));
-            Reason r = of(p, decision, log, SanitizerPhaseStatus.jobEndedByItself(p.status(), p.exitCode(), folder));
-            if (r != null) {
-                out.add(r);
+            if (p != null && p.name() != null && PhaseReasons.phaseOf(p) == Phase.SANITIZER) {
+                out.put(p, CoverageReach.of(dir.dir(p.name()), p, targetDied.contains(p.name())));
             }
         }
         return out;
     }
 
-    /** Whether the run ended at the stop the runner decided: ended on purpose, not by itself. */
-    static boolean stoppedAsDecided(Path folder, ProbeLog log) {
-        CoverageDecision decision = CoverageDecision.read(folder);
-        return decision != null && decision.agreesWith(log.coverageStops());
+    static List<Reason> of(Map<PhaseJson, CoverageReach> reaches) {
+        List<Reason> out = new ArrayList<>();
+        reaches.forEach((p, reach) -> {
+            Reason r = of(p, reach);
+            if (r != null) {
+                out.add(r);
+            }
+        });
+        return out;
     }
 
     /**
@@ -58,28 +60,19 @@ final class CoverageReasons {
      * after they had passed the coverage stop decided once the blocking run ended: what came after the stop was not to
      * be checked, so how they ended is no finding ({@link SanitizerOnlyDeath}).
      */
-    static Set<String> pastTheirStop(RunRecord record, RunDirectory dir) {
+    static Set<String> pastTheirStop(Map<PhaseJson, CoverageReach> reaches) {
         Set<String> out = new LinkedHashSet<>();
-        if (record == null || record.execution() == null || record.execution().phases() == null) {
-            return out;
-        }
-        for (PhaseJson p : record.execution().phases()) {
-            if (p != null && p.name() != null && PhaseReasons.phaseOf(p) == Phase.SANITIZER) {
-                Path folder = dir.dir(p.name());
-                CoverageDecision decision = CoverageDecision.read(folder);
-                if (decision != null
-                        && !SanitizerPhaseStatus.jobEndedByItself(p.status(), p.exitCode(), folder)
-                        && decision.passedBeforeItsEnd(
-                                new ProbeParser().parse(p.name(), folder.resolve(RunLayout.PROBE_JSONL)))) {
-                    out.add(p.name());
-                }
+        reaches.forEach((p, reach) -> {
+            if (reach.kind() == CoverageReach.Kind.PAST_ITS_STOP) {
+                out.add(p.name());
             }
-        }
+        });
         return out;
     }
 
-    /** @param toItsEnd the job under the tool ran to its end ({@link SanitizerPhaseStatus#jobEndedByItself}) */
-    static Reason of(PhaseJson p, CoverageDecision decision, ProbeLog log, boolean toItsEnd) {
+    static Reason of(PhaseJson p, CoverageReach reach) {
+        CoverageDecision decision = reach.decision();
+        ProbeLog log = reach.log();
         List<ProbeLog.CoverageStop> stops = log.coverageStops();
         String name = p.name();
         if (!stops.isEmpty() && (decision == null || !decision.agreesWith(stops))) {
@@ -120,8 +113,8 @@ final class CoverageReasons {
                                             + " the tool it may have picked others than the plain run's"
                                     : ""));
         }
-        if (!toItsEnd) {
-            return decision.passedBeforeItsEnd(log) ? pastTheStop(name, decision, log) : null;
+        if (reach.kind() != CoverageReach.Kind.TO_ITS_END) {
+            return reach.kind() == CoverageReach.Kind.PAST_ITS_STOP ? pastTheStop(name, decision, log) : null;
         }
         if (decision.stops()) {
             return Reason.info(

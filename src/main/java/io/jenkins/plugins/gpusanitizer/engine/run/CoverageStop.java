@@ -107,13 +107,13 @@ final class CoverageStop {
     }
 
     /**
-     * A run that ended otherwise than by itself (it died under the tool, timed out or was stopped) before its stop was
-     * decided: decided all the same once the blocking run ends, without a stop file. One that had passed the stop then
-     * decided had every census kernel checked, as one stopped there would ({@link CoverageReasons}). A run that ended by
-     * itself checked the whole job: nothing to decide.
+     * A run that ended otherwise than by itself (its job died under the tool, {@code targetDied} where the tool's log
+     * says so; it timed out or was stopped) before its stop was decided: decided all the same once the blocking run
+     * ends, without a stop file. One that had passed the stop then decided had every census kernel checked, as one
+     * stopped there would ({@link CoverageReasons}). A run that ended by itself checked the whole job: nothing to decide.
      */
-    void afterTheRun(PhaseResult result) {
-        if (!SanitizerPhaseStatus.jobEndedByItself(result.status(), result.exitCode(), phaseDir)) {
+    void afterTheRun(PhaseResult result, boolean targetDied) {
+        if (!SanitizerPhaseStatus.jobEndedByItself(result.status(), result.exitCode(), targetDied)) {
             blocking.whenEnded(() -> decide(false));
         }
     }

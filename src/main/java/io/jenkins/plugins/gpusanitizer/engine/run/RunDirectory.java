@@ -5,6 +5,7 @@ import io.jenkins.plugins.gpusanitizer.engine.analysis.AnalysisInput;
 import io.jenkins.plugins.gpusanitizer.engine.analysis.Analyzer;
 import io.jenkins.plugins.gpusanitizer.engine.analysis.ProcessMemoryInput;
 import io.jenkins.plugins.gpusanitizer.engine.analysis.SanitizerInput;
+import io.jenkins.plugins.gpusanitizer.engine.findings.SanitizerRun;
 import io.jenkins.plugins.gpusanitizer.engine.gate.Gate;
 import io.jenkins.plugins.gpusanitizer.engine.gate.GatePolicy;
 import io.jenkins.plugins.gpusanitizer.engine.gate.ProofOfWork;
@@ -13,11 +14,14 @@ import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.model.Tool;
 import io.jenkins.plugins.gpusanitizer.engine.model.WorkPaths;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
+import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerOutput;
 import io.jenkins.plugins.gpusanitizer.engine.parse.job.CudaErrorClass;
 import io.jenkins.plugins.gpusanitizer.engine.parse.job.TracebackParser;
+import io.jenkins.plugins.gpusanitizer.engine.report.CoverageReach;
 import io.jenkins.plugins.gpusanitizer.engine.report.OutputFile;
 import io.jenkins.plugins.gpusanitizer.engine.report.PhaseJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
+import io.jenkins.plugins.gpusanitizer.engine.report.SanitizerPhaseStatus;
 import io.jenkins.plugins.gpusanitizer.engine.report.WorkJson;
 import io.jenkins.plugins.gpusanitizer.engine.run.environment.EnvironmentCheck;
 import io.jenkins.plugins.gpusanitizer.engine.run.workspace.WorkspaceManifest;
@@ -27,6 +31,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -112,20 +117,38 @@ public final class RunDirectory {
      */
     public Judged judge(RunRecord record, GatePolicy policy, List<Reason> runReasons) {
         Analysis analysis = new Analyzer().analyze(analysisInput(record, policy, true));
-        List<RunWorkReader.Read> work = RunWorkReader.read(record, this, analysis);
+        Map<PhaseJson, CoverageReach> reaches = CoverageReasons.reaches(record, this, targetDiedIn(analysis));
+        List<RunWorkReader.Read> work = RunWorkReader.read(record, this, analysis, reaches);
         List<Reason> reasons = new ArrayList<>(runReasons);
         reasons.addAll(PhaseReasons.of(record, this, analysis));
         reasons.addAll(
                 new ProofOfWork(work.stream().map(RunWorkReader.Read::work).toList()).reasons());
         reasons.addAll(DeliberateStop.uncheckedPastTheStop(record, analysis, policy));
-        reasons.addAll(CoverageReasons.of(record, this));
+        reasons.addAll(CoverageReasons.of(reaches));
         reasons.addAll(SanitizerOnlyDeath.graded(
                 record,
                 DeliberateStop.expected(record, analysis.gate().reasons()),
                 sanitizerOutOfMemory(record),
-                CoverageReasons.pastTheirStop(record, this)));
+                CoverageReasons.pastTheirStop(reaches)));
         Gate.Result gate = new Gate.Result(Gate.verdictOf(reasons), Gate.ordered(reasons));
         return new Judged(analysis.withGate(gate), RunWorkReader.json(work));
+    }
+
+    /**
+     * The sanitizer runs (their folders' names) whose tool output said that its target returned an error or died, as
+     * the analysis parsed it; none without an analysis.
+     */
+    static Set<String> targetDiedIn(Analysis analysis) {
+        Set<String> out = new LinkedHashSet<>();
+        if (analysis != null) {
+            for (SanitizerRun r : analysis.runs()) {
+                SanitizerOutput o = r.primary();
+                if (o != null && (o.targetReturnedError() || o.appCrashed())) {
+                    out.add(SanitizerPhaseStatus.phaseOf(o.source()));
+                }
+            }
+        }
+        return out;
     }
 
     /** What the analyzer reads from this directory: only outputs that exist and are not empty. */

@@ -36,7 +36,7 @@ final class RunReport {
                 .toReport(judged.analysis())
                 .withExecution(record.execution())
                 .withWork(judged.work());
-        report = report.withCoverage(KernelCoverage.forRun(dir.root(), report.execution()));
+        report = report.withCoverage(KernelCoverage.forRun(dir.root(), report.execution(), report.sanitizerRuns()));
         if (spec.compareWith() != null) {
             report = compared(report);
         }

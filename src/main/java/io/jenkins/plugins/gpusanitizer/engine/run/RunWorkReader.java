@@ -7,11 +7,10 @@ import io.jenkins.plugins.gpusanitizer.engine.model.RunLayout;
 import io.jenkins.plugins.gpusanitizer.engine.parse.InputException;
 import io.jenkins.plugins.gpusanitizer.engine.parse.job.CudaFailure;
 import io.jenkins.plugins.gpusanitizer.engine.parse.memory.GpuPids;
-import io.jenkins.plugins.gpusanitizer.engine.probe.CoverageDecision;
 import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeLog;
 import io.jenkins.plugins.gpusanitizer.engine.probe.ProbeParser;
+import io.jenkins.plugins.gpusanitizer.engine.report.CoverageReach;
 import io.jenkins.plugins.gpusanitizer.engine.report.PhaseJson;
-import io.jenkins.plugins.gpusanitizer.engine.report.SanitizerPhaseStatus;
 import io.jenkins.plugins.gpusanitizer.engine.report.StateJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.WorkJson;
 import io.jenkins.plugins.gpusanitizer.engine.run.workspace.WorkspaceManifest;
@@ -20,6 +19,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -38,6 +38,12 @@ final class RunWorkReader {
     record Read(RunWork work, WorkspaceManifest manifest) {}
 
     static List<Read> read(RunRecord record, RunDirectory dir, Analysis analysis) {
+        return read(record, dir, analysis, CoverageReasons.reaches(record, dir, RunDirectory.targetDiedIn(analysis)));
+    }
+
+    /** @param reaches each sanitizer run's reach against its coverage decision ({@link CoverageReasons#reaches}) */
+    static List<Read> read(
+            RunRecord record, RunDirectory dir, Analysis analysis, Map<PhaseJson, CoverageReach> reaches) {
         List<PhaseJson> phases = record == null || record.execution() == null
                 ? List.of()
                 : record.execution().phases() == null
@@ -64,7 +70,7 @@ final class RunWorkReader {
                             p.name(),
                             sanitizer,
                             p.command(),
-                            sanitizer ? sanitizerEnd(p, folder, log) : end(p),
+                            reaches.containsKey(p) && reaches.get(p).stoppedOnPurpose() ? RunWork.End.STOPPED : end(p),
                             p.wallSeconds(),
                             probe(probed, log),
                             log == null ? 0 : log.processes().size(),
@@ -89,25 +95,11 @@ final class RunWorkReader {
     }
 
     /**
-     * A sanitizer run ended at its coverage stop, or died under the tool past the stop decided after it ended (issue
-     * #49): stopped on purpose, or as good as. Otherwise as any run (a job that died after the tool counted errors
-     * makes the tool exit with its error code, read here as its end: the rules that judge work stay on for it).
+     * How a run ended. A sanitizer run that ended at its coverage stop, or died under the tool past the stop decided
+     * after it ended (issue #49), stopped on purpose, or as good as: its {@link CoverageReach}, taken before this. A
+     * job that died after the tool counted errors makes the tool exit with its error code, read here as its end: the
+     * rules that judge work stay on for it.
      */
-    private static RunWork.End sanitizerEnd(PhaseJson p, Path folder, ProbeLog log) {
-        if (log == null) {
-            return end(p);
-        }
-        if (CoverageReasons.stoppedAsDecided(folder, log)) {
-            return RunWork.End.STOPPED;
-        }
-        CoverageDecision decision = CoverageDecision.read(folder);
-        return decision != null
-                        && !SanitizerPhaseStatus.jobEndedByItself(p.status(), p.exitCode(), folder)
-                        && decision.passedBeforeItsEnd(log)
-                ? RunWork.End.STOPPED
-                : end(p);
-    }
-
     private static RunWork.End end(PhaseJson p) {
         if (SanitizerPhase.endedByItself(p.status(), p.exitCode())) {
             return RunWork.End.BY_ITSELF;

@@ -155,7 +155,7 @@ final class SanitizerPhase {
                         .stopEarly(stopEarly)
                         .build());
         if (coverage != null) {
-            coverage.afterTheRun(result);
+            coverage.afterTheRun(result, jobDied(log));
         }
         String work = RunJournal.workDirectory(spec.workDir());
         String copies = RunDirectory.copiesFolder(WorkspaceManifest.read(phaseDir, phaseDir.getParent()), work);
@@ -316,6 +316,13 @@ final class SanitizerPhase {
     }
 
     private record Checked(SanitizerOutput output, long open) {}
+
+    /** Whether the tool's log says that its target returned an error or died (the tool's exit code may not). */
+    private boolean jobDied(Path log) {
+        Checked ran = check(log);
+        return ran != null
+                && (ran.output().targetReturnedError() || ran.output().appCrashed());
+    }
 
     /** The line that closes each error record of the tool's text log. */
     private static final String RECORD_END = "\n========= \n";

@@ -2,6 +2,8 @@ package io.jenkins.plugins.gpusanitizer.engine.report;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.jenkins.plugins.gpusanitizer.engine.parse.SanitizerOutput;
+import io.jenkins.plugins.gpusanitizer.engine.parse.text.SanitizerTextParser;
 import io.jenkins.plugins.gpusanitizer.engine.probe.KernelCensus;
 import io.jenkins.plugins.gpusanitizer.testing.Records;
 import java.io.IOException;
@@ -112,6 +114,24 @@ class KernelCoverageTest {
         }
         Path phase = Files.createDirectories(root.resolve("sanitizer-memcheck"));
         Files.writeString(phase.resolve("sanitizer.log"), log);
+        // the tool's log as the analysis reads it, into the report's sanitizerRuns[]
+        SanitizerOutput out = new SanitizerTextParser().parse(phase.resolve("sanitizer.log"), null, r -> {});
+        SanitizerRunJson run = new SanitizerRunJson(
+                "memcheck",
+                "text",
+                out.source(),
+                null,
+                out.errorsTotal(),
+                null,
+                0,
+                0,
+                0,
+                out.complete(),
+                out.targetReturnedError(),
+                out.appCrashed(),
+                null,
+                List.of(),
+                List.of());
         PhaseJson p = new PhaseJson(
                 "sanitizer-memcheck",
                 "memcheck",
@@ -128,7 +148,7 @@ class KernelCoverageTest {
                 List.of(),
                 null);
         return KernelCoverage.forRun(
-                root, new ExecutionJson(null, List.of(p), root.toString(), null, null, null, null, null));
+                root, new ExecutionJson(null, List.of(p), root.toString(), null, null, null, null, null), List.of(run));
     }
 
     /**
