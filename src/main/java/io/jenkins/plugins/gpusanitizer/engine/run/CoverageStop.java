@@ -2,13 +2,10 @@ package io.jenkins.plugins.gpusanitizer.engine.run;
 
 import io.jenkins.plugins.gpusanitizer.engine.model.CoverageMode;
 import io.jenkins.plugins.gpusanitizer.engine.probe.CoverageDecision;
-import io.jenkins.plugins.gpusanitizer.engine.report.CoverageJson;
-import io.jenkins.plugins.gpusanitizer.engine.report.ReportJson;
 import io.jenkins.plugins.gpusanitizer.engine.report.SanitizerPhaseStatus;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.LinkedHashSet;
 import java.util.Set;
 
 /**
@@ -71,30 +68,8 @@ final class CoverageStop {
                         context.blockingEnd(),
                         context.progress(),
                         name,
-                        referenceKernels(spec, context.progress()))
+                        ReferenceBuild.kernels(spec, context.progress()))
                 : null;
-    }
-
-    /**
-     * The kernels the reference build's plain run launched: handed in by the Jenkins step (its reference build's
-     * report), else those of the CLI's {@code --reference} report's coverage; null where there is no reference or it
-     * cannot be read (said, and the stop decided without it). An empty set: a reference without a census.
-     */
-    static Set<String> referenceKernels(RunSpec spec, ProgressLog progress) {
-        if (spec.referenceKernels() != null) {
-            return new LinkedHashSet<>(spec.referenceKernels());
-        }
-        if (spec.compareWith() == null) {
-            return null;
-        }
-        try {
-            return new LinkedHashSet<>(CoverageJson.kernelNames(
-                    ReportJson.read(Path.of(spec.compareWith())).coverage()));
-        } catch (RuntimeException e) { // InputException (an unreadable report) among them
-            progress.say("the reference report's kernels could not be read (" + e.getMessage()
-                    + "); the coverage stop is decided without them");
-            return null;
-        }
     }
 
     Path stopFile() {

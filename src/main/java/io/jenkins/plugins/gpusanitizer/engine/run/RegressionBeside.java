@@ -90,7 +90,7 @@ final class RegressionBeside implements Callable<PhaseResult> {
         long begin = System.nanoTime();
         Path csv = context.dir().dir(Phase.BLOCKING.id()).resolve(RunLayout.MEMORY_CSV);
         int watch = context.spec().roomCheckSeconds();
-        Double reference = ReferenceMemory.peakMiB(context.spec(), context.progress());
+        Double reference = ReferenceBuild.peakMiB(context.spec(), context.progress());
         while (true) {
             boolean ended = blocking.awaitEnd(POLL_MILLIS); // wakes at the blocking run's end
             double watched = (System.nanoTime() - begin) / 1e9;

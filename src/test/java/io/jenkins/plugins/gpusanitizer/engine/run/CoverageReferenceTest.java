@@ -27,11 +27,11 @@ class CoverageReferenceTest {
     void theStepsReferenceKernelsComeFirstThenTheCliReport() throws IOException {
         Path broken = Files.writeString(dir.resolve("report.json"), "{ not a report");
         RunSpec handedIn = new RunSpec().compareWith(broken.toString()).referenceKernels(List.of("k1", "k2", "k1"));
-        assertThat(CoverageStop.referenceKernels(handedIn, progress)).containsExactly("k1", "k2");
+        assertThat(ReferenceBuild.kernels(handedIn, progress)).containsExactly("k1", "k2");
         assertThat(said).isEmpty();
 
-        assertThat(CoverageStop.referenceKernels(new RunSpec(), progress)).isNull();
-        assertThat(CoverageStop.referenceKernels(new RunSpec().compareWith(broken.toString()), progress))
+        assertThat(ReferenceBuild.kernels(new RunSpec(), progress)).isNull();
+        assertThat(ReferenceBuild.kernels(new RunSpec().compareWith(broken.toString()), progress))
                 .isNull();
         assertThat(String.join("\n", said))
                 .startsWith("[gpu-sanitize] the reference report's kernels could not be read (")

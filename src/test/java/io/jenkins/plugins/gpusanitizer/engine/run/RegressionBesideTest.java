@@ -525,16 +525,16 @@ class RegressionBesideTest {
         assertThat(RegressionPlan.fromReference(null, 10)).as("no figures yet").isNull();
 
         Path report = Records.unpacked("h100-2026-12-07-kernels/nanogpt-kernels/report.json");
-        assertThat(ReferenceMemory.peakMiB(
+        assertThat(ReferenceBuild.peakMiB(
                         new RunSpec().compareWith(report.toString()),
                         new ProgressLog(l -> {}, new Secrets(java.util.Map.of()))))
                 .isEqualTo(2512.0);
-        assertThat(ReferenceMemory.peakMiB(
+        assertThat(ReferenceBuild.peakMiB(
                         new RunSpec().referencePeakMiB(700.0),
                         new ProgressLog(l -> {}, new Secrets(java.util.Map.of()))))
                 .as("handed in by the Jenkins step")
                 .isEqualTo(700.0);
-        assertThat(ReferenceMemory.peakMiB(new RunSpec(), new ProgressLog(l -> {}, new Secrets(java.util.Map.of()))))
+        assertThat(ReferenceBuild.peakMiB(new RunSpec(), new ProgressLog(l -> {}, new Secrets(java.util.Map.of()))))
                 .isNull();
     }
 
